@@ -1,0 +1,1425 @@
+"""The game aggregate: seats, rounds, running scores, and one validating method per action.
+
+A :class:`Game` is pure and synchronous; all randomness comes from its own seeded
+``random.Random``, so the same seed and the same actions give the same game.
+
+>>> game = Game(["ana", "ben", "cy"], variant="classic", seed=1)
+>>> events = game.start_round()
+>>> game.pending.kind.value, len(game.hands["ana"])
+('turn', 7)
+>>> game2 = Game.from_dict(game.to_dict())
+>>> game2.to_dict() == game.to_dict()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine import effects
+from bot.engine.cards import Card, Color, Face, Rank, Side
+from bot.engine.errors import (
+    BadColor,
+    BadOption,
+    BadState,
+    BadTarget,
+    CannotChallenge,
+    CannotDiscard,
+    CannotJumpIn,
+    CatchRefused,
+    ColorRequired,
+    IllegalPlay,
+    MustPlayDrawn,
+    NoBluffing,
+    NoSuchCard,
+    NotExpected,
+    NotInGame,
+    NotPlayable,
+    NotYourTurn,
+    RoundOver,
+    TargetRequired,
+    UnoError,
+    UnoRefused,
+)
+from bot.engine.events import Event
+from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind, Scoring
+from bot.engine.variants import Variant, get_variant
+
+SCHEMA_VERSION = 1
+HAND_SIZE = 7
+LEFT, RIGHT = 1, -1
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One concrete decision a player can make (see :meth:`Game.legal_actions`).
+
+    Attributes:
+        kind: an action of SCENARIOS.md's table: ``play``, ``draw``, ``play-drawn``, ``keep``,
+            ``uno``, ``catch``, ``challenge``, ``accept``, ``discard``, ``choose-color``,
+            ``reveal``, ``jump-in``, ``leave``, ``timeout``.
+        card: the card, for ``play``, ``discard`` and ``jump-in``.
+        color: the named color, for wilds and ``choose-color``.
+        target: the picked player (Howler, Save The Day, Seven-O 7, hand swap) or the caught one.
+        decline: ``discard`` only: decline to discard.
+    """
+
+    kind: str
+    card: Card | None = None
+    color: Color | None = None
+    target: str | None = None
+    decline: bool = False
+
+
+def _as_color(color: Color | str | None) -> Color | None:
+    if color is None or isinstance(color, Color):
+        return color
+    try:
+        return Color(color.strip().lower())
+    except ValueError:
+        raise BadColor(f"{color!r} isn't a color.") from None
+
+
+def _names(cards: Iterable[Card]) -> list[str]:
+    return [c.name for c in cards]
+
+
+class Game:
+    """A game of UNO in any edition: seats, rounds and running scores.
+
+    Create it, then :meth:`start_round`; act through the action methods (or :meth:`apply`), each of
+    which validates, changes the game and returns the :class:`Event`\\s it caused, or raises an
+    :class:`UnoError` and changes nothing.
+
+    Attributes:
+        players: every seat in order, including players who left (see :meth:`seated`).
+        variant: the edition.
+        options: the host's options.
+        scores: running score per player (or per team, key ``"ana+cy"``), in points.
+        hands: each seated player's cards.
+        draw_pile: the draw pile, top card LAST.
+        discard_pile: the discard pile, top card LAST.
+        side: the active side (always light outside Flip).
+        color: the current color (None while a color is being named).
+        direction: +1 (to the left, seat order) or -1 (to the right).
+        pending: the one decision the engine waits for.
+        version: a counter bumped by every accepted action (stale-button checks).
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        variant: str = "classic",
+        options: Options | None = None,
+        seed: int | None = None,
+    ) -> None:
+        """Seat the players.
+
+        Args:
+            players: 2-10 distinct player ids in seat order.
+            variant: a variant id of RULES.md section 1.
+            options: the host's options (defaults: the official rules).
+            seed: seed of the game's random generator (None: a random seed).
+
+        Raises:
+            BadOption: wrong player count, duplicate ids, an unknown variant, or options that
+                don't fit the players (partners need 4, 6, 8 or 10; not with elimination).
+        """
+        self.variant: Variant = get_variant(variant)
+        self.options: Options = options or Options()
+        self.players: list[str] = list(players)
+        _check_players(self.players, self.options)
+        self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.rng = random.Random(self.seed)
+        self.out: dict[str, str] = {}
+        self.scores: dict[str, int] = dict.fromkeys(self._team_keys(), 0)
+        self.deck: list[Card] = self.variant.build_deck(self.rng)
+        self.round_no = 0
+        self.dealer: str | None = None
+        self.version = 0
+        self.game_over = False
+        self.winners: list[str] = []
+        self._reset_round()
+
+    # ------------------------------------------------------------------ setup
+
+    def _reset_round(self) -> None:
+        self.hands: dict[str, list[Card]] = {p: [] for p in self.seated}
+        self.draw_pile: list[Card] = []
+        self.discard_pile: list[Card] = []
+        self.side = Side.LIGHT
+        self.color: Color | None = None
+        self.direction = LEFT
+        self.pending: Pending = NOTHING
+        self.called: set[str] = set()
+        self.catchable: set[str] = set()
+        self.protected: str | None = None
+        self.revealed: dict[str, dict[str, list[str]]] = {}
+        self.drawn: Card | None = None
+        self.round_over = False
+        self.round_winner: str | None = None
+        self.round_points = 0
+        self._events: list[Event] = []
+
+    @property
+    def seated(self) -> list[str]:
+        """Players still in the game, in seat order."""
+        return [p for p in self.players if p not in self.out]
+
+    def start_round(self) -> list[Event]:
+        """Choose the dealer, deal seven cards each and turn the start card (RULES.md section 2).
+
+        Round 1's dealer is chosen by a draw (highest number deals; actions and wilds count as
+        zero; tied players draw again); later rounds pass the deal to the left.
+
+        Returns:
+            The events of the deal (``round-started``, ``dealer-drawn``, the start card's own).
+
+        Raises:
+            RoundOver: the game is over.
+            NotExpected: a round is still in progress.
+        """
+        if self.game_over:
+            raise RoundOver("The game is over.")
+        if self.round_no and not self.round_over:
+            raise NotExpected("This round is still being played.")
+        self._reset_round()
+        self.round_no += 1
+        cards = list(self.deck)
+        if self.dealer is None:
+            self.dealer = self._draw_for_dealer(cards)
+        else:
+            self.dealer = self._next_seat(self.dealer, LEFT)
+        self._emit("round-started", None, round=self.round_no, dealer=self.dealer)
+        self.rng.shuffle(cards)
+        order = [self._next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
+        for _ in range(HAND_SIZE):
+            for p in order:
+                self.hands[p].append(cards.pop())
+        self.draw_pile = cards
+        self.discard_pile = [self.draw_pile.pop()]
+        self.apply_start_card()
+        return self._flush()
+
+    def _draw_for_dealer(self, cards: list[Card]) -> str:
+        contenders = self.seated
+        drawn: dict[str, str] = {}
+        pile: list[Card] = []
+        while True:
+            best = -1
+            values: dict[str, int] = {}
+            for p in contenders:
+                if not pile:
+                    pile = list(cards)
+                    self.rng.shuffle(pile)
+                card = pile.pop()
+                drawn[p] = card.name
+                values[p] = card.light.rank.number or 0
+                best = max(best, values[p])
+            contenders = [p for p in contenders if values[p] == best]
+            if len(contenders) == 1:
+                self._emit("dealer-drawn", None, cards=dict(drawn))
+                return contenders[0]
+
+    def apply_start_card(self) -> None:
+        """Carry out the start card on top of the discard pile (RULES.md section 2 table).
+
+        Called by :meth:`start_round`; public for scenario deals that are "just dealt".
+        """
+        assert self.dealer is not None
+        put_back = self.variant.put_back
+        top = self.discard_pile[-1]
+        while top.face(self.side).rank in put_back and any(
+            c.face(self.side).rank not in put_back for c in self.draw_pile
+        ):
+            self.discard_pile.pop()
+            self.draw_pile.insert(self.rng.randrange(len(self.draw_pile) + 1), top)
+            self._emit("start-card-returned", None, card=top.name)
+            top = self.draw_pile.pop()
+            self.discard_pile.append(top)
+        first = self._next_seat(self.dealer)
+        face = top.face(self.side)
+        if face.rank is Rank.FLIP:
+            self._flip()
+            face = self.top
+        if face.rank.is_wild:
+            self.color = None
+            self.pending = Pending(PendingKind.COLOR, first, resume=first, resume_self=True)
+            return
+        self.color = face.color
+        if face.rank is Rank.FLIP:  # the Flip start card's dark face: no action (ruling)
+            self._set_turn(first)
+        elif face.rank is Rank.REVERSE:
+            self.direction = RIGHT
+            self._emit("direction-reversed", None, direction="right")
+            self._set_turn(self.dealer)
+        elif face.rank is Rank.SKIP or face.rank.draw_count:
+            self._hit(first, face.rank, face.rank.draw_count, answerable=False)
+        else:
+            self._set_turn(first)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def top(self) -> Face:
+        """The active face of the top card of the discard pile."""
+        return self.discard_pile[-1].face(self.side)
+
+    @property
+    def colors(self) -> tuple[Color, ...]:
+        """The colors that may be named now (the active side's four)."""
+        return Color.of_side(self.side)
+
+    def team_of(self, player: str) -> str:
+        """The score key of a player: themself, or their team ``"a+b"`` (seat order) with partners."""
+        if not self.options.partners:
+            return player
+        n = len(self.players)
+        i = self.players.index(player) % (n // 2)
+        return f"{self.players[i]}+{self.players[i + n // 2]}"
+
+    def _team_keys(self) -> list[str]:
+        return list(dict.fromkeys(self.team_of(p) for p in self.players))
+
+    def playable(self, player: str, card: Card) -> bool:
+        """True if ``card`` may be played now on the top card by ``player`` (RULES.md section 3)."""
+        face = card.face(self.side)
+        if face.rank.is_wild:
+            return not (
+                face.rank.is_restricted
+                and self.options.has(HouseRule.NO_BLUFFING)
+                and self._holds_color(player, self.color)
+            )
+        return face.color is self.color or face.rank is self.top.rank
+
+    def _holds_color(self, player: str, color: Color | None) -> bool:
+        side = self.side
+        for card in self.hands[player]:
+            f = card.face(side)
+            if f.color is color and not f.rank.is_wild:
+                return True
+        return False
+
+    def can_call_uno(self, player: str) -> bool:
+        """True if a UNO call by ``player`` would count now (RULES.md section 7)."""
+        if self.round_over or player not in self.hands or player in self.called:
+            return False
+        n = len(self.hands[player])
+        own_turn = self.pending.player == player and self.pending.kind in (
+            PendingKind.TURN,
+            PendingKind.DRAW_DECISION,
+        )
+        return n == 1 or (n == 2 and own_turn)
+
+    def hand_value(self, player: str) -> int:
+        """Points of the cards in ``player``'s hand on the active side."""
+        side = self.side
+        return sum(self.variant.value(c.face(side), side) for c in self.hands.get(player, ()))
+
+    def most_held_color(self, player: str) -> Color:
+        """The active color ``player`` holds most of (ties: color order); timeouts use it."""
+        counts = dict.fromkeys(self.colors, 0)
+        for card in self.hands.get(player, ()):
+            f = card.face(self.side)
+            if f.color in counts:
+                counts[f.color] += 1
+        return max(self.colors, key=lambda c: counts[c])  # max keeps the first of equals
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every concrete action ``player`` may take now (excluding ``leave`` and ``timeout``).
+
+        Wilds are listed once per color they may name (and per target they need).
+        """
+        if self.round_over or player not in self.hands:
+            return []
+        out: list[Action] = []
+        p = self.pending
+        hand = self.hands[player]
+        if p.player == player:
+            kind = p.kind
+            if kind is PendingKind.TURN:
+                for card in dict.fromkeys(hand):
+                    if self.playable(player, card):
+                        out.extend(self._expand("play", player, card))
+                out.append(Action("draw"))
+            elif kind is PendingKind.DRAW_DECISION:
+                assert self.drawn is not None
+                out.extend(self._expand("play-drawn", player, self.drawn))
+                if not self.options.has(HouseRule.FORCED_PLAY):
+                    out.append(Action("keep"))
+            elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
+                out.append(Action("reveal" if kind is PendingKind.HOWLER else "accept"))
+                if kind is PendingKind.CHALLENGE:
+                    out.append(Action("challenge"))
+                for card in dict.fromkeys(hand):
+                    if self._answer_kind(card):
+                        out.extend(self._expand("play", player, card))
+            elif kind is PendingKind.COLOR:
+                out.extend(Action("choose-color", color=c) for c in self.colors)
+            elif kind is PendingKind.DISCARD:
+                out.extend(Action("discard", card=c) for c in dict.fromkeys(hand))
+                out.append(Action("discard", decline=True))
+        if self.can_call_uno(player):
+            out.append(Action("uno"))
+        out.extend(Action("catch", target=t) for t in self._catch_targets() if t != player)
+        if self._jump_in_open():
+            for card in dict.fromkeys(hand):
+                if self._identical_to_top(card) and (p.player != player):
+                    out.extend(self._expand("jump-in", player, card))
+        return out
+
+    def _catch_targets(self) -> list[str]:
+        return [t for t in self.seated if t in self.catchable]
+
+    def _expand(self, kind: str, player: str, card: Card) -> list[Action]:
+        face = card.face(self.side)
+        colors: Sequence[Color | None] = (
+            self.colors if face.rank.is_wild and face.rank not in effects.VICTIM_NAMES_COLOR else (None,)
+        )
+        targets: Sequence[str | None] = (
+            [t for t in self.seated if t != player] if self._needs_target(face) else (None,)
+        )
+        return [Action(kind, card=card, color=c, target=t) for c in colors for t in targets]
+
+    def _needs_target(self, face: Face) -> bool:
+        return effects.needs_target(self, face)
+
+    def _answer_kind(self, card: Card) -> str | None:
+        """How ``card`` may answer the pending penalty: "stack", "invisibility" or None."""
+        p = self.pending
+        face = card.face(self.side)
+        if face.rank is Rank.INVISIBILITY and effects.invisibility_answers(self, p):
+            return "invisibility"
+        if (
+            p.kind is PendingKind.PENALTY
+            and self.options.has(HouseRule.STACKING)
+            and p.rank is not None
+            and not p.rank.is_wild
+            and p.rank.draw_count
+            and face.rank is p.rank
+        ):
+            return "stack"
+        return None
+
+    def _jump_in_open(self) -> bool:
+        return self.options.has(HouseRule.JUMP_IN) and self.pending.kind is PendingKind.TURN
+
+    def _identical_to_top(self, card: Card) -> bool:
+        face = card.face(self.side)
+        return not face.rank.is_wild and face == self.top
+
+    # ------------------------------------------------------------------ actions
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Carry out an :class:`Action` by ``player`` (dispatch to the action methods).
+
+        Raises:
+            UnoError: as the action's method (``NotExpected`` for an unknown kind).
+        """
+        k = action.kind
+        if k == "play":
+            return self.play(player, _req(action.card), color=action.color, target=action.target)
+        if k == "draw":
+            return self.draw(player)
+        if k == "play-drawn":
+            return self.play_drawn(player, color=action.color, target=action.target)
+        if k == "keep":
+            return self.keep(player)
+        if k == "uno":
+            return self.call_uno(player)
+        if k == "catch":
+            return self.catch(player, action.target or "")
+        if k == "challenge":
+            return self.challenge(player)
+        if k == "accept":
+            return self.accept(player)
+        if k == "discard":
+            return self.discard(player, None if action.decline else action.card)
+        if k == "choose-color":
+            return self.choose_color(player, _req(action.color))
+        if k == "reveal":
+            return self.reveal(player)
+        if k == "jump-in":
+            return self.jump_in(player, _req(action.card), color=action.color, target=action.target)
+        if k == "leave":
+            return self.leave(player)
+        if k == "timeout":
+            return self.timeout(player)
+        raise NotExpected(f"Unknown action {k!r}.")
+
+    def play(
+        self,
+        player: str,
+        card: Card | str,
+        *,
+        color: Color | str | None = None,
+        target: str | None = None,
+    ) -> list[Event]:
+        """Play a card from the hand: on one's turn, or as an answer to a pending penalty
+        (stacking, Invisibility) or Howler (RULES.md sections 3, 4, 10).
+
+        Args:
+            player: who plays.
+            card: the card, or its text (the active face alone is enough for two-sided cards).
+            color: the color named with a wild (not needed for a last card, Wild Super Hero or
+                Wild Villain).
+            target: the picked player for Howler, Save The Day, a Seven-O 7 or a hand swap.
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn, NotExpected, NoSuchCard, IllegalPlay,
+            ColorRequired, BadColor, TargetRequired, BadTarget, NoBluffing.
+        """
+        self._check_actor(player)
+        p = self.pending
+        if p.player != player:
+            raise NotYourTurn()
+        found = self._find(player, card)
+        named = _as_color(color)
+        if p.kind is PendingKind.TURN:
+            self._validate_play(player, found, named, target)
+            self._turn_begins()
+            self._play(player, found, named, target)
+        elif p.kind is PendingKind.DRAW_DECISION:
+            raise NotExpected("Play the card you drew, or keep it.")
+        elif p.kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
+            how = self._answer_kind(found)
+            if how is None:
+                raise IllegalPlay("That card can't answer this. Accept it, or answer with a card that can.")
+            self._validate_play(player, found, named, target, answer=True)
+            self._answer(player, found, named, how)
+        else:
+            raise NotExpected()
+        return self._flush()
+
+    def draw(self, player: str) -> list[Event]:
+        """Draw for the turn (RULES.md section 3.2; house rule draw-until-playable).
+
+        A playable drawn card waits for :meth:`play_drawn` or :meth:`keep`; otherwise (or if
+        nothing could be drawn) the turn passes.
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn, NotExpected.
+        """
+        self._expect(player, PendingKind.TURN)
+        self._turn_begins()
+        self._draw_for_turn(player)
+        return self._flush()
+
+    def _draw_for_turn(self, player: str) -> Card | None:
+        drawn: list[Card] = []
+        until = self.options.has(HouseRule.DRAW_UNTIL_PLAYABLE)
+        while True:
+            card = self._take()
+            if card is None:
+                break
+            drawn.append(card)
+            if not until or self.playable(player, card):
+                break
+        self._give(player, drawn, "turn")
+        if drawn and self.playable(player, drawn[-1]):
+            self.drawn = drawn[-1]
+            self.pending = Pending(PendingKind.DRAW_DECISION, player)
+            return drawn[-1]
+        self._pass_turn(player)
+        return None
+
+    def play_drawn(
+        self, player: str, *, color: Color | str | None = None, target: str | None = None
+    ) -> list[Event]:
+        """Play the card just drawn (RULES.md section 3.2).
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn, NotPlayable, ColorRequired, BadColor,
+            TargetRequired, BadTarget.
+        """
+        self._check_actor(player)
+        if self.pending.player != player:
+            raise NotYourTurn()
+        if self.pending.kind is not PendingKind.DRAW_DECISION or self.drawn is None:
+            raise NotPlayable()
+        named = _as_color(color)
+        self._validate_play(player, self.drawn, named, target)
+        card, self.drawn = self.drawn, None
+        self._play(player, card, named, target)
+        return self._flush()
+
+    def keep(self, player: str) -> list[Event]:
+        """Keep the card just drawn; the turn passes.
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn, NotExpected, MustPlayDrawn (house rule forced-play).
+        """
+        self._expect(player, PendingKind.DRAW_DECISION)
+        if self.options.has(HouseRule.FORCED_PLAY):
+            raise MustPlayDrawn()
+        self.drawn = None
+        self._emit("drawn-card-kept", player)
+        self._pass_turn(player)
+        return self._flush()
+
+    def call_uno(self, player: str) -> list[Event]:
+        """Call UNO (RULES.md section 7).
+
+        Raises:
+            NotInGame, RoundOver, UnoRefused: not holding one card, or two on one's own turn, or
+                already called.
+        """
+        self._check_actor(player)
+        if not self.can_call_uno(player):
+            if player in self.called:
+                raise UnoRefused("You have already called UNO.")
+            raise UnoRefused()
+        self.called.add(player)
+        self.catchable.discard(player)
+        self._emit("uno-called", player)
+        return self._flush()
+
+    def catch(self, catcher: str, target: str) -> list[Event]:
+        """Catch a player who went down to one card without calling UNO: they draw two.
+
+        Raises:
+            NotInGame, RoundOver, CatchRefused: the target called, holds more than one card, the
+                window closed, or the catcher is the target.
+        """
+        self._check_actor(catcher)
+        if target == catcher:
+            raise CatchRefused("You can't catch yourself.")
+        if target not in self.hands:
+            raise CatchRefused("That player isn't in this game.")
+        if target in self.called:
+            raise CatchRefused("They called UNO in time.")
+        if len(self.hands[target]) != 1:
+            raise CatchRefused("They hold more than one card.")
+        if target not in self.catchable:
+            raise CatchRefused("Too late: the next turn has begun.")
+        self._emit("player-caught", target, by=catcher)
+        self._draw(target, 2, "catch")
+        return self._flush()
+
+    def challenge(self, player: str) -> list[Event]:
+        """Challenge the restricted wild just played on you (RULES.md section 6).
+
+        Raises:
+            NotInGame, RoundOver, CannotChallenge: no challenge is open for this player.
+        """
+        self._check_actor(player)
+        p = self.pending
+        if p.kind is not PendingKind.CHALLENGE or p.player != player:
+            raise CannotChallenge()
+        bluffer = p.source
+        assert bluffer is not None and p.rank is not None
+        self._reveal(bluffer, [player])
+        guilty = self._holds_color(bluffer, p.prev_color)
+        self._emit("challenge", bluffer, by=player, guilty=guilty)
+        if guilty:
+            self._take_penalty(bluffer, p.rank, p.total, "challenge")
+            self._set_turn(player)
+        else:
+            self._take_penalty(player, p.rank, p.total, "challenge")
+            self._draw(player, 2, "challenge")
+            self._lose_turn(player)
+        return self._flush()
+
+    def accept(self, player: str) -> list[Event]:
+        """Take the pending penalty and lose the turn (no challenge, no answer).
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn, NotExpected.
+        """
+        self._check_actor(player)
+        p = self.pending
+        if p.player != player:
+            raise NotYourTurn()
+        if p.kind not in (PendingKind.PENALTY, PendingKind.CHALLENGE):
+            raise NotExpected()
+        assert p.rank is not None
+        self._take_penalty(player, p.rank, p.total, "penalty")
+        self._lose_turn(player)
+        return self._flush()
+
+    def discard(self, player: str, card: Card | str | None) -> list[Event]:
+        """Wild Super Hero: discard one card beneath the top card, or decline with None.
+
+        Raises:
+            NotInGame, RoundOver, CannotDiscard, NoSuchCard.
+        """
+        self._check_actor(player)
+        p = self.pending
+        if p.kind is not PendingKind.DISCARD or p.player != player:
+            raise CannotDiscard()
+        if card is None:
+            self._emit("card-discarded", player, declined=True)
+        else:
+            found = self._find(player, card)
+            self.hands[player].remove(found)
+            self.discard_pile.insert(len(self.discard_pile) - 1, found)
+            self._emit("card-discarded", player, card=found.name)
+            self._hand_shrank(player)
+            if not self.hands[player]:
+                self._end_round(player)
+                return self._flush()
+        self.pending = Pending(PendingKind.COLOR, player, resume=p.source)
+        return self._flush()
+
+    def choose_color(self, player: str, color: Color | str) -> list[Event]:
+        """Name the color when the engine asks (a wild start card, a flip onto a wild,
+        Wild Super Hero / Wild Villain).
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn, NotExpected, BadColor.
+        """
+        self._expect(player, PendingKind.COLOR)
+        named = self._check_color(_as_color(color))
+        self.color = named
+        self._emit("color-named", player, color=named.value)
+        self._resume(self.pending)
+        return self._flush()
+
+    def reveal(self, player: str) -> list[Event]:
+        """Howler target: let the hand be shown to the table.
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn, NotExpected.
+        """
+        self._expect(player, PendingKind.HOWLER)
+        source = self.pending.source
+        assert source is not None
+        self._reveal(player, [v for v in self.seated if v != player])
+        self._pass_turn(source)
+        return self._flush()
+
+    def jump_in(
+        self,
+        player: str,
+        card: Card | str,
+        *,
+        color: Color | str | None = None,
+        target: str | None = None,
+    ) -> list[Event]:
+        """House rule jump-in: play a card identical to the top card out of turn (section 10).
+
+        Raises:
+            NotInGame, RoundOver, CannotJumpIn, NoSuchCard, TargetRequired, BadTarget.
+        """
+        self._check_actor(player)
+        if not self._jump_in_open():
+            raise CannotJumpIn("Jump-in isn't possible now.")
+        found = self._find(player, card)
+        if not self._identical_to_top(found):
+            raise CannotJumpIn()
+        self._validate_play(player, found, _as_color(color), target)
+        self._turn_begins()
+        self._play(player, found, _as_color(color), target, jump_in=True)
+        return self._flush()
+
+    def leave(self, player: str) -> list[Event]:
+        """A player leaves (or is removed): RULES.md section 11.
+
+        Their hand is shuffled into the draw pile; their score stays but they can't win; a
+        decision of theirs gets its default move; a challenge they opened is cancelled.
+
+        Raises:
+            NotInGame: not seated.
+        """
+        if player not in self.players or player in self.out:
+            raise NotInGame()
+        p = self.pending
+        self._emit("player-left", player)
+        hand = self.hands.pop(player, [])
+        if not self.round_over and not self.game_over and p.player == player:
+            if p.kind is PendingKind.COLOR or p.kind is PendingKind.DISCARD:
+                self.color = self._most_of(hand)
+                self._emit("color-named", player, color=self.color.value)
+        self.out[player] = "left"
+        self.called.discard(player)
+        self.catchable.discard(player)
+        if self.protected == player:
+            self.protected = None
+        if self.drawn is not None and p.player == player:
+            self.drawn = None
+        self.draw_pile.extend(hand)
+        self.rng.shuffle(self.draw_pile)
+        if self.game_over:
+            return self._flush()
+        teams = {self.team_of(q) for q in self.seated}
+        if len(teams) < 2:
+            self._finish_game(sorted(teams, key=self._team_keys().index))
+            return self._flush()
+        if self.round_over:
+            return self._flush()
+        if p.player == player:
+            if p.kind in (PendingKind.COLOR, PendingKind.DISCARD):
+                self._resume(p)
+            elif p.kind is PendingKind.HOWLER:
+                assert p.source is not None
+                self._pass_turn(p.source)
+            else:
+                self._pass_turn(player)
+        elif p.kind is PendingKind.CHALLENGE and p.source == player:
+            self._emit("penalty-blocked", p.player, card=p.rank.value if p.rank else None)
+            assert p.player is not None
+            self._set_turn(p.player)
+        return self._flush()
+
+    def timeout(self, player: str) -> list[Event]:
+        """The player who must act ran out of time: make their default move (section 11).
+
+        Turn: draw and keep (forced play: play a playable drawn card). Penalty or challenge:
+        accept. Color: the color they hold most of. Howler: let the hand be shown. Wild Super
+        Hero discard: decline.
+
+        Raises:
+            NotInGame, RoundOver, NotYourTurn.
+        """
+        self._check_actor(player)
+        p = self.pending
+        if p.player != player:
+            raise NotYourTurn()
+        kind = p.kind
+        if kind is PendingKind.TURN:
+            self._turn_begins()
+            drawn = self._draw_for_turn(player)
+            if drawn is not None:
+                self._default_drawn(player)
+        elif kind is PendingKind.DRAW_DECISION:
+            self._default_drawn(player)
+        elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE):
+            return self.accept(player)
+        elif kind is PendingKind.COLOR:
+            return self.choose_color(player, self.most_held_color(player))
+        elif kind is PendingKind.HOWLER:
+            return self.reveal(player)
+        elif kind is PendingKind.DISCARD:
+            return self.discard(player, None)
+        return self._flush()
+
+    def _default_drawn(self, player: str) -> None:
+        assert self.drawn is not None
+        if not self.options.has(HouseRule.FORCED_PLAY):
+            self.drawn = None
+            self._emit("drawn-card-kept", player)
+            self._pass_turn(player)
+            return
+        card, self.drawn = self.drawn, None
+        face = card.face(self.side)
+        color = self.most_held_color(player) if face.rank.is_wild else None
+        target = self._next_seat(player) if self._needs_target(face) else None
+        self._play(player, card, color, target)
+
+    # ------------------------------------------------------------------ validation
+
+    def _check_actor(self, player: str) -> None:
+        if player not in self.hands or player in self.out:
+            raise NotInGame()
+        if self.game_over:
+            raise RoundOver("The game is over.")
+        if self.round_over or self.pending.kind is PendingKind.NONE:
+            raise RoundOver()
+
+    def _expect(self, player: str, kind: PendingKind) -> None:
+        self._check_actor(player)
+        if self.pending.player != player:
+            raise NotYourTurn()
+        if self.pending.kind is not kind:
+            raise NotExpected()
+
+    def _find(self, player: str, card: Card | str) -> Card:
+        hand = self.hands[player]
+        if isinstance(card, Card):
+            if card in hand:
+                return card
+            raise NoSuchCard()
+        try:
+            parsed = Card.parse(card)
+        except UnoError:
+            raise NoSuchCard(f"{card!r} isn't a card.") from None
+        if parsed.dark is not None:
+            if parsed in hand:
+                return parsed
+            raise NoSuchCard()
+        for c in hand:
+            if c.face(self.side) == parsed.light or (c.dark is None and c.light == parsed.light):
+                return c
+        raise NoSuchCard()
+
+    def _check_color(self, color: Color | None) -> Color:
+        if color is None:
+            raise ColorRequired()
+        if color not in self.colors:
+            raise BadColor()
+        return color
+
+    def _validate_play(
+        self,
+        player: str,
+        card: Card,
+        color: Color | None,
+        target: str | None,
+        *,
+        answer: bool = False,
+    ) -> None:
+        face = card.face(self.side)
+        if not answer and not self.playable(player, card):
+            if face.rank.is_wild:
+                raise NoBluffing()
+            raise IllegalPlay()
+        last = len(self.hands[player]) == 1 and (card in self.hands[player])
+        if face.rank.is_wild and face.rank not in effects.VICTIM_NAMES_COLOR:
+            if color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR:
+                self._check_color(color)
+        if self._needs_target(face) and not last:
+            if target is None:
+                raise TargetRequired()
+            if target == player or target not in self.hands:
+                raise BadTarget()
+
+    # ------------------------------------------------------------------ mechanics
+
+    def _emit(self, kind: str, player: str | None, **data: Any) -> None:
+        self._events.append(Event(kind, player, data))
+
+    def _flush(self) -> list[Event]:
+        events, self._events = self._events, []
+        self.version += 1
+        return events
+
+    def _next_seat(self, player: str, direction: int | None = None, steps: int = 1) -> str:
+        """The seated player ``steps`` seats from ``player`` (who may have left) in a direction."""
+        d = self.direction if direction is None else direction
+        seats = self.players
+        n = len(seats)
+        i = seats.index(player)
+        count = 0
+        for _ in range(n * steps):
+            i = (i + d) % n
+            if seats[i] not in self.out:
+                count += 1
+                if count == steps:
+                    return seats[i]
+        return player
+
+    def _set_turn(self, player: str) -> None:
+        self.pending = Pending(PendingKind.TURN, player)
+
+    def _pass_turn(self, player: str) -> None:
+        """Play continues with the player after ``player``."""
+        self._set_turn(self._next_seat(player))
+
+    def _lose_turn(self, player: str) -> None:
+        self._emit("turn-skipped", player)
+        self._pass_turn(player)
+
+    def _resume(self, p: Pending) -> None:
+        assert p.resume is not None
+        if p.resume_self and p.resume in self.hands:
+            self._set_turn(p.resume)
+        else:
+            self._pass_turn(p.resume)
+
+    def _turn_begins(self) -> None:
+        """A turn begins: every catch window closes (RULES.md section 7)."""
+        self.catchable.clear()
+
+    def _take(self) -> Card | None:
+        """The top card of the draw pile, reshuffling the discard pile (all but its top) into a
+        new draw pile when it is empty (RULES.md section 3.5). None when nothing is left."""
+        if not self.draw_pile:
+            if len(self.discard_pile) <= 1:
+                return None
+            rest = self.discard_pile[:-1]
+            del self.discard_pile[:-1]
+            self.rng.shuffle(rest)
+            self.draw_pile = rest
+            self._emit("deck-reshuffled", None, count=len(rest))
+        return self.draw_pile.pop()
+
+    def _give(self, player: str, cards: list[Card], reason: str) -> None:
+        self._emit("cards-drawn", player, count=len(cards), cards=_names(cards), reason=reason)
+        if cards:
+            self.hands[player].extend(cards)
+            self.called.discard(player)  # a call lapses when the hand grows
+            self.catchable.discard(player)
+
+    def _draw(self, player: str, count: int, reason: str) -> None:
+        cards = []
+        for _ in range(count):
+            card = self._take()
+            if card is None:
+                break
+            cards.append(card)
+        self._give(player, cards, reason)
+
+    def _draw_until(self, player: str, color: Color, reason: str) -> None:
+        """Draw one at a time until a card of ``color`` (not a wild) comes, or nothing is left."""
+        cards = []
+        while True:
+            card = self._take()
+            if card is None:
+                break
+            cards.append(card)
+            face = card.face(self.side)
+            if face.color is color and not face.rank.is_wild:
+                break
+        self._give(player, cards, reason)
+
+    def _take_penalty(self, player: str, rank: Rank, total: int, reason: str) -> None:
+        if rank is Rank.WILD_DRAW_COLOR:
+            assert self.color is not None
+            self._draw_until(player, self.color, reason)
+        elif total:
+            self._draw(player, total, reason)
+
+    def _hand_shrank(self, player: str) -> None:
+        """The player's own play (or discard) left them with fewer cards: maybe open a window."""
+        if len(self.hands[player]) == 1 and player not in self.called:
+            self.catchable.add(player)
+        else:
+            self.catchable.discard(player)
+
+    def _reveal(self, player: str, viewers: Iterable[str]) -> None:
+        viewers = list(viewers)
+        cards = _names(self.hands[player])
+        for v in viewers:
+            self.revealed.setdefault(v, {})[player] = list(cards)
+        self._emit("hand-revealed", player, to=viewers, cards=cards)
+
+    def _flip(self) -> None:
+        """Turn the table over (RULES.md section 5): the discard pile and the draw pile as
+        wholes, then every hand (hands hold whole cards, so only the side changes)."""
+        self.side = self.side.other
+        self.discard_pile.reverse()
+        self.draw_pile.reverse()
+        self._emit("side-flipped", None, side=self.side.value)
+
+    def _most_of(self, hand: list[Card]) -> Color:
+        counts = dict.fromkeys(self.colors, 0)
+        for card in hand:
+            f = card.face(self.side)
+            if f.color in counts:
+                counts[f.color] += 1
+        return max(self.colors, key=lambda c: counts[c])
+
+    def swap_hands(self, a: str, b: str) -> None:
+        """Exchange two hands (Seven-O 7, Wild Customizable swap); opens no catch window."""
+        self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
+        self._after_hands_moved([a, b])
+
+    def pass_hands(self) -> None:
+        """Every hand passes to the next player in the current direction (Seven-O 0)."""
+        seated = self.seated
+        old = {p: self.hands[p] for p in seated}
+        for p in seated:
+            self.hands[self._next_seat(p)] = old[p]
+        self._after_hands_moved(seated)
+
+    def _after_hands_moved(self, players: list[str]) -> None:
+        for p in players:
+            self.catchable.discard(p)
+            if len(self.hands[p]) != 1:
+                self.called.discard(p)
+
+    def _hit(
+        self,
+        victim: str,
+        rank: Rank,
+        total: int,
+        *,
+        answerable: bool = True,
+        source: str | None = None,
+        prev_color: Color | None = None,
+    ) -> None:
+        """A penalty card acts on one player (RULES.md section 4): Save The Day blocks it;
+        stacking or Harry Potter's Invisibility give the victim a decision; else it applies."""
+        if victim == self.protected:
+            self._emit("penalty-blocked", victim, card=rank.value)
+            self._set_turn(victim)
+            return
+        if answerable and effects.victim_decides(self, rank):
+            kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
+            self.pending = Pending(
+                kind, victim, source=source, rank=rank, total=total, prev_color=prev_color
+            )
+            self._emit("penalty-pending", victim, decision=kind.value, total=total)
+            return
+        self._take_penalty(victim, rank, total, "penalty")
+        self._lose_turn(victim)
+
+    def _play(
+        self,
+        player: str,
+        card: Card,
+        color: Color | None,
+        target: str | None,
+        *,
+        jump_in: bool = False,
+    ) -> None:
+        """Move a validated card to the discard pile and carry out its effect."""
+        hand = self.hands[player]
+        hand.remove(card)
+        self.discard_pile.append(card)
+        face = card.face(self.side)
+        prev_color = self.color
+        self.color = face.color if face.color is not None else color
+        self._emit(
+            "card-played",
+            player,
+            card=card.name,
+            color=self.color.value if self.color else None,
+            jump_in=jump_in,
+        )
+        if not hand:
+            effects.last_card(self, player, face)
+            self._end_round(player)
+            return
+        self._hand_shrank(player)
+        effects.EFFECTS.get(face.rank, effects.pass_on)(
+            self, effects.Play(player, card, face, target, prev_color)
+        )
+        if face.rank.is_wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
+            self.protected = None
+            self._emit("protection-ended", None)
+
+    def _answer(self, player: str, card: Card, color: Color | None, how: str) -> None:
+        """Stacking or Invisibility played on a pending penalty or Howler."""
+        p = self.pending
+        hand = self.hands[player]
+        hand.remove(card)
+        self.discard_pile.append(card)
+        face = card.face(self.side)
+        self.color = face.color if face.color is not None else color
+        self._emit(
+            "card-played",
+            player,
+            card=card.name,
+            color=self.color.value if self.color else None,
+            answer=True,
+        )
+        if how == "stack":
+            total = p.total + face.rank.draw_count
+            victim = self._next_seat(player)
+            if not hand:
+                if victim != self.protected:
+                    self._draw(victim, total, "penalty")
+                self._end_round(player)
+                return
+            self._hand_shrank(player)
+            self._hit(victim, face.rank, total)
+            return
+        if not hand:
+            self._end_round(player)
+            return
+        self._hand_shrank(player)
+        if p.kind is PendingKind.HOWLER:
+            assert p.source is not None
+            self._pass_turn(p.source)
+        else:
+            self._pass_turn(player)
+        if self.protected:
+            self.protected = None
+            self._emit("protection-ended", None)
+
+    # ------------------------------------------------------------------ scoring
+
+    def _end_round(self, winner: str) -> None:
+        """``winner`` has no cards left: score the round (RULES.md section 8)."""
+        self.pending = NOTHING
+        self.round_over = True
+        self.drawn = None
+        self.catchable.clear()
+        key = self.team_of(winner)
+        self.round_winner = key
+        scoring = self.options.effective_scoring
+        seated = self.seated
+        points = 0
+        if scoring is Scoring.STANDARD:
+            points = sum(self.hand_value(p) for p in seated if self.team_of(p) != key)
+            self.scores[key] += points
+        elif scoring is Scoring.RUNNING_TALLY:
+            for p in seated:
+                self.scores[self.team_of(p)] += self.hand_value(p)
+        self.round_points = points
+        self._emit("round-over", None, winner=key, points=points, scores=dict(self.scores))
+        target = self.options.target_score
+        live = list(dict.fromkeys(self.team_of(p) for p in seated))
+        if scoring is Scoring.SINGLE_ROUND:
+            self._finish_game([key])
+        elif scoring is Scoring.STANDARD:
+            if self.scores[key] >= target:
+                self._finish_game([key])
+        elif self.options.elimination:
+            reached = [k for k in live if self.scores[k] >= target]
+            for k in reached:
+                self.out[k] = "eliminated"
+                self._emit("player-eliminated", k, score=self.scores[k])
+            left = [k for k in live if k not in reached]
+            if len(left) == 1:
+                self._finish_game(left)
+            elif not left:
+                low = min(self.scores[k] for k in reached)
+                self._finish_game([k for k in reached if self.scores[k] == low])
+        elif any(self.scores[k] >= target for k in live):
+            low = min(self.scores[k] for k in live)
+            self._finish_game([k for k in live if self.scores[k] == low])
+
+    def _finish_game(self, winners: list[str]) -> None:
+        self.game_over = True
+        self.round_over = True
+        self.pending = NOTHING
+        self.winners = winners
+        self._emit("game-over", None, winners=list(winners))
+
+    @property
+    def eliminated(self) -> list[str]:
+        """Players out of the game by elimination, in seat order."""
+        return [p for p in self.players if self.out.get(p) == "eliminated"]
+
+    # ------------------------------------------------------------------ views
+
+    def public_view(self) -> dict[str, Any]:
+        """What everyone at the table may see; never a card's active face from any hand.
+
+        In Flip, the inactive faces of every hand and of the draw pile's top card are open
+        information (RULES.md section 5) and are included.
+        """
+        p = self.pending
+        view: dict[str, Any] = {
+            "variant": self.variant.id,
+            "round": self.round_no,
+            "dealer": self.dealer,
+            "side": self.side.value,
+            "top": self.discard_pile[-1].face(self.side).name if self.discard_pile else None,
+            "color": self.color.value if self.color else None,
+            "direction": "left" if self.direction == LEFT else "right",
+            "pending": p.kind.value,
+            "turn": p.player,
+            "players": [
+                {
+                    "id": q,
+                    "cards": len(self.hands.get(q, ())),
+                    "uno": q in self.called,
+                    "catchable": q in self.catchable,
+                    "out": self.out.get(q),
+                    "team": self.team_of(q),
+                }
+                for q in self.players
+            ],
+            "scores": dict(self.scores),
+            "target_score": self.options.target_score,
+            "draw_size": len(self.draw_pile),
+            "discard_size": len(self.discard_pile),
+            "protected": self.protected,
+            "round_over": self.round_over,
+            "round_winner": self.round_winner,
+            "round_points": self.round_points,
+            "game_over": self.game_over,
+            "winners": list(self.winners),
+            "version": self.version,
+        }
+        if self.variant.two_sided:
+            other = self.side.other
+            view["inactive_hands"] = {
+                q: [c.face(other).name for c in self.hands[q]] for q in self.seated if q in self.hands
+            }
+            view["draw_top_inactive"] = self.draw_pile[-1].face(other).name if self.draw_pile else None
+        return view
+
+    def private_view(self, player: str) -> dict[str, Any]:
+        """What ``player`` alone may see: their hand, legal actions and hands shown to them."""
+        return {
+            "player": player,
+            "hand": _names(self.hands.get(player, ())),
+            "drawn": self.drawn.name if self.drawn and self.pending.player == player else None,
+            "legal_actions": self.legal_actions(player),
+            "revealed": {k: list(v) for k, v in self.revealed.get(player, {}).items()},
+        }
+
+    # ------------------------------------------------------------------ serialization
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "schema": SCHEMA_VERSION,
+            "variant": self.variant.id,
+            "options": self.options.to_dict(),
+            "players": list(self.players),
+            "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+            "out": dict(self.out),
+            "scores": dict(self.scores),
+            "deck": _names(self.deck),
+            "round": self.round_no,
+            "dealer": self.dealer,
+            "version": self.version,
+            "game_over": self.game_over,
+            "winners": list(self.winners),
+            "hands": {p: _names(h) for p, h in self.hands.items()},
+            "draw_pile": _names(self.draw_pile),
+            "discard_pile": _names(self.discard_pile),
+            "side": self.side.value,
+            "color": self.color.value if self.color else None,
+            "direction": self.direction,
+            "pending": self.pending.to_dict(),
+            "called": sorted(self.called),
+            "catchable": sorted(self.catchable),
+            "protected": self.protected,
+            "revealed": {v: {t: list(c) for t, c in r.items()} for v, r in self.revealed.items()},
+            "drawn": self.drawn.name if self.drawn else None,
+            "round_over": self.round_over,
+            "round_winner": self.round_winner,
+            "round_points": self.round_points,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Restore a game saved by :meth:`to_dict`.
+
+        Raises:
+            BadState: wrong schema version or a malformed or inconsistent state.
+        """
+        try:
+            if data.get("schema") != SCHEMA_VERSION:
+                raise BadState(f"Saved game schema {data.get('schema')!r} isn't {SCHEMA_VERSION}.")
+            game = cls.__new__(cls)
+            game.variant = get_variant(data["variant"])
+            game.options = Options.parse(data["options"])
+            game.players = list(data["players"])
+            game.seed = int(data["seed"])
+            game.rng = random.Random()
+            v, internal, gauss = data["rng"]
+            game.rng.setstate((v, tuple(internal), gauss))
+            game.out = dict(data["out"])
+            game.scores = {k: int(s) for k, s in data["scores"].items()}
+            game.deck = [Card.parse(c) for c in data["deck"]]
+            game.round_no = int(data["round"])
+            game.dealer = data["dealer"]
+            game.version = int(data["version"])
+            game.game_over = bool(data["game_over"])
+            game.winners = list(data["winners"])
+            game._reset_round()
+            game.hands = {p: [Card.parse(c) for c in h] for p, h in data["hands"].items()}
+            game.draw_pile = [Card.parse(c) for c in data["draw_pile"]]
+            game.discard_pile = [Card.parse(c) for c in data["discard_pile"]]
+            game.side = Side(data["side"])
+            game.color = Color(data["color"]) if data["color"] else None
+            game.direction = int(data["direction"])
+            game.pending = Pending.from_dict(data["pending"])
+            game.called = set(data["called"])
+            game.catchable = set(data["catchable"])
+            game.protected = data["protected"]
+            game.revealed = {v: {t: list(c) for t, c in r.items()} for v, r in data["revealed"].items()}
+            game.drawn = Card.parse(data["drawn"]) if data["drawn"] else None
+            game.round_over = bool(data["round_over"])
+            game.round_winner = data["round_winner"]
+            game.round_points = int(data["round_points"])
+        except BadState:
+            raise
+        except (KeyError, TypeError, ValueError, UnoError) as exc:
+            raise BadState(f"Saved game is malformed: {exc!r}.") from None
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy (through :meth:`to_dict`)."""
+        return Game.from_dict(self.to_dict())
+
+    # ------------------------------------------------------------------ explicit deals
+
+    @classmethod
+    def from_deal(
+        cls,
+        players: Sequence[str],
+        *,
+        variant: str,
+        options: Options | None = None,
+        seed: int = 0,
+        dealer: str,
+        hands: Mapping[str, Sequence[Card]],
+        draw_pile: Sequence[Card],
+        discard_pile: Sequence[Card],
+        side: Side = Side.LIGHT,
+        color: Color | None = None,
+        direction: int = LEFT,
+        turn: str | None = None,
+        started: bool = True,
+        scores: Mapping[str, int] | None = None,
+        protected: str | None = None,
+    ) -> tuple[Game, list[Event]]:
+        """A game in a given position (used by scenarios and tests).
+
+        Args:
+            draw_pile: top card LAST. discard_pile: top card LAST.
+            started: True: the top card is in play and ``turn`` has an ordinary turn;
+                False: the round was just dealt and the start card's rule is applied.
+
+        Returns:
+            The game and the events of the start card (empty when started).
+
+        Raises:
+            BadOption: players, options, scores or cards that don't fit.
+        """
+        game = cls(players, variant=variant, options=options, seed=seed)
+        if dealer not in game.players:
+            raise BadOption(f"The dealer {dealer!r} isn't a player.")
+        if set(hands) - set(game.players):
+            raise BadOption("A hand belongs to nobody at the table.")
+        if not discard_pile:
+            raise BadOption("The discard pile needs a top card.")
+        game.deck = [c for h in hands.values() for c in h] + list(draw_pile) + list(discard_pile)
+        game.round_no = 1
+        game.dealer = dealer
+        for key, value in (scores or {}).items():
+            if key not in game.scores:
+                raise BadOption(f"No score key {key!r} (players, or teams 'a+b' with partners).")
+            game.scores[key] = int(value)
+        game.hands = {p: list(hands.get(p, ())) for p in game.players}
+        game.draw_pile = list(draw_pile)
+        game.discard_pile = list(discard_pile)
+        game.side = side
+        if protected is not None and protected not in game.players:
+            raise BadOption(f"The protected player {protected!r} isn't a player.")
+        game.protected = protected
+        if not started:
+            game.apply_start_card()
+            return game, game._flush()
+        game.direction = direction
+        face = game.top
+        game.color = face.color if not face.rank.is_wild else color
+        if game.color is None or game.color not in game.colors:
+            raise BadOption("The current color must be one of the active side's colors.")
+        first = turn or game._next_seat(dealer)
+        if first not in game.players:
+            raise BadOption(f"The player to start, {first!r}, isn't a player.")
+        game._set_turn(first)
+        game._flush()
+        game.version = 0
+        return game, []
+
+
+def _req(value: Any) -> Any:
+    if value is None:
+        raise NotExpected("Something is missing from that action.")
+    return value
+
+
+def _check_players(players: list[str], options: Options) -> None:
+    if not 2 <= len(players) <= 10:
+        raise BadOption("A game needs 2 to 10 players.")
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise BadOption("Player ids must be distinct, non-empty texts.")
+    if any("+" in p for p in players) and options.partners:
+        raise BadOption("With partners, player ids can't contain '+'.")
+    if options.partners and len(players) not in (4, 6, 8, 10):
+        raise BadOption("Partners need 4, 6, 8 or 10 players.")
+    if options.partners and options.elimination:
+        raise BadOption("Partners and elimination can't be combined.")
+
+
+__all__ = ["Action", "Game", "Pending"]
