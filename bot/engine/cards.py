@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from bot.engine.errors import BadCard
@@ -23,6 +23,8 @@ from bot.engine.errors import BadCard
 
 class Side(enum.Enum):
     """The side of a two-sided (Flip) card in play; one-sided decks only use LIGHT."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
     LIGHT = "light"
     """The light side (Flip), "Super Heroes" (Flip Marvel); the only side of other decks."""
@@ -37,6 +39,8 @@ class Side(enum.Enum):
 
 class Color(enum.Enum):
     """A card color; the first four belong to the light side, the last four to the dark side."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
     RED = "red"
     """Light side (and classic) red."""
@@ -72,6 +76,8 @@ DARK_COLORS = (Color.PINK, Color.TEAL, Color.ORANGE, Color.PURPLE)
 
 class Rank(enum.Enum):
     """What a card face is: a number, an action or a wild (RULES.md section 4)."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
     ZERO = "0"
     """Number 0."""
@@ -184,9 +190,15 @@ _COLORS_BY_NAME = {c.value: c for c in Color}
 _RANKS_BY_NAME = {r.value: r for r in Rank}
 
 
-@dataclass(frozen=True, slots=True)
+_FACES: dict[tuple[Color | None, Rank], Face] = {}
+_CARDS: dict[tuple[Face, Face | None], Card] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Face:
     """One face of a card: a color (None for wilds) and a rank.
+
+    Faces are interned: equal faces are the same object, so ``==`` and hashing are by identity.
 
     Attributes:
         color: the printed color; None exactly when ``rank`` is a wild.
@@ -195,11 +207,27 @@ class Face:
 
     color: Color | None
     rank: Rank
+    name: str = field(init=False, repr=False)
+    """Canonical text: ``"red 7"``, ``"blue draw two"``, ``"wild draw four"``."""
+    wild: bool = field(init=False, repr=False)
+    """True for wild ranks (cached ``rank.is_wild``)."""
+    restricted: bool = field(init=False, repr=False)
+    """True for restricted wilds (cached ``rank.is_restricted``)."""
 
-    @property
-    def name(self) -> str:
-        """Canonical text: ``"red 7"``, ``"blue draw two"``, ``"wild draw four"``."""
-        return self.rank.value if self.color is None else f"{self.color.value} {self.rank.value}"
+    def __post_init__(self) -> None:
+        name = self.rank.value if self.color is None else f"{self.color.value} {self.rank.value}"
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "wild", self.rank in WILD_RANKS)
+        object.__setattr__(self, "restricted", self.rank in RESTRICTED_RANKS)
+
+    def __new__(cls, color: Color | None, rank: Rank) -> Face:
+        face = _FACES.get((color, rank))
+        if face is None:
+            face = _FACES[(color, rank)] = object.__new__(cls)
+        return face
+
+    def __reduce__(self) -> tuple[type[Face], tuple[Color | None, Rank]]:
+        return (Face, (self.color, self.rank))
 
     def __str__(self) -> str:
         return self.name
@@ -225,9 +253,11 @@ class Face:
         return Face(color, rank)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A physical card: its light face and, for two-sided (Flip) decks, its dark face.
+
+    Cards are interned like faces: copies of the same card are the same object.
 
     Attributes:
         light: the face shown on the light side (the only face of one-sided decks).
@@ -236,19 +266,28 @@ class Card:
 
     light: Face
     dark: Face | None = None
+    back: Face = field(init=False, repr=False)
+    """The dark face, or the light one for one-sided cards (fast ``face(Side.DARK)``)."""
+    name: str = field(init=False, repr=False)
+    """Canonical text: ``"red 7"`` or, two-sided, ``"red 7 / purple draw five"``."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "back", self.dark or self.light)
+        name = self.light.name if self.dark is None else f"{self.light.name} / {self.dark.name}"
+        object.__setattr__(self, "name", name)
+
+    def __new__(cls, light: Face, dark: Face | None = None) -> Card:
+        card = _CARDS.get((light, dark))
+        if card is None:
+            card = _CARDS[(light, dark)] = object.__new__(cls)
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Face, Face | None]]:
+        return (Card, (self.light, self.dark))
 
     def face(self, side: Side) -> Face:
         """The face that is active when ``side`` is in play."""
-        if side is Side.DARK and self.dark is not None:
-            return self.dark
-        return self.light
-
-    @property
-    def name(self) -> str:
-        """Canonical text: ``"red 7"`` or, two-sided, ``"red 7 / purple draw five"``."""
-        if self.dark is None:
-            return self.light.name
-        return f"{self.light.name} / {self.dark.name}"
+        return self.light if side is Side.LIGHT else self.back
 
     def __str__(self) -> str:
         return self.name

@@ -39,22 +39,20 @@ VICTIM_NAMES_COLOR = frozenset({Rank.WILD_SUPER_HERO, Rank.WILD_VILLAIN})
 INVISIBILITY_ANSWERS = frozenset({Rank.SKIP, Rank.DRAW_THREE, Rank.REVERSE, Rank.WILD_DRAW_FOUR})
 
 
-def needs_target(game: Game, face: Face) -> bool:
-    """True if playing ``face`` needs a picked player."""
-    rank = face.rank
-    if rank in (Rank.HOWLER, Rank.SAVE_THE_DAY):
-        return True
-    if rank is Rank.SEVEN:
-        return game.options.has(HouseRule.SEVEN_O)
-    if rank is Rank.WILD_CUSTOMIZABLE:
-        rule = CUSTOMIZABLE_RULES.get(game.options.customizable_rule)
-        return rule is not None and rule.needs_target
-    return False
+def target_ranks(game: Game) -> frozenset[Rank]:
+    """The ranks whose plays need a picked player in this game (variant and options)."""
+    ranks = {Rank.HOWLER, Rank.SAVE_THE_DAY}
+    if game.options.has(HouseRule.SEVEN_O):
+        ranks.add(Rank.SEVEN)
+    rule = CUSTOMIZABLE_RULES.get(game.options.customizable_rule)
+    if rule is not None and rule.needs_target:
+        ranks.add(Rank.WILD_CUSTOMIZABLE)
+    return frozenset(ranks)
 
 
 def has_invisibility(game: Game) -> bool:
     """True for the editions with Invisibility (Harry Potter)."""
-    return Rank.INVISIBILITY in game.variant.ranks()
+    return Rank.INVISIBILITY in game.variant.ranks
 
 
 def invisibility_answers(game: Game, pending: Pending) -> bool:

@@ -37,14 +37,12 @@ game-over            winners: list of players or teams
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 PRIVATE_KEYS = frozenset({"cards"})
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """One thing that happened.
 
     Attributes:
@@ -55,7 +53,7 @@ class Event:
 
     kind: str
     player: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = {}  # noqa: RUF012 (never mutated; events are built with their data)
 
     def public(self) -> dict[str, Any]:
         """The event as anyone at the table may see it (private card lists removed)."""

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine import effects
 from bot.engine.cards import Card, Color, Face, Rank, Side
@@ -55,8 +54,7 @@ LEFT, RIGHT = 1, -1
 
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One concrete decision a player can make (see :meth:`Game.legal_actions`).
 
     Attributes:
@@ -140,6 +138,7 @@ class Game:
         self.out: dict[str, str] = {}
         self.scores: dict[str, int] = dict.fromkeys(self._team_keys(), 0)
         self.deck: list[Card] = self.variant.build_deck(self.rng)
+        self._derive()
         self.round_no = 0
         self.dealer: str | None = None
         self.version = 0
@@ -148,6 +147,14 @@ class Game:
         self._reset_round()
 
     # ------------------------------------------------------------------ setup
+
+    def _derive(self) -> None:
+        """Values that follow from the variant and options, kept for speed."""
+        rules = self.options.house_rules
+        self._no_bluffing = HouseRule.NO_BLUFFING in rules
+        self._jump_in = HouseRule.JUMP_IN in rules
+        self._target_ranks = effects.target_ranks(self)
+        self._special_ranks = self._target_ranks  # non-wild ranks whose plays need a target
 
     def _reset_round(self) -> None:
         self.hands: dict[str, list[Card]] = {p: [] for p in self.seated}
@@ -245,7 +252,8 @@ class Game:
             self.discard_pile.append(top)
         first = self._next_seat(self.dealer)
         face = top.face(self.side)
-        if face.rank is Rank.FLIP:
+        flipped = face.rank is Rank.FLIP
+        if flipped:
             self._flip()
             face = self.top
         if face.rank.is_wild:
@@ -253,7 +261,7 @@ class Game:
             self.pending = Pending(PendingKind.COLOR, first, resume=first, resume_self=True)
             return
         self.color = face.color
-        if face.rank is Rank.FLIP:  # the Flip start card's dark face: no action (ruling)
+        if flipped:  # the Flip start card's dark face: its action is not carried out (ruling)
             self._set_turn(first)
         elif face.rank is Rank.REVERSE:
             self.direction = RIGHT
@@ -290,13 +298,9 @@ class Game:
     def playable(self, player: str, card: Card) -> bool:
         """True if ``card`` may be played now on the top card by ``player`` (RULES.md section 3)."""
         face = card.face(self.side)
-        if face.rank.is_wild:
-            return not (
-                face.rank.is_restricted
-                and self.options.has(HouseRule.NO_BLUFFING)
-                and self._holds_color(player, self.color)
-            )
-        return face.color is self.color or face.rank is self.top.rank
+        if face.wild:
+            return not (face.restricted and self._no_bluffing and self._holds_color(player, self.color))
+        return face.color is self.color or face.rank is self.discard_pile[-1].face(self.side).rank
 
     def _holds_color(self, player: str, color: Color | None) -> bool:
         side = self.side
@@ -334,63 +338,80 @@ class Game:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self, player: str) -> list[Action]:
-        """Every concrete action ``player`` may take now (excluding ``leave`` and ``timeout``).
+        """Every concrete action ``player`` may take now (excluding ``leave`` and ``timeout``):
+        :meth:`decisions`, then the calls anyone may make (UNO, catch, jump-in).
 
         Wilds are listed once per color they may name (and per target they need).
         """
-        if self.round_over or player not in self.hands:
-            return []
-        out: list[Action] = []
-        p = self.pending
-        hand = self.hands[player]
-        if p.player == player:
-            kind = p.kind
-            if kind is PendingKind.TURN:
-                for card in dict.fromkeys(hand):
-                    if self.playable(player, card):
-                        out.extend(self._expand("play", player, card))
-                out.append(Action("draw"))
-            elif kind is PendingKind.DRAW_DECISION:
-                assert self.drawn is not None
-                out.extend(self._expand("play-drawn", player, self.drawn))
-                if not self.options.has(HouseRule.FORCED_PLAY):
-                    out.append(Action("keep"))
-            elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
-                out.append(Action("reveal" if kind is PendingKind.HOWLER else "accept"))
-                if kind is PendingKind.CHALLENGE:
-                    out.append(Action("challenge"))
-                for card in dict.fromkeys(hand):
-                    if self._answer_kind(card):
-                        out.extend(self._expand("play", player, card))
-            elif kind is PendingKind.COLOR:
-                out.extend(Action("choose-color", color=c) for c in self.colors)
-            elif kind is PendingKind.DISCARD:
-                out.extend(Action("discard", card=c) for c in dict.fromkeys(hand))
-                out.append(Action("discard", decline=True))
+        out = self.decisions(player)
+        if not out and (self.round_over or player not in self.hands):
+            return out
         if self.can_call_uno(player):
             out.append(Action("uno"))
-        out.extend(Action("catch", target=t) for t in self._catch_targets() if t != player)
-        if self._jump_in_open():
-            for card in dict.fromkeys(hand):
-                if self._identical_to_top(card) and (p.player != player):
+        if self.catchable:
+            out.extend(Action("catch", target=t) for t in self.seated if t in self.catchable and t != player)
+        if self._jump_in and self.pending.kind is PendingKind.TURN and self.pending.player != player:
+            for card in dict.fromkeys(self.hands[player]):
+                if self._identical_to_top(card):
                     out.extend(self._expand("jump-in", player, card))
         return out
 
-    def _catch_targets(self) -> list[str]:
-        return [t for t in self.seated if t in self.catchable]
+    def decisions(self, player: str) -> list[Action]:
+        """The actions that resolve the pending decision, if it is ``player``'s (else [])."""
+        p = self.pending
+        if p.player != player or self.round_over:
+            return []
+        out: list[Action] = []
+        hand = self.hands[player]
+        kind = p.kind
+        if kind is PendingKind.TURN:
+            light, color = self.side is Side.LIGHT, self.color
+            top = self.discard_pile[-1]
+            top_rank = (top.light if light else top.back).rank
+            bluff_ok = not self._no_bluffing or not self._holds_color(player, color)
+            special = self._special_ranks
+            for card in dict.fromkeys(hand):
+                face = card.light if light else card.back
+                if face.wild:
+                    if bluff_ok or not face.restricted:
+                        out.extend(self._expand("play", player, card))
+                elif face.color is color or face.rank is top_rank:
+                    if face.rank in special:
+                        out.extend(self._expand("play", player, card))
+                    else:
+                        out.append(Action("play", card))
+            out.append(Action("draw"))
+        elif kind is PendingKind.DRAW_DECISION:
+            assert self.drawn is not None
+            out.extend(self._expand("play-drawn", player, self.drawn))
+            if HouseRule.FORCED_PLAY not in self.options.house_rules:
+                out.append(Action("keep"))
+        elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
+            out.append(Action("reveal" if kind is PendingKind.HOWLER else "accept"))
+            if kind is PendingKind.CHALLENGE:
+                out.append(Action("challenge"))
+            for card in dict.fromkeys(hand):
+                if self._answer_kind(card):
+                    out.extend(self._expand("play", player, card))
+        elif kind is PendingKind.COLOR:
+            out.extend(Action("choose-color", color=c) for c in self.colors)
+        elif kind is PendingKind.DISCARD:
+            out.extend(Action("discard", card=c) for c in dict.fromkeys(hand))
+            out.append(Action("discard", decline=True))
+        return out
 
     def _expand(self, kind: str, player: str, card: Card) -> list[Action]:
         face = card.face(self.side)
         colors: Sequence[Color | None] = (
-            self.colors if face.rank.is_wild and face.rank not in effects.VICTIM_NAMES_COLOR else (None,)
+            self.colors if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR else (None,)
         )
         targets: Sequence[str | None] = (
-            [t for t in self.seated if t != player] if self._needs_target(face) else (None,)
+            [t for t in self.seated if t != player] if face.rank in self._target_ranks else (None,)
         )
-        return [Action(kind, card=card, color=c, target=t) for c in colors for t in targets]
+        return [Action(kind, card, c, t) for c in colors for t in targets]
 
     def _needs_target(self, face: Face) -> bool:
-        return effects.needs_target(self, face)
+        return face.rank in self._target_ranks
 
     def _answer_kind(self, card: Card) -> str | None:
         """How ``card`` may answer the pending penalty: "stack", "invisibility" or None."""
@@ -410,7 +431,7 @@ class Game:
         return None
 
     def _jump_in_open(self) -> bool:
-        return self.options.has(HouseRule.JUMP_IN) and self.pending.kind is PendingKind.TURN
+        return self._jump_in and self.pending.kind is PendingKind.TURN
 
     def _identical_to_top(self, card: Card) -> bool:
         face = card.face(self.side)
@@ -1304,6 +1325,7 @@ class Game:
             game.version = int(data["version"])
             game.game_over = bool(data["game_over"])
             game.winners = list(data["winners"])
+            game._derive()
             game._reset_round()
             game.hands = {p: [Card.parse(c) for c in h] for p, h in data["hands"].items()}
             game.draw_pile = [Card.parse(c) for c in data["draw_pile"]]

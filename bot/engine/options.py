@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.cards import Color, Rank
 from bot.engine.errors import BadOption
@@ -144,8 +144,7 @@ class Options:
             raise BadOption(f"Bad option value: {exc}.") from None
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(NamedTuple):
     """The one decision the engine waits for.
 
     Attributes:

@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from bot.engine.cards import DARK_COLORS, LIGHT_COLORS, Card, Color, Face, Rank, Side
 from bot.engine.errors import BadOption
@@ -110,6 +111,7 @@ class Variant:
         """Every face of one side of the deck (112 for Flip, 108 for classic, ...)."""
         return self.dark if side is Side.DARK else self.light
 
+    @cached_property
     def ranks(self) -> frozenset[Rank]:
         """Every rank that occurs in this deck."""
         return frozenset(f.rank for f in self.light + self.dark)
