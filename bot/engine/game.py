@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 from bot.engine import effects
@@ -256,7 +257,7 @@ class Game:
         if flipped:
             self._flip()
             face = self.top
-        if face.rank.is_wild:
+        if face.wild:
             self.color = None
             self.pending = Pending(PendingKind.COLOR, first, resume=first, resume_self=True)
             return
@@ -306,7 +307,7 @@ class Game:
         side = self.side
         for card in self.hands[player]:
             f = card.face(side)
-            if f.color is color and not f.rank.is_wild:
+            if f.color is color and not f.wild:
                 return True
         return False
 
@@ -435,7 +436,7 @@ class Game:
 
     def _identical_to_top(self, card: Card) -> bool:
         face = card.face(self.side)
-        return not face.rank.is_wild and face == self.top
+        return not face.wild and face == self.top
 
     # ------------------------------------------------------------------ actions
 
@@ -831,7 +832,7 @@ class Game:
             return
         card, self.drawn = self.drawn, None
         face = card.face(self.side)
-        color = self.most_held_color(player) if face.rank.is_wild else None
+        color = self.most_held_color(player) if face.wild else None
         target = self._next_seat(player) if self._needs_target(face) else None
         self._play(player, card, color, target)
 
@@ -889,11 +890,11 @@ class Game:
     ) -> None:
         face = card.face(self.side)
         if not answer and not self.playable(player, card):
-            if face.rank.is_wild:
+            if face.wild:
                 raise NoBluffing()
             raise IllegalPlay()
         last = len(self.hands[player]) == 1 and (card in self.hands[player])
-        if face.rank.is_wild and face.rank not in effects.VICTIM_NAMES_COLOR:
+        if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR:
             if color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR:
                 self._check_color(color)
         if self._needs_target(face) and not last:
@@ -918,6 +919,8 @@ class Game:
         seats = self.players
         n = len(seats)
         i = seats.index(player)
+        if not self.out:
+            return seats[(i + d * steps) % n]
         count = 0
         for _ in range(n * steps):
             i = (i + d) % n
@@ -928,7 +931,7 @@ class Game:
         return player
 
     def _set_turn(self, player: str) -> None:
-        self.pending = Pending(PendingKind.TURN, player)
+        self.pending = _turn_of(player)
 
     def _pass_turn(self, player: str) -> None:
         """Play continues with the player after ``player``."""
@@ -987,7 +990,7 @@ class Game:
                 break
             cards.append(card)
             face = card.face(self.side)
-            if face.color is color and not face.rank.is_wild:
+            if face.color is color and not face.wild:
                 break
         self._give(player, cards, reason)
 
@@ -1093,7 +1096,7 @@ class Game:
             "card-played",
             player,
             card=card.name,
-            color=self.color.value if self.color else None,
+            color=_color_name(self.color),
             jump_in=jump_in,
         )
         if not hand:
@@ -1104,7 +1107,7 @@ class Game:
         effects.EFFECTS.get(face.rank, effects.pass_on)(
             self, effects.Play(player, card, face, target, prev_color)
         )
-        if face.rank.is_wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
+        if face.wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
             self.protected = None
             self._emit("protection-ended", None)
 
@@ -1120,7 +1123,7 @@ class Game:
             "card-played",
             player,
             card=card.name,
-            color=self.color.value if self.color else None,
+            color=_color_name(self.color),
             answer=True,
         )
         if how == "stack":
@@ -1413,7 +1416,7 @@ class Game:
             return game, game._flush()
         game.direction = direction
         face = game.top
-        game.color = face.color if not face.rank.is_wild else color
+        game.color = face.color if not face.wild else color
         if game.color is None or game.color not in game.colors:
             raise BadOption("The current color must be one of the active side's colors.")
         first = turn or game._next_seat(dealer)
@@ -1423,6 +1426,18 @@ class Game:
         game._flush()
         game.version = 0
         return game, []
+
+
+def _color_name(color: Color | None) -> str | None:
+    return None if color is None else _COLOR_NAMES[color]
+
+
+_COLOR_NAMES = {c: c.value for c in Color}
+
+
+@cache
+def _turn_of(player: str) -> Pending:
+    return Pending(PendingKind.TURN, player)
 
 
 def _req(value: Any) -> Any:

@@ -127,10 +127,14 @@ class Variant:
         game's seed, and kept for the whole game.
         """
         if not self.dark:
-            return [Card(face) for face in self.light]
+            return list(self._one_sided)
         backs = list(self.dark)
         rng.shuffle(backs)
-        return [Card(front, back) for front, back in zip(self.light, backs, strict=True)]
+        return [Card.of(front, back) for front, back in zip(self.light, backs, strict=True)]
+
+    @cached_property
+    def _one_sided(self) -> tuple[Card, ...]:
+        return tuple(Card(face) for face in self.light)
 
     def value(self, face: Face, side: Side) -> int:
         """Points a face left in a hand scores (RULES.md section 4, "Card values")."""

@@ -1,0 +1,128 @@
+"""Engine benchmark: ``python -m bot.engine.bench --variant classic --players 4 --games 2000 --seed 1``.
+
+Plays complete rounds ("games") between uniformly random legal agents (``ai.random_action``) and
+prints one JSON line:
+
+* ``games``, ``seconds``, ``games_per_second``: whole rounds, from a new game to its end;
+* ``decisions_per_second``, ``decisions_per_game``: decisions made (``Game.apply`` calls);
+* ``p50_decision_us``, ``p99_decision_us``: time the engine takes for one decision (``apply``);
+* ``bytes_per_live_game``: memory held by one game in mid-round (tracemalloc over many games);
+* ``rlcard``: rlcard 1.2.0's UNO env and bare game measured in the same run, when rlcard is
+  installed (``pip install -e '.[bench]'``), else null; ``vs_rlcard_env`` is our games per
+  second over its env's.
+
+Figures and the machine they came from are recorded in ``docs/performance.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import sys
+import time
+import tracemalloc
+from collections.abc import Sequence
+from typing import Any
+
+from bot.engine import _rlcard
+from bot.engine.ai import random_action
+from bot.engine.game import Game
+from bot.engine.options import HouseRule, Options
+from bot.engine.variants import VARIANTS
+
+
+def _players(n: int) -> list[str]:
+    return [f"p{i}" for i in range(n)]
+
+
+def run(variant: str, players: int, games: int, seed: int, options: Options) -> dict[str, Any]:
+    """Play ``games`` rounds and return the figures (see the module docstring)."""
+    timings: list[int] = []
+    decisions = 0
+    clock = time.perf_counter_ns
+    names = _players(players)
+    gc.collect()
+    start = time.perf_counter()
+    for i in range(games):
+        game = Game(names, variant=variant, options=options, seed=seed * 1_000_003 + i)
+        game.start_round()
+        rng = random.Random(seed * 7_919 + i)
+        while not game.round_over:
+            player = game.pending.player
+            assert player is not None
+            action = random_action(game, player, rng)
+            t0 = clock()
+            game.apply(player, action)
+            timings.append(clock() - t0)
+        decisions += len(timings) - decisions
+    seconds = time.perf_counter() - start
+    timings.sort()
+    return {
+        "variant": variant,
+        "players": players,
+        "games": games,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 1),
+        "decisions_per_second": round(decisions / seconds, 1),
+        "decisions_per_game": round(decisions / games, 2),
+        "p50_decision_us": round(timings[len(timings) // 2] / 1000, 2),
+        "p99_decision_us": round(timings[int(len(timings) * 0.99)] / 1000, 2),
+        "bytes_per_live_game": live_game_bytes(variant, players, options, seed),
+    }
+
+
+def live_game_bytes(variant: str, players: int, options: Options, seed: int, count: int = 200) -> int:
+    """Average memory of one game in mid-round, measured over ``count`` live games."""
+    rng = random.Random(seed)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    live = []
+    for i in range(count):
+        game = Game(_players(players), variant=variant, options=options, seed=seed + i)
+        game.start_round()
+        for _ in range(10):
+            if game.round_over:
+                break
+            player = game.pending.player
+            assert player is not None
+            game.apply(player, random_action(game, player, rng))
+        live.append(game)
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) // count
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point; prints one JSON line."""
+    parser = argparse.ArgumentParser(prog="python -m bot.engine.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", default="classic", choices=sorted(VARIANTS))
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2-10")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--house-rule", action="append", default=[], choices=[r.value for r in HouseRule]
+    )
+    parser.add_argument("--no-rlcard", action="store_true", help="skip the rlcard comparison")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    options = Options(house_rules=frozenset(HouseRule(r) for r in args.house_rule))
+    result = run(args.variant, args.players, args.games, args.seed, options)
+    # rlcard's comparison is for 4 players only (its UNO is measured with 4 seats).
+    skip = args.no_rlcard or args.players != _rlcard.PLAYERS
+    baseline = None if skip else _rlcard.measure_rlcard(args.games, args.seed)
+    result["rlcard"] = baseline
+    if baseline is not None:
+        result["vs_rlcard_env"] = round(result["games_per_second"] / baseline["env_games_per_second"], 2)
+        result["vs_rlcard_game"] = round(
+            result["games_per_second"] / baseline["game_games_per_second"], 2
+        )
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
