@@ -44,7 +44,7 @@ def random_action(game: Game, player: str, rng: random.Random) -> Action:
         actions.append(Action("uno"))
     if not actions:
         raise ValueError(f"{player} has nothing to decide")
-    return rng.choice(actions)
+    return actions[int(rng.random() * len(actions))]
 
 
 def _best_color(game: Game, player: str, without: Card | None = None) -> Color:

@@ -1,0 +1,48 @@
+"""``python -m bot`` / ``uno-bot``: run the bot on Discord, or ``--local`` with no Discord at all."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.settings import DEFAULT_CONFIG, SettingsError, load_settings
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="uno-bot", description="An UNO table for Discord text channels.")
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="TOML settings file (default: config.toml)")
+    parser.add_argument("--local", action="store_true", help="play in the browser with a local Discord stand-in")
+    parser.add_argument("--port", type=int, help="local mode: the page's port (default 8765)")
+    parser.add_argument("--database", type=Path, help="the SQLite file (default: settings; local mode: a throwaway file)")
+    parser.add_argument("--sync-global", action="store_true", help="sync slash commands to every server (deliberate)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    args = parse_args(argv)
+    overrides: dict[str, dict[str, object]] = {}
+    if args.port is not None:
+        overrides["local"] = {"port": args.port}
+    try:
+        settings = load_settings(args.config, require_token=not args.local, **overrides)
+    except SettingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.local:
+        from bot.local import run_local
+
+        return asyncio.run(run_local(settings, database=args.database))
+    from bot.run import run_bot
+
+    return asyncio.run(run_bot(settings, database=args.database, sync_global=args.sync_global))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The discord.py client: wiring of settings, storage, the table service, cogs and components.
+
+Needs no privileged intent (only ``guilds``). Commands sync to ``discord.dev_guild_id`` at start
+when it is set; a global sync is a deliberate act (``--sync-global``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.components import UnoButton, UnoSelect
+from bot.errors import reply_error
+from bot.service import TableService
+from bot.settings import Settings
+from bot.storage import Storage
+
+log = logging.getLogger(__name__)
+EXTENSIONS = ("cogs.uno",)
+
+
+def point_at(settings: Settings) -> None:
+    """Send every REST call and the gateway to the configured addresses (a REST proxy, a
+    Discord-compatible server, or the local stand-in)."""
+    discord.http.Route.BASE = settings.discord.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord.gateway_url)
+
+
+class UnoBot(commands.Bot):
+    """The bot.
+
+    Args:
+        settings: all settings.
+        storage: an unopened storage backend (opened in ``setup_hook``).
+        sync_global: sync the slash commands globally at start.
+    """
+
+    def __init__(self, settings: Settings, storage: Storage, *, sync_global: bool = False) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.storage = storage
+        self.sync_global = sync_global
+        self.service = TableService(self, storage, settings.game)
+        self.tree.on_error = self._on_app_command_error
+
+    async def setup_hook(self) -> None:
+        """Open storage, load cogs and components, sync commands, restore saved tables."""
+        await self.storage.open()
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(UnoButton, UnoSelect)
+        guild_id = self.settings.discord.dev_guild_id
+        if self.settings.discord.sync_commands and guild_id:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        if self.sync_global:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(synced))
+        restored = await self.service.restore()
+        if restored:
+            log.info("restored %d table(s)", restored)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await reply_error(interaction, error)
+
+    async def close(self) -> None:
+        """Stop timers, close storage, disconnect."""
+        await self.service.close()
+        await super().close()
+        await self.storage.close()

@@ -1,0 +1,142 @@
+"""Buttons and selects that survive restarts (``DynamicItem``, STYLE.md 8).
+
+Every component's ``custom_id`` is ``uno:<scope>:<channel>:<version>:<verb>[:<args>]`` (buttons)
+or ``unos:…`` (selects), at most 100 characters:
+
+* scope ``l`` lobby, ``t`` table message, ``h`` a player's hand (ephemeral);
+* ``version`` is the table's state version when the component was drawn (0: not checked), so a
+  click on an older state is refused politely;
+* the verb and its ``:``-separated args say what to do (see ``bot/service.py``).
+
+The callbacks only parse and hand over to the service (``interaction.client.service``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+_ID = r"(?P<scope>[lth]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<args>[^\s]*))?"
+MAX_ID = 100
+
+
+def custom_id(prefix: str, scope: str, channel: int, version: int, verb: str, *args: object) -> str:
+    """Build a component ``custom_id`` (raises ValueError beyond Discord's 100 characters)."""
+    text = ":".join([prefix, scope, str(channel), str(version), verb, *(str(a) for a in args)])
+    if len(text) > MAX_ID:
+        raise ValueError(f"custom_id too long: {text!r}")
+    return text
+
+
+def _service(interaction: discord.Interaction[Any]) -> TableService:
+    return interaction.client.service  # type: ignore[attr-defined,no-any-return]
+
+
+def _parts(match: re.Match[str]) -> tuple[str, int, int, str, list[str]]:
+    args = match["args"]
+    return (
+        match["scope"],
+        int(match["channel"]),
+        int(match["version"]),
+        match["verb"],
+        args.split(":") if args else [],
+    )
+
+
+class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:" + _ID):
+    """Any button of the lobby, the table or a hand."""
+
+    def __init__(
+        self,
+        scope: str,
+        channel: int,
+        version: int,
+        verb: str,
+        *args: object,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        emoji: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style,
+                disabled=disabled,
+                emoji=emoji,
+                custom_id=custom_id("uno", scope, channel, version, verb, *args),
+                row=row,
+            )
+        )
+        self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
+        self.args = [str(a) for a in args]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> UnoButton:
+        scope, channel, version, verb, args = _parts(match)
+        label = getattr(item, "label", None) or verb
+        return cls(scope, channel, version, verb, *args, label=label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _service(interaction).on_component(
+            interaction, self.scope, self.channel, self.version, self.verb, self.args, []
+        )
+
+
+class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:" + _ID):
+    """Any select menu (cards to play or discard, a player to pick, house rules)."""
+
+    def __init__(
+        self,
+        scope: str,
+        channel: int,
+        version: int,
+        verb: str,
+        *args: object,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        max_values: int = 1,
+        row: int | None = None,
+    ) -> None:
+        opts = options or [discord.SelectOption(label="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id("unos", scope, channel, version, verb, *args),
+                options=opts,
+                placeholder=placeholder,
+                min_values=0 if max_values > 1 else 1,
+                max_values=min(max_values, len(opts)),
+                row=row,
+            )
+        )
+        self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
+        self.args = [str(a) for a in args]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> UnoSelect:
+        scope, channel, version, verb, args = _parts(match)
+        options = list(getattr(item, "options", []) or [])
+        return cls(scope, channel, version, verb, *args, options=options, max_values=25)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _service(interaction).on_component(
+            interaction, self.scope, self.channel, self.version, self.verb, self.args, list(self.item.values)
+        )
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view holding ``items`` (no timeout: every item is dynamic and survives restarts)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

@@ -1,0 +1,41 @@
+"""The one error funnel: an ``UnoError`` becomes a private reply; anything else is logged with the
+table id and the player gets a short apology. No stack trace ever reaches a user."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.errors import UnoError
+
+log = logging.getLogger(__name__)
+SORRY = "Something went wrong on our side; nothing was changed. Please try again."
+
+
+def message_for(error: BaseException) -> str:
+    """The text a player sees for an error."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UnoError):
+        return error.message
+    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+        return str(error)
+    return SORRY
+
+
+async def reply_error(interaction: discord.Interaction[Any], error: BaseException, table: int | None = None) -> None:
+    """Answer ``interaction`` privately with the error's message (log unexpected errors)."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if not isinstance(original, UnoError | app_commands.CheckFailure | app_commands.TransformerError):
+        log.error("error at table %s", table or interaction.channel_id, exc_info=original)
+    text = message_for(error)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:  # the interaction may have expired
+        log.warning("could not report an error to the player: %s", exc)

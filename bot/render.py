@@ -1,0 +1,433 @@
+"""Pure rendering: tables, lobbies, hands and events to Discord embeds and components.
+
+Nothing here changes a game; every function takes the table (and a player) and returns what to
+show. Card names are RULES.md's (``"red draw two"``), with a color emoji before them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import discord
+
+from bot.components import UnoButton, UnoSelect, view_of
+from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.effects import CUSTOMIZABLE_RULES
+from bot.engine.events import Event
+from bot.engine.game import Action, Game
+from bot.engine.options import HouseRule, PendingKind
+from bot.engine.variants import VARIANTS
+from bot.tables import Table
+
+EMOJI = {
+    Color.RED: "🟥", Color.YELLOW: "🟨", Color.GREEN: "🟩", Color.BLUE: "🟦",
+    Color.PINK: "🩷", Color.TEAL: "🩵", Color.ORANGE: "🟧", Color.PURPLE: "🟪",
+}  # fmt: skip
+WILD_EMOJI = "🌈"
+EMBED_COLOR = {
+    Color.RED: 0xD72600, Color.YELLOW: 0xECD407, Color.GREEN: 0x379711, Color.BLUE: 0x0956BF,
+    Color.PINK: 0xE52C8B, Color.TEAL: 0x0FA3A3, Color.ORANGE: 0xF27A1A, Color.PURPLE: 0x7A3FB0,
+}  # fmt: skip
+BUTTON_STYLE = {
+    Color.RED: discord.ButtonStyle.danger, Color.GREEN: discord.ButtonStyle.success,
+    Color.BLUE: discord.ButtonStyle.primary, Color.TEAL: discord.ButtonStyle.primary,
+}  # fmt: skip
+CARD_BUTTONS = 15  # up to three rows of card buttons; beyond that, a paged select
+SELECT_PAGE = 25
+PENDING_TEXT = {
+    PendingKind.TURN: "to play a card or draw",
+    PendingKind.CHALLENGE: "to challenge or accept",
+    PendingKind.PENALTY: "to take the penalty or answer it",
+    PendingKind.COLOR: "to name the color",
+    PendingKind.DISCARD: "to discard a card (Wild Super Hero)",
+    PendingKind.HOWLER: "to answer the Howler",
+    PendingKind.DRAW_DECISION: "to play the drawn card or keep it",
+}
+
+
+def face_label(face: Face) -> str:
+    """``"🟥 red 7"``, ``"🌈 wild draw four"``."""
+    return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
+
+
+def card_label(card: Card, side: Side) -> str:
+    """The card as its holder sees it (active face)."""
+    return face_label(card.face(side))
+
+
+def _cards_text(cards: Iterable[str], side: Side) -> str:
+    return ", ".join(card_label(Card.parse(c), side) for c in cards) or "none"
+
+
+def _trim(text: str, limit: int = 1024) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ------------------------------------------------------------------------ lobby
+
+
+def options_text(table: Table) -> str:
+    """One short paragraph of the table's options."""
+    o = table.options
+    parts = [f"**{VARIANTS[table.variant].name}**", f"target {o.target_score}", o.scoring.value]
+    if o.partners:
+        parts.append("partners")
+    if o.elimination:
+        parts.append("elimination")
+    if o.house_rules:
+        parts.append("house rules: " + ", ".join(sorted(r.value for r in o.house_rules)))
+    if table.variant == "dc-super-hero-girls" and o.customizable_rule:
+        rule = CUSTOMIZABLE_RULES.get(o.customizable_rule)
+        parts.append(f"Wild Customizable: {rule.name if rule else o.customizable_rule}")
+    parts.append(f"turn timer {table.turn_seconds}s" if table.turn_seconds else "no turn timer")
+    return " · ".join(parts)
+
+
+def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
+    """The public lobby message: seats, options; Join, Leave, Add bot, Start; host selects."""
+    embed = discord.Embed(title="UNO lobby", description=options_text(table), color=0xD72600)
+    seats = "\n".join(
+        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{s.name}{' (host)' if s.id == table.host.id else ''}"
+        for i, s in enumerate(table.seats)
+    )
+    embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
+    embed.set_footer(text="The host picks the edition and house rules below, then presses Start.")
+    ch, v = table.channel_id, table.version
+    variant_options = [
+        discord.SelectOption(label=var.name, value=var.id, default=var.id == table.variant)
+        for var in VARIANTS.values()
+    ]
+    rule_options = [
+        discord.SelectOption(label=r.value, value=r.value, default=r in table.options.house_rules)
+        for r in HouseRule
+    ]
+    view = view_of(
+        UnoButton("l", ch, v, "join", label="Join", style=discord.ButtonStyle.success, row=0),
+        UnoButton("l", ch, v, "leave", label="Leave", row=0),
+        UnoButton("l", ch, v, "bot", label="Add bot", emoji="🤖", row=0),
+        UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
+        UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
+        UnoSelect(
+            "l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2
+        ),
+    )
+    return embed, view
+
+
+# ------------------------------------------------------------------------ table
+
+
+def _player_line(table: Table, game: Game, player: str) -> str:
+    seat = table.seat(player)
+    name = ("🤖 " if seat and seat.is_ai else "") + table.name(player)
+    state = game.out.get(player)
+    if state:
+        return f"~~{name}~~ ({state})"
+    n = len(game.hands.get(player, ()))
+    marker = "▶ " if game.pending.player == player else "　"
+    line = f"{marker}**{name}** — {n} card{'s' if n != 1 else ''}"
+    if player in game.called:
+        line += " · **UNO!**"
+    if player in game.catchable:
+        line += " · forgot UNO"
+    if game.protected == player:
+        line += " · 🛡️ protected"
+    if game.variant.two_sided and n:
+        other = game.side.other
+        backs = " ".join(face_label(c.face(other)).split(" ", 1)[0] for c in game.hands[player])
+        line += f"\n　　backs: {backs}"
+    return line
+
+
+def pending_text(table: Table, game: Game) -> str:
+    """"Waiting for Ana to name the color"."""
+    p = game.pending
+    if game.game_over:
+        return "The game is over."
+    if game.round_over or p.player is None:
+        return "The round is over."
+    return f"Waiting for **{table.name(p.player)}** {PENDING_TEXT[p.kind]}."
+
+
+def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The one public table message: top card, color, side, direction, turn, players, scores, log."""
+    game = tbl.game
+    assert game is not None
+    variant = game.variant
+    top = game.top
+    color = game.color
+    lines = [f"Top card: **{face_label(top)}**"]
+    if top.color is None and color is not None:
+        lines[0] += f" → color **{EMOJI[color]} {color.value}**"
+    if variant.two_sided:
+        side_name = variant.side_names[0 if game.side is Side.LIGHT else 1]
+        lines.append(f"Side: **{side_name}**")
+        if game.draw_pile:
+            lines.append(f"Draw pile shows: {face_label(game.draw_pile[-1].face(game.side.other))}")
+    lines.append(f"Direction: {'⟳ left' if game.direction == 1 else '⟲ right'}")
+    lines.append(pending_text(tbl, game))
+    embed = discord.Embed(
+        title=f"UNO · {variant.name} · round {game.round_no}",
+        description="\n".join(lines),
+        color=EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31,
+    )
+    players = "\n".join(_player_line(tbl, game, p) for p in game.players)
+    embed.add_field(name="Players", value=_trim(players), inline=False)
+    if game.options.scoring.value != "single-round" or game.options.elimination:
+        scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
+        embed.add_field(name=f"Scores (target {game.options.target_score})", value=_trim(scores), inline=False)
+    if tbl.log:
+        embed.add_field(name="Last moves", value=_trim("\n".join(tbl.log)), inline=False)
+    embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
+    if tbl.state != "playing":
+        return embed, None
+    ch = tbl.channel_id
+    view = view_of(
+        UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
+        UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
+        UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+    )
+    return embed, view
+
+
+# ------------------------------------------------------------------------ hands
+
+
+def _button_style(face: Face) -> discord.ButtonStyle:
+    return BUTTON_STYLE.get(face.color, discord.ButtonStyle.secondary) if face.color else discord.ButtonStyle.secondary
+
+
+def hand(
+    tbl: Table, player: str, *, page: int = 0, pick: Sequence[str] = (), notice: str = ""
+) -> tuple[str, discord.Embed, discord.ui.View]:
+    """A player's private hand: every card, and their possible decisions as components.
+
+    Args:
+        page: page of the card select when more cards can be played than buttons fit.
+        pick: a play in progress needing a color or target: ``(verb, index)`` or
+            ``(verb, index, color)``.
+        notice: a line shown above the hand (e.g. why a click was refused).
+
+    Returns:
+        The message content (naming the channel), the embed and the view.
+    """
+    game = tbl.game
+    assert game is not None
+    ch, v = tbl.channel_id, tbl.version
+    cards = game.hands.get(player, [])
+    side = game.side
+    decisions = game.decisions(player)
+    playable = {a.card for a in decisions if a.card is not None and a.kind in ("play", "play-drawn")}
+    content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
+    mine = game.pending.player == player and not game.round_over
+    status = "🟢 Your move: " + PENDING_TEXT[game.pending.kind] if mine else pending_text(tbl, game)
+    embed = discord.Embed(
+        title=f"{len(cards)} card{'s' if len(cards) != 1 else ''}",
+        description=f"Top card: **{face_label(game.top)}**"
+        + (f" → **{game.color.value}**" if game.top.color is None and game.color else "")
+        + f"\n{status}",
+        color=EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31,
+    )
+    shown = []
+    for card in cards:
+        label = card_label(card, side)
+        if card.dark is not None:
+            label += f" (back: {face_label(card.face(side.other))})"
+        shown.append(f"**{label}**" if card in playable and mine else label)
+    embed.add_field(name="Your cards", value=_trim("\n".join(shown) or "none"), inline=False)
+    for other, seen in game.revealed.get(player, {}).items():
+        embed.add_field(name=f"{tbl.name(other)}'s hand (shown to you)", value=_trim(_cards_text(seen, side)))
+    items: list[discord.ui.Item[Any]] = []
+    if pick:
+        items = _pick_items(tbl, game, player, list(pick))
+    elif not game.round_over:
+        items = _decision_items(tbl, game, player, decisions, page)
+    if not game.round_over:
+        extra_row = 4
+        if game.can_call_uno(player):
+            items.append(UnoButton("h", ch, v, "u", label="UNO!", style=discord.ButtonStyle.danger, row=extra_row))
+        items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=extra_row))
+    return content, embed, view_of(*items)
+
+
+def _actions_by_card(actions: Iterable[Action]) -> dict[tuple[str, Card | None], list[Action]]:
+    groups: dict[tuple[str, Card | None], list[Action]] = {}
+    for a in actions:
+        groups.setdefault((a.kind, a.card), []).append(a)
+    return groups
+
+
+_VERB = {"play": "p", "play-drawn": "pd", "jump-in": "j"}
+_SIMPLE = {
+    "draw": ("d", "Draw", discord.ButtonStyle.primary),
+    "keep": ("k", "Keep it", discord.ButtonStyle.secondary),
+    "accept": ("a", "Accept", discord.ButtonStyle.secondary),
+    "challenge": ("ch", "Challenge!", discord.ButtonStyle.danger),
+    "reveal": ("rv", "Let them see", discord.ButtonStyle.secondary),
+}
+
+
+def _decision_items(
+    tbl: Table, game: Game, player: str, decisions: list[Action], page: int
+) -> list[discord.ui.Item[Any]]:
+    ch, v = tbl.channel_id, tbl.version
+    hand_cards = game.hands[player]
+    side = game.side
+    items: list[discord.ui.Item[Any]] = []
+    card_actions = [a for a in decisions if a.kind in _VERB]
+    if game.pending.player != player and game.pending.kind is PendingKind.TURN:
+        card_actions += [a for a in game.legal_actions(player) if a.kind == "jump-in"]
+    groups = _actions_by_card(card_actions)
+    entries = []
+    for (kind, card), _ in groups.items():
+        assert card is not None
+        index = hand_cards.index(card) if kind != "play-drawn" else "-"
+        prefix = {"play-drawn": "Play ", "jump-in": "Jump in: "}.get(kind, "")
+        entries.append((_VERB[kind], index, prefix + card_label(card, side), card.face(side)))
+    if len(entries) <= CARD_BUTTONS:
+        for n, (verb, index, label, face) in enumerate(entries):
+            items.append(UnoButton("h", ch, v, verb, index, label=label, style=_button_style(face), row=n // 5))
+    else:
+        pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
+        page = max(0, min(page, pages - 1))
+        chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+        options = [
+            discord.SelectOption(label=label[:100], value=f"{verb}:{index}") for verb, index, label, _ in chunk
+        ]
+        items.append(UnoSelect("h", ch, v, "sel", options=options, placeholder="Play a card…", row=0))
+        if pages > 1:
+            items.append(UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1))
+            items.append(UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1))
+    row = 3
+    for action in decisions:
+        if action.kind in _SIMPLE:
+            verb, label, style = _SIMPLE[action.kind]
+            items.append(UnoButton("h", ch, v, verb, label=label, style=style, row=row))
+        elif action.kind == "choose-color":
+            assert action.color is not None
+            items.append(
+                UnoButton("h", ch, v, "col", action.color.value, label=action.color.value,
+                          emoji=EMOJI[action.color], style=BUTTON_STYLE.get(action.color, discord.ButtonStyle.secondary), row=row)  # fmt: skip
+            )
+    if game.pending.kind is PendingKind.DISCARD and game.pending.player == player:
+        options = [
+            discord.SelectOption(label=card_label(c, side)[:100], value=str(i)) for i, c in enumerate(hand_cards)
+        ][:SELECT_PAGE]
+        if options:
+            items.append(UnoSelect("h", ch, v, "dis", options=options, placeholder="Discard a card…", row=2))
+        items.append(UnoButton("h", ch, v, "dec", label="Keep all my cards", row=row))
+    return items
+
+
+def _pick_items(tbl: Table, game: Game, player: str, pick: list[str]) -> list[discord.ui.Item[Any]]:
+    """Second step of a wild: name the color, then (Howler, Save The Day, …) pick a player."""
+    ch, v = tbl.channel_id, tbl.version
+    verb, index = pick[0], pick[1]
+    if len(pick) == 2:
+        items: list[discord.ui.Item[Any]] = [
+            UnoButton("h", ch, v, verb, index, c.value, label=c.value, emoji=EMOJI[c],
+                      style=BUTTON_STYLE.get(c, discord.ButtonStyle.secondary), row=0)  # fmt: skip
+            for c in game.colors
+        ]
+    else:
+        options = [
+            discord.SelectOption(label=tbl.name(p)[:100], value=str(i))
+            for i, p in enumerate(game.players)
+            if p != player and p in game.hands
+        ]
+        items = [UnoSelect("h", ch, v, "tgt", verb, index, pick[2], options=options, placeholder="Pick a player…", row=0)]
+    items.append(UnoButton("h", ch, v, "bk", label="Back", row=1))
+    return items
+
+
+# ------------------------------------------------------------------------ events
+
+
+def describe(tbl: Table, event: Event) -> str | None:
+    """One short public log line for an event, or None for events not worth a line."""
+    name = tbl.name(event.player) if event.player else ""
+    d = event.data
+    k = event.kind
+    game = tbl.game
+    side = game.side if game else Side.LIGHT
+    if k == "card-played":
+        card = Card.parse(d["card"])
+        text = f"{name} {'jumped in with' if d.get('jump_in') else 'played'} {card_label(card, side)}"
+        if card.face(side).color is None and d.get("color"):
+            text += f" → {d['color']}"
+        return text
+    if k == "cards-drawn":
+        if d["reason"] in ("catch",):
+            return None
+        n = d["count"]
+        return f"{name} drew {n} card{'s' if n != 1 else ''}" if n else f"{name} had nothing to draw"
+    simple = {
+        "turn-skipped": f"{name} loses a turn",
+        "drawn-card-kept": f"{name} keeps the drawn card",
+        "uno-called": f"📣 {name}: UNO!",
+        "player-left": f"{name} left the game",
+        "protection-ended": "🛡️ Save The Day's protection ends",
+        "start-card-returned": "The start card went back into the draw pile",
+    }
+    if k in simple:
+        return simple[k]
+    if k == "direction-reversed":
+        return f"Direction reversed: now {d['direction']}"
+    if k == "side-flipped":
+        return f"🔄 FLIP! The table turns to the {d['side']} side"
+    if k == "color-named":
+        return f"{name} names {d['color']}"
+    if k == "player-caught":
+        return f"🚨 {tbl.name(d['by'])} caught {name} without UNO: +2 cards"
+    if k == "challenge":
+        verdict = "guilty: they draw the penalty" if d["guilty"] else "innocent: the challenger draws"
+        return f"⚖️ {tbl.name(d['by'])} challenged {name}: {verdict}"
+    if k == "hand-revealed":
+        viewers = d["to"]
+        who = "the table" if len(viewers) > 1 else tbl.name(viewers[0]) if viewers else "nobody"
+        return f"👀 {name}'s hand is shown to {who}"
+    if k == "penalty-blocked":
+        return f"🛡️ {name} is protected: {d['card']} has no effect"
+    if k == "protected":
+        return f"🛡️ {name} is protected by {tbl.name(d['by'])}"
+    if k == "card-discarded":
+        return f"{name} keeps all cards" if d.get("declined") else f"{name} discards {card_label(Card.parse(d['card']), side)}"
+    if k == "hands-swapped":
+        return f"🔁 {name} swaps hands with {tbl.name(d['with_'])}"
+    if k == "hands-passed":
+        return f"🔁 Every hand passes {d['direction']}"
+    if k == "deck-reshuffled":
+        return "The discard pile is shuffled into a new draw pile"
+    if k == "house-rule":
+        return f"📜 House rule: {d['text']}"
+    if k == "player-eliminated":
+        return f"❌ {name} reached {d['score']} and is out"
+    if k == "round-over":
+        return f"🏁 {tbl.name(d['winner'])} wins the round (+{d['points']})"
+    if k == "game-over":
+        return f"🏆 {' & '.join(tbl.name(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the game"
+    if k == "round-started":
+        return f"Round {d['round']}: {tbl.name(d['dealer'])} deals"
+    return None
+
+
+def standings(tbl: Table) -> discord.Embed:
+    """Final (or current) standings, best first."""
+    game = tbl.game
+    assert game is not None
+    low_wins = game.options.effective_scoring.value == "running-tally"
+    order = sorted(game.scores.items(), key=lambda kv: kv[1], reverse=not low_wins)
+    lines = [f"{i + 1}. {tbl.name(k)} — {v}" for i, (k, v) in enumerate(order)]
+    winners = " & ".join(tbl.name(w) for w in game.winners) or "nobody"
+    embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
+    embed.set_footer(text=f"{game.variant.name} · {game.round_no} round{'s' if game.round_no != 1 else ''}")
+    return embed
+
+
+def round_summary(tbl: Table, winner: str | None, points: int) -> str:
+    """A short public line between rounds."""
+    game = tbl.game
+    assert game is not None
+    scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
+    return f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out (+{points}). Scores: {scores}"

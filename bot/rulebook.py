@@ -1,0 +1,89 @@
+"""``/uno rules``: sections of ``docs/rules.md`` by variant id or card name, in Discord-sized parts.
+
+>>> book = Rulebook.load()
+>>> "Skip Everyone" in book.card("flip", "skip everyone")[0]
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+LIMIT = 1900  # a Discord message holds 2,000 characters
+
+
+@dataclass(frozen=True)
+class Section:
+    """A ``##`` section: its title, text, and ``###`` subsections by lower-case title."""
+
+    title: str
+    text: str
+    subsections: dict[str, str]
+
+
+class Rulebook:
+    """The rules document, split into sections."""
+
+    def __init__(self, text: str) -> None:
+        self.sections: list[Section] = []
+        for chunk in re.split(r"(?m)^## ", text)[1:]:
+            title, _, body = chunk.partition("\n")
+            subs = {}
+            for sub in re.split(r"(?m)^### ", body)[1:]:
+                sub_title, _, sub_body = sub.partition("\n")
+                subs[sub_title.strip().lower()] = f"**{sub_title.strip()}**\n{sub_body.strip()}"
+            self.sections.append(Section(title.strip(), f"## {title.strip()}\n{body.strip()}", subs))
+
+    @classmethod
+    @cache
+    def load(cls, path: Path = RULES_FILE) -> Rulebook:
+        """The project's rules document (read once)."""
+        return cls(path.read_text(encoding="utf-8"))
+
+    def edition(self, variant_id: str) -> Section | None:
+        """The section of an edition: the one naming the variant id in backticks."""
+        for section in self.sections:
+            first = next((line for line in section.text.split("\n")[1:] if line.strip()), "")
+            if f"`{variant_id}`" in first:
+                return section
+        return None
+
+    def variant(self, variant_id: str) -> list[str]:
+        """The edition's section, in message-sized parts."""
+        section = self.edition(variant_id)
+        return split(section.text) if section else [f"No rules found for {variant_id!r}."]
+
+    def card(self, variant_id: str, name: str) -> list[str]:
+        """One card's rules in the edition (or anywhere in the document), in parts."""
+        key = name.strip().lower()
+        section = self.edition(variant_id)
+        for sec in ([section] if section else []) + self.sections:
+            if key in sec.subsections:
+                return split(sec.subsections[key])
+        return [f"No card named {name!r} in the rules. Try a card name such as 'wild draw four'."]
+
+    def card_names(self, variant_id: str) -> list[str]:
+        """Titles of the edition's card subsections (for autocomplete)."""
+        section = self.edition(variant_id)
+        return [t for t in section.subsections] if section else []
+
+
+def split(text: str, limit: int = LIMIT) -> list[str]:
+    """Split text at paragraph (then line) boundaries into parts of at most ``limit`` characters."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            parts.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) + 1 > limit:
+            parts.append(current.rstrip())
+            current = ""
+        current += line + "\n"
+    if current.strip():
+        parts.append(current.rstrip())
+    return parts

@@ -1,0 +1,736 @@
+"""The table service: every lobby and game action, with the Discord messages it implies.
+
+One :class:`TableService` per bot. A handler takes the channel's lock, calls the engine once,
+saves the table, answers the interaction, then updates the table message, refreshes open hands,
+pings the next player and schedules AI moves and the turn timer. The cog and the components only
+parse input and call in here; rendering is in ``bot/render.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.engine import ai
+from bot.engine.cards import Color
+from bot.engine.errors import BadOption, NotInGame, NotYourTurn, UnoError
+from bot.engine.events import Event
+from bot.engine.game import Game
+from bot.engine.options import Options, PendingKind
+from bot.engine.variants import VARIANTS
+from bot.errors import reply_error
+from bot.settings import GameDefaults
+from bot.storage import GameResult, RoundResult, Storage
+from bot.tables import LobbyError, Seat, StaleAction, Table, TableRegistry, options_from
+
+log = logging.getLogger(__name__)
+HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
+NONE = discord.AllowedMentions.none()
+
+
+class TableService:
+    """Lobbies and games in every channel the bot serves.
+
+    Args:
+        client: the discord client (for channels and messages).
+        storage: where tables, results and channel settings are kept.
+        defaults: the settings' game defaults.
+    """
+
+    def __init__(self, client: discord.Client, storage: Storage, defaults: GameDefaults) -> None:
+        self.client = client
+        self.storage = storage
+        self.defaults = defaults
+        self.tables = TableRegistry()
+        self._hands: dict[tuple[int, str], tuple[discord.Interaction[Any], float]] = {}
+        self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._pinged: dict[int, tuple[str, int | None]] = {}
+        self._rng = random.Random()
+
+    # ================================================================ commands
+
+    async def channel_defaults(self, channel_id: int) -> dict[str, Any]:
+        """The channel's saved settings over the bot's defaults."""
+        base = self.defaults.model_dump()
+        base.update(await self.storage.get_channel_settings(channel_id) or {})
+        return base
+
+    async def new(self, interaction: discord.Interaction[Any], **choices: Any) -> None:
+        """``/uno new``: open a lobby with the channel's defaults and the host's choices."""
+        channel_id = _channel_id(interaction)
+        async with self.tables.lock(channel_id):
+            existing = self.tables.get(channel_id)
+            if existing is not None and existing.state != "over":
+                raise LobbyError("A game is already open in this channel (/uno end closes it).")
+            settings = await self.channel_defaults(channel_id)
+            settings.update({k: v for k, v in choices.items() if v is not None})
+            variant = settings.get("variant", "classic")
+            if variant not in VARIANTS:
+                raise BadOption(f"Unknown edition {variant!r}.")
+            table = Table.new(
+                guild_id=interaction.guild_id or 0,
+                channel_id=channel_id,
+                host=_seat(interaction.user),
+                variant=variant,
+                options=options_from(settings),
+                turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
+            )
+            embed, view = render.lobby(table)
+            await self.storage.save_table(table.guild_id, channel_id, table.to_snapshot())
+            self.tables.put(table)
+            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NONE)
+            message = await interaction.original_response()
+            table.message_id = message.id
+            await self._save(table)
+        self._schedule_lobby_expiry(table)
+
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno join``."""
+        await self._lobby_command(interaction, lambda t: t.join(_seat(interaction.user)), "You joined the table.")
+
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno start`` (the host)."""
+        await self._lobby_command(interaction, None, "", start=True)
+
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno leave``: stand up from the lobby, or leave the game in progress."""
+        channel_id = _channel_id(interaction)
+        player = str(interaction.user.id)
+        table = self.tables.require(channel_id)
+        if table.state == "lobby":
+            await self._lobby_command(interaction, lambda t: t.leave_lobby(player), "You left the table.")
+            return
+        async with self.tables.lock(channel_id):
+            table = self.tables.require(channel_id)
+            events = table.leave_game(player)
+            await self._changed(table, events)
+            await interaction.response.send_message("You left the game.", ephemeral=True)
+        await self._publish(table)
+
+    async def kick(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> None:
+        """``/uno kick``: the host or a member with Manage Messages removes a player."""
+        channel_id = _channel_id(interaction)
+        table = self.tables.require(channel_id)
+        self._check_moderator(interaction, table)
+        player = str(member.id)
+        if table.state == "lobby":
+            await self._lobby_command(interaction, lambda t: t.leave_lobby(player), f"{member.display_name} was removed.")
+            return
+        async with self.tables.lock(channel_id):
+            table = self.tables.require(channel_id)
+            if table.seat(player) is None:
+                raise NotInGame(f"{member.display_name} isn't playing here.")
+            events = table.leave_game(player)
+            await self._changed(table, events)
+            await interaction.response.send_message(f"{member.display_name} was removed from the game.", ephemeral=True)
+        await self._publish(table)
+
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno end``: the host or a member with Manage Messages closes the table."""
+        channel_id = _channel_id(interaction)
+        async with self.tables.lock(channel_id):
+            table = self.tables.require(channel_id)
+            self._check_moderator(interaction, table)
+            table.state = "over"
+            table.log.append(f"The table was closed by {interaction.user.display_name}.")
+            await self._close(table)
+            await interaction.response.send_message(
+                f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE
+            )
+        await self._publish(table)
+
+    async def show_hand(self, interaction: discord.Interaction[Any], notice: str = "") -> None:
+        """``/uno hand`` or the table's My hand button: the player's private hand."""
+        table = self.tables.require(_channel_id(interaction))
+        player = str(interaction.user.id)
+        if table.game is None or player not in table.game.hands:
+            raise NotInGame("You aren't playing at this table." if table.game else "The game hasn't started yet.")
+        content, embed, view = render.hand(table, player, notice=notice)
+        await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+        self._hands[(table.channel_id, player)] = (interaction, time.monotonic())
+
+    async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno table``: post the table message again at the bottom of the channel."""
+        channel_id = _channel_id(interaction)
+        async with self.tables.lock(channel_id):
+            table = self.tables.require(channel_id)
+            await interaction.response.send_message("The table is below.", ephemeral=True)
+            old = table.message_id
+            table.message_id = None
+            await self._publish(table)
+            if old is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await self._channel(table).get_partial_message(old).delete()
+
+    # ================================================================ components
+
+    async def on_component(
+        self,
+        interaction: discord.Interaction[Any],
+        scope: str,
+        channel_id: int,
+        version: int,
+        verb: str,
+        args: list[str],
+        values: list[str],
+    ) -> None:
+        """A click on a lobby, table or hand component (``bot/components.py``)."""
+        try:
+            table = self.tables.require(channel_id)
+            if scope == "l":
+                await self._on_lobby(interaction, table, version, verb, values)
+            elif scope == "t":
+                await self._on_table(interaction, table, verb)
+            else:
+                await self._on_hand(interaction, table, version, verb, args, values)
+        except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
+            await reply_error(interaction, exc, channel_id)
+
+    async def _on_lobby(
+        self, interaction: discord.Interaction[Any], table: Table, version: int, verb: str, values: list[str]
+    ) -> None:
+        user = _seat(interaction.user)
+        host_only = verb in ("start", "variant", "rules")
+        if host_only and user.id != table.host.id:
+            raise LobbyError("Only the host can do that.")
+        if verb == "variant":
+            change: Callable[[Table], Any] = lambda t: t.configure(variant=values[0])  # noqa: E731
+        elif verb == "rules":
+            change = lambda t: t.configure(options=Options.parse({**t.options.to_dict(), "house_rules": values}))  # noqa: E731
+        elif verb == "join":
+            change = lambda t: t.join(user)  # noqa: E731
+        elif verb == "leave":
+            change = lambda t: t.leave_lobby(user.id)  # noqa: E731
+        elif verb == "bot":
+            change = lambda t: t.add_ai()  # noqa: E731
+        elif verb == "start":
+            await self._lobby_command(interaction, None, "", start=True, version=version)
+            return
+        else:
+            raise LobbyError("Unknown lobby button.")
+        await self._lobby_command(interaction, change, "", version=version)
+
+    async def _lobby_command(
+        self,
+        interaction: discord.Interaction[Any],
+        change: Callable[[Table], Any] | None,
+        ack: str,
+        *,
+        start: bool = False,
+        version: int | None = None,
+    ) -> None:
+        channel_id = _channel_id(interaction)
+        from_lobby_message = interaction.type is discord.InteractionType.component
+        async with self.tables.lock(channel_id):
+            table = self.tables.require(channel_id)
+            if version is not None and version != table.version and table.state == "lobby":
+                raise StaleAction("The lobby changed; please try again.")
+            if start:
+                if str(interaction.user.id) != table.host.id:
+                    raise LobbyError("Only the host can start the game.")
+                events = table.start()
+                table.log.extend(filter(None, (render.describe(table, e) for e in events)))
+                await self._save(table)
+                embed, _ = render.lobby(table)
+                embed.title = "UNO: the game has started"
+                if from_lobby_message:
+                    await interaction.response.edit_message(embed=embed, view=None)
+                else:
+                    await interaction.response.send_message("The game has started.", ephemeral=True)
+                    await self._edit_lobby_message(table, embed, None)
+                table.message_id = None  # the table gets its own message, below the lobby
+            else:
+                assert change is not None
+                change(table)
+                if not table.seats:
+                    table.state = "over"
+                    await self._close(table)
+                else:
+                    await self._save(table)
+                embed, view = render.lobby(table)
+                if from_lobby_message:
+                    await interaction.response.edit_message(embed=embed, view=view if table.state == "lobby" else None)
+                else:
+                    await interaction.response.send_message(ack or "Done.", ephemeral=True)
+                    await self._edit_lobby_message(table, embed, view)
+            if start:
+                await self._publish(table)
+                await self._save(table)
+        if start:
+            self._after(table)
+
+    async def _edit_lobby_message(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        if table.message_id is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self._channel(table).get_partial_message(table.message_id).edit(embed=embed, view=view)
+
+    async def _on_table(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
+        if verb == "hand":
+            await self.show_hand(interaction)
+        elif verb == "uno":
+            await self._act(interaction, table, None, lambda g, p: g.call_uno(p), answer="You called UNO!")
+        elif verb == "catch":
+            await self._act(interaction, table, None, _catch_someone, answer="Caught!")
+        else:
+            raise LobbyError("Unknown table button.")
+
+    async def _on_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        version: int,
+        verb: str,
+        args: list[str],
+        values: list[str],
+    ) -> None:
+        player = str(interaction.user.id)
+        game = table.game
+        if game is None or player not in game.hands:
+            raise NotInGame()
+        if verb == "r":
+            await self._respond_hand(interaction, table, player)
+            return
+        if version and version != table.version:
+            await self._respond_hand(interaction, table, player, notice="⚠️ " + StaleAction.default_message)
+            return
+        if verb == "pg":
+            await self._respond_hand(interaction, table, player, page=int(args[0]))
+            return
+        if verb == "bk":
+            await self._respond_hand(interaction, table, player)
+            return
+        if verb == "sel":  # a card chosen from the select: "<verb>:<index>"
+            verb, _, index = values[0].partition(":")
+            args = [index]
+        if verb == "tgt":  # a picked player for a play in progress: args = verb, index, color
+            verb, args = args[0], [args[1], args[2], str(game.players[int(values[0])])]
+        action = _hand_action(game, player, verb, args, values)
+        if isinstance(action, tuple):  # a wild still needs a color or a player: second step
+            await self._respond_hand(interaction, table, player, pick=action)
+            return
+        await self._act(interaction, table, version or None, action, answer=None)
+
+    # ================================================================ acting
+
+    async def _act(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        version: int | None,
+        action: Callable[[Game, str], list[Event]],
+        *,
+        answer: str | None,
+    ) -> None:
+        """Run one engine action for the interacting player under the table's lock.
+
+        ``answer`` None: the interaction was a hand component, answered with the refreshed hand;
+        else the text of an ephemeral answer.
+        """
+        player = str(interaction.user.id)
+        async with self.tables.lock(table.channel_id):
+            table = self.tables.require(table.channel_id)
+            game = table.game
+            if game is None:
+                raise NotInGame("The game hasn't started yet.")
+            if version is not None and version != table.version:
+                await self._respond_hand(interaction, table, player, notice="⚠️ " + StaleAction.default_message)
+                return
+            if player not in game.hands:
+                raise NotInGame()
+            events = action(game, player)
+            table.timeouts.pop(player, None)
+            await self._changed(table, events)
+            if answer is None:
+                await self._respond_hand(interaction, table, player)
+            else:
+                await interaction.response.send_message(answer, ephemeral=True)
+            await self._publish(table)
+        self._after(table, skip=player)
+
+    async def _changed(self, table: Table, events: list[Event]) -> None:
+        """After an accepted action (lock held): log, score rounds, start the next, save."""
+        game = table.game
+        assert game is not None
+        table.log.extend(filter(None, (render.describe(table, e) for e in events)))
+        if game.round_over:
+            await self._record_round(table, events)
+            if game.game_over:
+                table.state = "over"
+                await self._record_game(table)
+                await self._close(table)
+                channel = self._channel(table)
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.send(embed=render.standings(table), allowed_mentions=NONE)
+                return
+            new = game.start_round()
+            table.log.extend(filter(None, (render.describe(table, e) for e in new)))
+        await self._save(table)
+
+    async def _record_round(self, table: Table, events: list[Event]) -> None:
+        game = table.game
+        assert game is not None
+        if table.recorded_rounds >= game.round_no:
+            return
+        table.recorded_rounds = game.round_no
+        await self.storage.record_round(
+            RoundResult(
+                game_id=table.game_id,
+                guild_id=table.guild_id,
+                channel_id=table.channel_id,
+                round_no=game.round_no,
+                variant=game.variant.id,
+                winner=game.round_winner,
+                points=game.round_points,
+                scores=dict(game.scores),
+                players=list(game.players),
+            )
+        )
+        if not game.game_over and game.round_winner is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._channel(table).send(
+                    render.round_summary(table, game.round_winner, game.round_points), allowed_mentions=NONE
+                )
+
+    async def _record_game(self, table: Table) -> None:
+        game = table.game
+        assert game is not None
+        await self.storage.record_game(
+            GameResult(
+                game_id=table.game_id,
+                guild_id=table.guild_id,
+                channel_id=table.channel_id,
+                variant=game.variant.id,
+                winners=list(game.winners),
+                scores=dict(game.scores),
+                players=list(game.players),
+                rounds=game.round_no,
+            )
+        )
+
+    async def _save(self, table: Table) -> None:
+        if table.state != "over":
+            await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
+
+    async def _close(self, table: Table) -> None:
+        """Forget a finished table: storage, registry, timers."""
+        await self.storage.delete_table(table.channel_id)
+        self.tables.remove(table.channel_id)
+        self._cancel(table.channel_id)
+
+    async def _respond_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        player: str,
+        *,
+        page: int = 0,
+        pick: tuple[str, ...] = (),
+        notice: str = "",
+    ) -> None:
+        content, embed, view = render.hand(table, player, page=page, pick=pick, notice=notice)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, embed=embed, view=view)
+        elif interaction.type is discord.InteractionType.component:
+            await interaction.response.edit_message(content=content, embed=embed, view=view)
+        else:
+            await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+        self._hands[(table.channel_id, player)] = (interaction, time.monotonic())
+
+    # ================================================================ publishing
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id or None)
+
+    async def _publish(self, table: Table) -> None:
+        """Show the table message as it is now (post it if it has none)."""
+        if table.game is None:
+            return
+        embed, view = render.table(table)
+        channel = self._channel(table)
+        try:
+            if table.message_id is None:
+                message = await channel.send(embed=embed, view=view, allowed_mentions=NONE)
+                table.message_id = message.id
+                await self._save(table)
+            else:
+                await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+        except discord.NotFound:
+            await self._abandon(table, "The table message was deleted, so the game has ended.")
+        except discord.Forbidden:
+            await self._abandon(table, "I lost permission to post in this channel, so the game has ended.")
+
+    async def _abandon(self, table: Table, why: str) -> None:
+        log.warning("table %s ended: %s", table.channel_id, why)
+        table.state = "over"
+        await self._close(table)
+        with contextlib.suppress(discord.HTTPException):
+            await self._channel(table).send(why, allowed_mentions=NONE)
+
+    def _after(self, table: Table, *, skip: str | None = None) -> None:
+        """After a change: refresh open hands, ping the player to act, schedule AI and timers."""
+        if table.state != "playing" or table.game is None:
+            return
+        asyncio.get_running_loop().create_task(self._refresh_hands(table, skip))
+        asyncio.get_running_loop().create_task(self._ping(table))
+        self._schedule(table)
+
+    async def _refresh_hands(self, table: Table, skip: str | None) -> None:
+        now = time.monotonic()
+        jobs = []
+        for seat in table.humans():
+            key = (table.channel_id, seat.id)
+            stored = self._hands.get(key)
+            if seat.id == skip or stored is None:
+                continue
+            interaction, since = stored
+            if now - since > HAND_TOKEN_SECONDS:
+                self._hands.pop(key, None)
+                continue
+            content, embed, view = render.hand(table, seat.id)
+            jobs.append(interaction.edit_original_response(content=content, embed=embed, view=view))
+        for result in await asyncio.gather(*jobs, return_exceptions=True):
+            if isinstance(result, Exception):
+                log.debug("hand refresh failed: %r", result)
+
+    async def _ping(self, table: Table) -> None:
+        """Mention the player who must act, once per turn (their mention only)."""
+        game = table.game
+        if game is None or game.round_over:
+            return
+        player = game.pending.player
+        seat = table.seat(player or "")
+        last_player, last_message = self._pinged.get(table.channel_id, ("", None))
+        if seat is None or seat.is_ai or player == last_player:
+            return
+        channel = self._channel(table)
+        try:
+            message = await channel.send(
+                f"<@{player}>, it's your move at the UNO table.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(player))], everyone=False, roles=False),
+            )
+        except (discord.HTTPException, ValueError):
+            return
+        self._pinged[table.channel_id] = (player or "", message.id)
+        if last_message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(last_message).delete()
+
+    # ================================================================ AI and timers
+
+    def _cancel(self, channel_id: int) -> None:
+        for key in [k for k in self._tasks if k[0] == channel_id]:
+            self._tasks.pop(key).cancel()
+
+    def _start_task(self, channel_id: int, name: str, coro: Any) -> None:
+        old = self._tasks.pop((channel_id, name), None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        self._tasks[(channel_id, name)] = asyncio.get_running_loop().create_task(coro)
+
+    def _schedule(self, table: Table) -> None:
+        game = table.game
+        if game is None or table.state != "playing" or game.round_over:
+            return
+        player = game.pending.player or ""
+        seat = table.seat(player)
+        ai_catch = any(table.seat(p) and not table.seat(p).is_ai for p in game.catchable) and any(  # type: ignore[union-attr]
+            s.is_ai for s in table.seats if s.id in game.hands
+        )
+        if (seat is not None and seat.is_ai) or ai_catch:
+            self._start_task(table.channel_id, "ai", self._ai_later(table.channel_id, table.version))
+        if seat is not None and not seat.is_ai and table.turn_seconds:
+            self._start_task(
+                table.channel_id, "timer", self._timeout_later(table.channel_id, table.version, player, table.turn_seconds)
+            )
+
+    async def _ai_later(self, channel_id: int, version: int) -> None:
+        await asyncio.sleep(self.defaults.ai_delay_seconds)
+        await self._machine_move(channel_id, version, None)
+
+    async def _timeout_later(self, channel_id: int, version: int, player: str, seconds: int) -> None:
+        await asyncio.sleep(seconds)
+        await self._machine_move(channel_id, version, player)
+
+    async def _machine_move(self, channel_id: int, version: int, timed_out: str | None) -> None:
+        """An AI decision (or a human's timeout), if the table hasn't moved on since."""
+        try:
+            async with self.tables.lock(channel_id):
+                table = self.tables.get(channel_id)
+                if table is None or table.game is None or table.version != version or table.state != "playing":
+                    return
+                game = table.game
+                events: list[Event] = []
+                for seat in table.seats:
+                    if seat.is_ai and seat.id in game.hands:
+                        for catch in ai.catches(game, seat.id):
+                            events += game.apply(seat.id, catch)
+                player = game.pending.player
+                seat = table.seat(player or "")
+                if timed_out is not None and player == timed_out and not game.round_over:
+                    events += game.timeout(timed_out)
+                    count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
+                    table.log.append(f"⏰ {table.name(timed_out)} ran out of time")
+                    if count >= self.defaults.max_timeouts:
+                        table.log.append(f"{table.name(timed_out)} was removed after {count} timeouts")
+                        events += game.leave(timed_out)
+                elif seat is not None and seat.is_ai and not game.round_over and player is not None:
+                    events += game.apply(player, ai.choose(game, player, self._rng))
+                if not events:
+                    return
+                await self._changed(table, events)
+                await self._publish(table)
+            self._after(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("machine move failed at table %s", channel_id)
+
+    def _schedule_lobby_expiry(self, table: Table) -> None:
+        self._start_task(table.channel_id, "lobby", self._expire_lobby(table.channel_id))
+
+    async def _expire_lobby(self, channel_id: int) -> None:
+        while True:
+            table = self.tables.get(channel_id)
+            if table is None or table.state != "lobby":
+                return
+            wait = table.touched + self.defaults.lobby_idle_seconds - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            async with self.tables.lock(channel_id):
+                if self.tables.get(channel_id) is not table or table.state != "lobby":
+                    return
+                table.state = "over"
+                await self._close(table)
+                embed, _ = render.lobby(table)
+                embed.title = "UNO lobby (expired after 10 idle minutes)"
+                await self._edit_lobby_message(table, embed, None)
+            return
+
+    # ================================================================ restore
+
+    async def restore(self) -> int:
+        """Reload every saved table after a restart; returns how many were restored."""
+        count = 0
+        for snapshot in await self.storage.load_tables():
+            try:
+                table = Table.from_snapshot(snapshot)
+            except UnoError as exc:
+                log.error("could not restore a table: %s", exc.message)
+                continue
+            self.tables.put(table)
+            count += 1
+            if table.state == "lobby":
+                self._schedule_lobby_expiry(table)
+                continue
+            table.log.append("♻️ The bot restarted; the game goes on.")
+            await self._publish(table)
+            self._after(table)
+        return count
+
+    async def close(self) -> None:
+        """Cancel every timer (the tables are already saved)."""
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+
+    # ================================================================ helpers
+
+    def _check_moderator(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        perms = getattr(interaction, "permissions", None)
+        if str(interaction.user.id) != table.host.id and not (perms and perms.manage_messages):
+            raise LobbyError("Only the host or a member with Manage Messages can do that.")
+
+
+def _channel_id(interaction: discord.Interaction[Any]) -> int:
+    if interaction.channel_id is None:
+        raise LobbyError("UNO is played in a server's text channel.")
+    return interaction.channel_id
+
+
+def _seat(user: discord.abc.User) -> Seat:
+    return Seat(str(user.id), user.display_name)
+
+
+def _catch_someone(game: Game, player: str) -> list[Event]:
+    targets = [t for t in game.seated if t in game.catchable and t != player]
+    if not targets:
+        from bot.engine.errors import CatchRefused
+
+        raise CatchRefused()
+    return game.catch(player, targets[0])
+
+
+def _hand_action(
+    game: Game, player: str, verb: str, args: list[str], values: list[str]
+) -> Callable[[Game, str], list[Event]] | tuple[str, ...]:
+    """The engine call for a hand component, or the pick still needed ``(verb, index[, color])``.
+
+    Raises:
+        UnoError: a malformed or impossible choice (an index out of the hand, an unknown color).
+    """
+    simple: dict[str, Callable[[Game, str], list[Event]]] = {
+        "d": lambda g, p: g.draw(p),
+        "k": lambda g, p: g.keep(p),
+        "u": lambda g, p: g.call_uno(p),
+        "ch": lambda g, p: g.challenge(p),
+        "a": lambda g, p: g.accept(p),
+        "rv": lambda g, p: g.reveal(p),
+        "dec": lambda g, p: g.discard(p, None),
+    }
+    if verb in simple:
+        return simple[verb]
+    if verb == "col":
+        color = _color(args[0])
+        return lambda g, p: g.choose_color(p, color)
+    hand = game.hands[player]
+    if verb == "dis":
+        card = hand[_index(values[0] if values else args[0], hand)]
+        return lambda g, p: g.discard(p, card)
+    if verb not in ("p", "pd", "j"):
+        raise NotYourTurn("That button isn't for you.")
+    index = args[0] if args else "-"
+    card = game.drawn if verb == "pd" else hand[_index(index, hand)]
+    if card is None:
+        raise NotYourTurn("There is no drawn card to play.")
+    color = _color(args[1]) if len(args) > 1 and args[1] else None
+    target = args[2] if len(args) > 2 else None
+    face = card.face(game.side)
+    if face.wild and face.rank.value not in ("wild super hero", "wild villain") and color is None:
+        return (verb, index)
+    if game._needs_target(face) and target is None:
+        return (verb, index, color.value if color else "")
+    if verb == "pd":
+        return lambda g, p: g.play_drawn(p, color=color, target=target)
+    if verb == "j":
+        return lambda g, p: g.jump_in(p, card, color=color, target=target)
+    return lambda g, p: g.play(p, card, color=color, target=target)
+
+
+def _index(text: str, hand: list[Any]) -> int:
+    try:
+        i = int(text)
+    except ValueError:
+        raise NotYourTurn("That button is broken; press Refresh.") from None
+    if not 0 <= i < len(hand):
+        raise StaleAction()
+    return i
+
+
+def _color(text: str) -> Color:
+    try:
+        return Color(text)
+    except ValueError:
+        raise BadOption(f"{text!r} isn't a color.") from None
+
+
+PENDING = PendingKind

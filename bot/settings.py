@@ -1,0 +1,169 @@
+"""The bot's settings: ``config.toml``, then ``UNO_…`` environment variables (``__`` nests).
+
+Built once in ``main()`` and passed down; nothing reads settings at import time. Every field is
+documented in ``config.example.toml``.
+
+>>> s = load_settings(None, environ={"UNO_GAME__TARGET_SCORE": "200"}, require_token=False)
+>>> s.game.target_score, s.discord.api_base
+(200, 'https://discord.com/api/v10')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from bot.engine.options import HouseRule
+from bot.engine.variants import VARIANTS
+
+DEFAULT_CONFIG = Path("config.toml")
+
+
+class SettingsError(Exception):
+    """A missing or invalid setting; the message is one line naming it."""
+
+
+class DiscordSettings(BaseModel):
+    """How to reach Discord (or a Discord-compatible server)."""
+
+    token: SecretStr | None = None
+    api_base: str = "https://discord.com/api/v10"
+    gateway_url: str = "wss://gateway.discord.gg"
+    dev_guild_id: int | None = None
+    sync_commands: bool = True
+
+    @field_validator("api_base", "gateway_url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://", "ws://", "wss://")):
+            raise ValueError("must be an http(s):// or ws(s):// URL")
+        return value.rstrip("/")
+
+
+class DatabaseSettings(BaseModel):
+    """Where games, scores and channel settings are kept."""
+
+    path: Path = Path("uno.db")
+
+
+class GameDefaults(BaseModel):
+    """Defaults for new tables; each channel's ``/uno settings`` override them."""
+
+    variant: str = "classic"
+    target_score: int = Field(500, ge=1, le=100_000)
+    scoring: Literal["standard", "running-tally", "single-round"] = "standard"
+    house_rules: list[str] = Field(default_factory=list)
+    turn_seconds: int = Field(90, ge=0, le=3600, description="0 switches the turn timer off")
+    max_timeouts: int = Field(3, ge=1, le=20)
+    ai_delay_seconds: float = Field(1.2, ge=0, le=30)
+    lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
+
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, value: str) -> str:
+        if value not in VARIANTS:
+            raise ValueError(f"must be one of {', '.join(VARIANTS)}")
+        return value
+
+    @field_validator("house_rules")
+    @classmethod
+    def _rules(cls, value: list[str]) -> list[str]:
+        known = {r.value for r in HouseRule}
+        bad = [r for r in value if r not in known]
+        if bad:
+            raise ValueError(f"unknown house rule(s) {bad}; known: {', '.join(sorted(known))}")
+        return value
+
+
+class LocalSettings(BaseModel):
+    """Local mode (``--local``): the Discord stand-in and its browser page."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=1, le=65535)
+
+
+class Settings(BaseSettings):
+    """All settings. See ``config.example.toml`` for every field."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="UNO_", env_nested_delimiter="__", extra="forbid", case_sensitive=False
+    )
+
+    discord: DiscordSettings = Field(default_factory=DiscordSettings)
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    game: GameDefaults = Field(default_factory=GameDefaults)
+    local: LocalSettings = Field(default_factory=LocalSettings)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Precedence: explicit arguments, then the environment, then the TOML file.
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+
+def load_settings(
+    config_path: Path | None = DEFAULT_CONFIG,
+    *,
+    environ: Mapping[str, str] | None = None,
+    require_token: bool = True,
+    **overrides: Any,
+) -> Settings:
+    """Read the settings.
+
+    Args:
+        config_path: a TOML file (missing is fine for the default ``config.toml``; None: no file).
+        environ: the environment to read ``UNO_…`` variables from (default ``os.environ``).
+        require_token: fail when ``discord.token`` is not set (not needed in local mode).
+        overrides: values that win over file and environment (nested dicts).
+
+    Raises:
+        SettingsError: a missing or invalid setting, or an unreadable config file; one line.
+    """
+    if config_path is not None and config_path != DEFAULT_CONFIG and not config_path.is_file():
+        raise SettingsError(f"config file {config_path} not found")
+    toml = config_path if config_path is not None and config_path.is_file() else Path("/nonexistent")
+
+    class _Settings(Settings):
+        model_config = SettingsConfigDict(toml_file=toml)
+
+    env = dict(os.environ if environ is None else environ)
+    saved = dict(os.environ)
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        settings = _Settings(**overrides)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise SettingsError(
+            f"setting {where}: {err['msg']} (in {toml if toml.is_file() else 'the environment'};"
+            f" environment name UNO_{where.upper().replace('.', '__')})"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise SettingsError(f"cannot read {toml}: {exc}") from None
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    if require_token and (settings.discord.token is None or not settings.discord.token.get_secret_value()):
+        raise SettingsError(
+            "setting discord.token is missing: set UNO_DISCORD__TOKEN or [discord] token in"
+            " config.toml (or run with --local to play without Discord)"
+        )
+    return Settings.model_validate(settings.model_dump())

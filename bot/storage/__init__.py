@@ -1,0 +1,120 @@
+"""Storage behind a small repository interface (STYLE.md 12).
+
+:class:`Storage` is what the bot needs; :mod:`bot.storage.sqlite` implements it with aiosqlite.
+A PostgreSQL implementation would implement the same protocol and run the same tests
+(``tests/storage/``).
+
+Records are plain JSON-safe dicts and small dataclasses, so a backend needs no engine types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class StorageError(Exception):
+    """The database cannot be used (corrupt, unwritable, newer than this code); one clear line."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One finished round.
+
+    Attributes:
+        game_id: the game's id (unique across the database).
+        guild_id, channel_id: where it was played.
+        round_no: 1, 2, ...
+        variant: variant id.
+        winner: the round's winner (player id, or a team ``"a+b"``), None if nobody went out.
+        points: points the winner scored this round (standard scoring; else 0).
+        scores: running score per player or team after the round.
+        players: player ids at the table (AI seats included, ids starting ``ai:``).
+    """
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    round_no: int
+    variant: str
+    winner: str | None
+    points: int
+    scores: dict[str, int]
+    players: list[str]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game (same fields as a round, with the game's winners)."""
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    variant: str
+    winners: list[str]
+    scores: dict[str, int]
+    players: list[str]
+    rounds: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's record in one guild (optionally one variant).
+
+    Attributes:
+        user_id: Discord user id as text.
+        games_played, games_won, rounds_won: counts.
+        points: total points scored in rounds they won (standard scoring).
+        win_rate: games_won / games_played (0.0 with no games).
+        by_variant: the same counts per variant id (only in ``stats``).
+    """
+
+    user_id: str
+    games_played: int
+    games_won: int
+    rounds_won: int
+    points: int
+    win_rate: float
+    by_variant: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+class Storage(Protocol):
+    """What the bot stores. Every method may raise :class:`StorageError`."""
+
+    async def open(self) -> None:
+        """Connect and apply migrations (refuse a database newer than this code)."""
+
+    async def close(self) -> None:
+        """Flush and close."""
+
+    async def get_channel_settings(self, channel_id: int) -> dict[str, Any] | None:
+        """The channel's saved defaults (a JSON object), or None."""
+
+    async def set_channel_settings(self, guild_id: int, channel_id: int, settings: dict[str, Any]) -> None:
+        """Save the channel's defaults (replaces them)."""
+
+    async def save_table(self, guild_id: int, channel_id: int, snapshot: dict[str, Any]) -> None:
+        """Save a table in progress (lobby or game) as one JSON object, replacing the last one."""
+
+    async def load_tables(self) -> list[dict[str, Any]]:
+        """Every saved table snapshot, for restoring after a restart."""
+
+    async def delete_table(self, channel_id: int) -> None:
+        """Forget a table (game over, ended, lobby expired)."""
+
+    async def record_round(self, result: RoundResult) -> None:
+        """Record a finished round (idempotent per game_id and round_no)."""
+
+    async def record_game(self, result: GameResult) -> None:
+        """Record a finished game (idempotent per game_id)."""
+
+    async def leaderboard(
+        self, guild_id: int, *, variant: str | None = None, limit: int = 10
+    ) -> list[PlayerStats]:
+        """The guild's best human players, by games won then points (AI seats excluded)."""
+
+    async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
+        """One player's record in the guild, with per-variant counts."""
+
+    async def forget_user(self, user_id: str) -> int:
+        """Remove a user's name from every record (results stay counted); returns rows changed."""

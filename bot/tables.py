@@ -1,0 +1,358 @@
+"""One table per channel: the lobby, the game, its messages and its log (no Discord here).
+
+A :class:`Table` is plain data plus the engine's :class:`Game`; the service
+(``bot/service.py``) does the Discord side. :class:`TableRegistry` holds every table and one
+``asyncio.Lock`` per table, so two clicks on the same table never race.
+
+>>> t = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"), variant="classic")
+>>> t.join(Seat("11", "Ben")); t.add_ai(); [s.name for s in t.seats]
+['Ana', 'Ben', 'Bot 1']
+>>> t.start(seed=5); t.game is not None and t.state
+'playing'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.errors import BadOption, NotInGame, UnoError
+from bot.engine.events import Event
+from bot.engine.game import Game
+from bot.engine.options import HouseRule, Options, Scoring
+
+LOG_LINES = 8
+MAX_SEATS = 10
+SNAPSHOT_VERSION = 1
+
+
+class LobbyError(UnoError):
+    """A lobby action that cannot be done (full table, not the host, already seated, ...)."""
+
+    reason = "lobby"
+    default_message = "That can't be done in this lobby."
+
+
+class StaleAction(UnoError):
+    """A button from an older state of the table."""
+
+    reason = "stale"
+    default_message = "That button is from an earlier moment of the game; here is the table as it is now."
+
+
+class NoTable(UnoError):
+    """No lobby or game in this channel."""
+
+    reason = "no-table"
+    default_message = "There is no UNO table in this channel. Start one with /uno new."
+
+
+@dataclass
+class Seat:
+    """A player at the table.
+
+    Attributes:
+        id: the engine's player id: a Discord user id as text, or ``ai:<n>`` for a computer seat.
+        name: display name at the time they sat down.
+    """
+
+    id: str
+    name: str
+
+    @property
+    def is_ai(self) -> bool:
+        """True for computer seats."""
+        return self.id.startswith("ai:")
+
+
+@dataclass
+class Table:
+    """A lobby or game in one channel.
+
+    Attributes:
+        guild_id, channel_id: where it is.
+        host: the player who opened it (may change options, kick, end).
+        state: ``"lobby"``, ``"playing"`` or ``"over"``.
+        variant: the edition's variant id.
+        options: the engine options the game will use.
+        turn_seconds: the turn timer (0 = off), in seconds.
+        seats: players in seat order.
+        game: the engine game once started.
+        game_id: unique id of this game (results are recorded under it).
+        message_id: the public lobby/table message.
+        log: the last events as short lines for the table message.
+        timeouts: consecutive timeouts per player (3 remove them; RULES.md section 11).
+        lobby_version: bumped by every lobby change (stale-button checks before the game).
+        touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
+    """
+
+    guild_id: int
+    channel_id: int
+    host: Seat
+    variant: str = "classic"
+    options: Options = field(default_factory=Options)
+    turn_seconds: int = 90
+    state: str = "lobby"
+    seats: list[Seat] = field(default_factory=list)
+    game: Game | None = None
+    game_id: str = field(default_factory=lambda: secrets.token_hex(8))
+    message_id: int | None = None
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    timeouts: dict[str, int] = field(default_factory=dict)
+    lobby_version: int = 0
+    touched: float = field(default_factory=time.time)
+    recorded_rounds: int = 0
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host: Seat,
+        variant: str = "classic",
+        options: Options | None = None,
+        turn_seconds: int = 90,
+    ) -> Table:
+        """A new lobby with the host seated."""
+        table = cls(guild_id, channel_id, host, variant, options or Options(), turn_seconds)
+        table.seats.append(host)
+        return table
+
+    # ---------------------------------------------------------------- lobby
+
+    @property
+    def version(self) -> int:
+        """The state version carried by buttons (the game's, or the lobby's before it)."""
+        return self.game.version if self.game else self.lobby_version
+
+    def seat(self, player_id: str) -> Seat | None:
+        """The seat of a player id, if seated."""
+        return next((s for s in self.seats if s.id == player_id), None)
+
+    def name(self, player_id: str | None) -> str:
+        """Display name of a player id or team key (``"a+b"``)."""
+        if player_id is None:
+            return "nobody"
+        if "+" in player_id and self.seat(player_id) is None:
+            return " & ".join(self.name(p) for p in player_id.split("+"))
+        seat = self.seat(player_id)
+        return seat.name if seat else "someone who left"
+
+    def _changed(self) -> None:
+        self.lobby_version += 1
+        self.touched = time.time()
+
+    def _need_lobby(self) -> None:
+        if self.state != "lobby":
+            raise LobbyError("The game has already started.")
+
+    def join(self, seat: Seat) -> None:
+        """Sit down. Raises LobbyError: started, already seated, or full."""
+        self._need_lobby()
+        if self.seat(seat.id):
+            raise LobbyError("You are already at this table.")
+        if len(self.seats) >= MAX_SEATS:
+            raise LobbyError(f"The table is full ({MAX_SEATS} players).")
+        self.seats.append(seat)
+        self._changed()
+
+    def add_ai(self) -> Seat:
+        """Add a computer seat. Raises LobbyError: started or full."""
+        self._need_lobby()
+        if len(self.seats) >= MAX_SEATS:
+            raise LobbyError(f"The table is full ({MAX_SEATS} players).")
+        n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
+        seat = Seat(f"ai:{n}", f"Bot {n}")
+        self.seats.append(seat)
+        self._changed()
+        return seat
+
+    def leave_lobby(self, player_id: str) -> None:
+        """Stand up before the start; the host's leaving hands the lobby to the next human.
+
+        Raises:
+            LobbyError: not seated, or the game has started (use :meth:`leave_game`).
+        """
+        self._need_lobby()
+        seat = self.seat(player_id)
+        if seat is None:
+            raise LobbyError("You aren't at this table.")
+        self.seats.remove(seat)
+        if seat.id == self.host.id:
+            humans = [s for s in self.seats if not s.is_ai]
+            if humans:
+                self.host = humans[0]
+        self._changed()
+
+    def configure(
+        self,
+        *,
+        variant: str | None = None,
+        options: Options | None = None,
+        turn_seconds: int | None = None,
+    ) -> None:
+        """Change the lobby's options (host only; checked by the caller). Raises LobbyError."""
+        self._need_lobby()
+        if variant is not None:
+            self.variant = variant
+        if options is not None:
+            self.options = options
+        if turn_seconds is not None:
+            self.turn_seconds = turn_seconds
+        self._changed()
+
+    def humans(self) -> list[Seat]:
+        """Human seats still in the game (or lobby)."""
+        out = self.game.out if self.game else {}
+        return [s for s in self.seats if not s.is_ai and s.id not in out]
+
+    def start(self, seed: int | None = None) -> list[Event]:
+        """Deal the first round.
+
+        Raises:
+            LobbyError: started already, or fewer than two seats.
+            BadOption: options that don't fit the seats (e.g. partners with 3 players).
+        """
+        self._need_lobby()
+        if len(self.seats) < 2:
+            raise LobbyError("At least two players are needed: invite someone or add a bot.")
+        game = Game([s.id for s in self.seats], variant=self.variant, options=self.options, seed=seed)
+        events = game.start_round()
+        self.game = game
+        self.state = "playing"
+        self.touched = time.time()
+        return events
+
+    def leave_game(self, player_id: str) -> list[Event]:
+        """A player leaves a game in progress (RULES.md section 11). Raises NotInGame."""
+        if self.game is None:
+            raise NotInGame()
+        return self.game.leave(player_id)
+
+    # ---------------------------------------------------------------- snapshot
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """JSON-safe form of the whole table (storage); :meth:`from_snapshot` restores it."""
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "host": [self.host.id, self.host.name],
+            "variant": self.variant,
+            "options": self.options.to_dict(),
+            "turn_seconds": self.turn_seconds,
+            "state": self.state,
+            "seats": [[s.id, s.name] for s in self.seats],
+            "game": self.game.to_dict() if self.game else None,
+            "game_id": self.game_id,
+            "message_id": self.message_id,
+            "log": list(self.log),
+            "timeouts": dict(self.timeouts),
+            "lobby_version": self.lobby_version,
+            "touched": self.touched,
+            "recorded_rounds": self.recorded_rounds,
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Table:
+        """Restore a table saved by :meth:`to_snapshot`.
+
+        Raises:
+            BadOption: a snapshot of an unknown version or shape.
+        """
+        try:
+            if data.get("snapshot") != SNAPSHOT_VERSION:
+                raise BadOption(f"unknown table snapshot version {data.get('snapshot')!r}")
+            table = cls(
+                guild_id=int(data["guild_id"]),
+                channel_id=int(data["channel_id"]),
+                host=Seat(*data["host"]),
+                variant=data["variant"],
+                options=Options.parse(data["options"]),
+                turn_seconds=int(data["turn_seconds"]),
+                state=data["state"],
+                seats=[Seat(*s) for s in data["seats"]],
+                game=Game.from_dict(data["game"]) if data["game"] else None,
+                game_id=data["game_id"],
+                message_id=data["message_id"],
+                lobby_version=int(data["lobby_version"]),
+                touched=float(data["touched"]),
+                recorded_rounds=int(data.get("recorded_rounds", 0)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadOption(f"table snapshot is malformed: {exc!r}") from None
+        table.log.extend(data.get("log", []))
+        table.timeouts = {k: int(v) for k, v in data.get("timeouts", {}).items()}
+        return table
+
+
+def parse_house_rules(values: list[str]) -> frozenset[HouseRule]:
+    """House rule ids to the engine's enum. Raises BadOption on an unknown id."""
+    try:
+        return frozenset(HouseRule(v) for v in values)
+    except ValueError:
+        raise BadOption(f"Unknown house rule in {values}.") from None
+
+
+def options_from(defaults: dict[str, Any]) -> Options:
+    """Engine options from a channel-settings dict (keys of ``Options``; extra keys ignored)."""
+    keys = {"target_score", "scoring", "partners", "elimination", "house_rules", "customizable_rule"}
+    return Options.parse({k: v for k, v in defaults.items() if k in keys})
+
+
+class TableRegistry:
+    """Every table, by channel id, each with its own lock (STYLE.md 7)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[int, Table] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def get(self, channel_id: int) -> Table | None:
+        """The channel's table, if any."""
+        return self._tables.get(channel_id)
+
+    def require(self, channel_id: int) -> Table:
+        """The channel's table. Raises NoTable."""
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise NoTable()
+        return table
+
+    def put(self, table: Table) -> None:
+        """Register (or replace) the channel's table."""
+        self._tables[table.channel_id] = table
+
+    def remove(self, channel_id: int) -> None:
+        """Forget the channel's table (its lock stays for callers still waiting)."""
+        self._tables.pop(channel_id, None)
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock (created on first use)."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(list(self._tables.values()))
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+
+__all__ = [
+    "LobbyError",
+    "NoTable",
+    "Scoring",
+    "Seat",
+    "StaleAction",
+    "Table",
+    "TableRegistry",
+    "options_from",
+    "parse_house_rules",
+]

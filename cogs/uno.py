@@ -1,0 +1,225 @@
+"""The ``/uno`` slash commands: one guild-only ``GroupCog``, each command a thin call into the
+table service (``bot/service.py``). Errors go to the bot's one error funnel."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.errors import BadOption
+from bot.engine.options import HouseRule, Options
+from bot.engine.variants import VARIANTS
+from bot.rulebook import Rulebook
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
+VariantId = Literal["classic", "flip", "flip-marvel", "harry-potter", "cars2", "dc-super-hero-girls"]
+ScoringMode = Literal["standard", "running-tally", "single-round"]
+NONE = discord.AllowedMentions.none()
+
+
+@app_commands.guild_only()
+class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in this channel"):
+    """UNO tables: lobby, game, rules, leaderboards."""
+
+    def __init__(self, bot: UnoBot) -> None:
+        self.bot = bot
+        self.service = bot.service
+
+    @app_commands.command(name="new")
+    @app_commands.describe(
+        variant="Which edition to play (default: the channel's setting)",
+        target_score="Points that win the game (default 500)",
+        scoring="How rounds are scored",
+        partners="Play in teams of two seated across (4, 6, 8 or 10 players)",
+        elimination="Players reaching the target are out; the last one left wins",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[UnoBot],
+        variant: VariantId | None = None,
+        target_score: app_commands.Range[int, 1, 100_000] | None = None,
+        scoring: ScoringMode | None = None,
+        partners: bool | None = None,
+        elimination: bool | None = None,
+    ) -> None:
+        """Open a new UNO lobby in this channel."""
+        await self.service.new(
+            interaction,
+            variant=variant,
+            target_score=target_score,
+            scoring=scoring,
+            partners=partners,
+            elimination=elimination,
+        )
+
+    @app_commands.command(name="join")
+    async def join(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """Take a seat at this channel's lobby."""
+        await self.service.join(interaction)
+
+    @app_commands.command(name="leave")
+    async def leave(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """Leave the lobby or the game in progress."""
+        await self.service.leave(interaction)
+
+    @app_commands.command(name="start")
+    async def start(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """Deal the first round (host only)."""
+        await self.service.start(interaction)
+
+    @app_commands.command(name="hand")
+    async def hand(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """Show your cards and your choices (only you see them)."""
+        await self.service.show_hand(interaction)
+
+    @app_commands.command(name="table")
+    async def table(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """Post the table again at the bottom of the channel."""
+        await self.service.repost_table(interaction)
+
+    @app_commands.command(name="kick")
+    @app_commands.describe(member="The player to remove")
+    async def kick(self, interaction: discord.Interaction[UnoBot], member: discord.Member) -> None:
+        """Remove a player (host, or members with Manage Messages)."""
+        await self.service.kick(interaction, member)
+
+    @app_commands.command(name="end")
+    async def end(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """Close this channel's lobby or game (host, or members with Manage Messages)."""
+        await self.service.end(interaction)
+
+    @app_commands.command(name="settings")
+    @app_commands.default_permissions(manage_channels=True)
+    @app_commands.describe(
+        variant="Default edition for new games here",
+        target_score="Default target score",
+        scoring="Default scoring mode",
+        house_rules="Comma-separated house rules: stacking, jump-in, seven-o, draw-until-playable, forced-play, no-bluffing (or 'none')",
+        customizable_rule="DC Super Hero Girls Wild Customizable: a rule id (see /uno rules) or your own text",
+        turn_seconds="Seconds per turn before the default move (0 = no timer)",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[UnoBot],
+        variant: VariantId | None = None,
+        target_score: app_commands.Range[int, 1, 100_000] | None = None,
+        scoring: ScoringMode | None = None,
+        house_rules: str | None = None,
+        customizable_rule: app_commands.Range[str, 0, 300] | None = None,
+        turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
+    ) -> None:
+        """See or change this channel's defaults for new games (Manage Channels)."""
+        perms = interaction.permissions
+        changes: dict[str, object] = {
+            k: v
+            for k, v in {
+                "variant": variant,
+                "target_score": target_score,
+                "scoring": scoring,
+                "customizable_rule": customizable_rule,
+                "turn_seconds": turn_seconds,
+            }.items()
+            if v is not None
+        }
+        if house_rules is not None:
+            rules = [r.strip() for r in house_rules.split(",") if r.strip() and r.strip() != "none"]
+            known = {r.value for r in HouseRule}
+            bad = [r for r in rules if r not in known]
+            if bad:
+                raise BadOption(f"Unknown house rule(s): {', '.join(bad)}. Known: {', '.join(sorted(known))}.")
+            changes["house_rules"] = rules
+        current = await self.service.channel_defaults(interaction.channel_id or 0)
+        if changes:
+            if not perms.manage_channels:
+                raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
+            saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
+            saved.update(changes)
+            merged = {**current, **saved}
+            Options.parse({k: merged[k] for k in ("target_score", "scoring", "house_rules", "customizable_rule")})
+            await self.bot.storage.set_channel_settings(interaction.guild_id or 0, interaction.channel_id or 0, saved)
+            current = merged
+        lines = [
+            f"Edition: **{VARIANTS[current['variant']].name}**",
+            f"Target score: **{current['target_score']}** · scoring: **{current['scoring']}**",
+            f"House rules: **{', '.join(current.get('house_rules') or []) or 'none'}**",
+            f"Wild Customizable: **{current.get('customizable_rule') or 'plain wild'}**",
+            f"Turn timer: **{current['turn_seconds'] or 'off'}{'s' if current['turn_seconds'] else ''}**",
+        ]
+        title = "Channel settings saved" if changes else "Channel settings"
+        await interaction.response.send_message(f"**{title}**\n" + "\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="rules")
+    @app_commands.describe(card="A card to explain (default: the whole edition)", variant="The edition (default: this channel's)")
+    async def rules(
+        self, interaction: discord.Interaction[UnoBot], card: str | None = None, variant: VariantId | None = None
+    ) -> None:
+        """The rules of this channel's edition, or of one card."""
+        chosen = variant or await self._channel_variant(interaction)
+        book = Rulebook.load()
+        parts = book.card(chosen, card) if card else book.variant(chosen)
+        await interaction.response.send_message(parts[0], ephemeral=True)
+        for part in parts[1:]:
+            await interaction.followup.send(part, ephemeral=True)
+
+    @rules.autocomplete("card")
+    async def _card_names(self, interaction: discord.Interaction[UnoBot], current: str) -> list[app_commands.Choice[str]]:
+        names = Rulebook.load().card_names(await self._channel_variant(interaction))
+        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+
+    async def _channel_variant(self, interaction: discord.Interaction[UnoBot]) -> str:
+        table = self.service.tables.get(interaction.channel_id or 0)
+        if table is not None:
+            return table.variant
+        return str((await self.service.channel_defaults(interaction.channel_id or 0))["variant"])
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.describe(variant="Only games of this edition")
+    async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: VariantId | None = None) -> None:
+        """This server's best UNO players."""
+        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
+        title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
+        lines = [
+            f"{i + 1}. <@{r.user_id}> — {r.games_won} won / {r.games_played} played"
+            f" ({r.win_rate:.0%}), {r.rounds_won} rounds, {r.points} points"
+            for i, r in enumerate(rows)
+        ]
+        embed = discord.Embed(title=title, description="\n".join(lines) or "No games finished yet.")
+        await interaction.response.send_message(embed=embed, allowed_mentions=NONE)
+
+    @app_commands.command(name="stats")
+    @app_commands.describe(member="Whose record (default: yours)")
+    async def stats(self, interaction: discord.Interaction[UnoBot], member: discord.Member | None = None) -> None:
+        """A player's UNO record in this server."""
+        who = member or interaction.user
+        s = await self.bot.storage.stats(interaction.guild_id or 0, str(who.id))
+        embed = discord.Embed(
+            title=f"{who.display_name}'s UNO record",
+            description=f"{s.games_won} won of {s.games_played} games ({s.win_rate:.0%}) · "
+            f"{s.rounds_won} rounds won · {s.points} points",
+        )
+        for variant, counts in sorted(s.by_variant.items()):
+            name = VARIANTS[variant].name if variant in VARIANTS else variant
+            embed.add_field(
+                name=name,
+                value=f"{counts.get('games_won', 0)}/{counts.get('games_played', 0)} games, "
+                f"{counts.get('rounds_won', 0)} rounds, {counts.get('points', 0)} points",
+            )
+        await interaction.response.send_message(embed=embed, allowed_mentions=NONE)
+
+    @app_commands.command(name="forget-me")
+    async def forget_me(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """Remove your name from every UNO record (results stay counted, anonymously)."""
+        changed = await self.bot.storage.forget_user(str(interaction.user.id))
+        await interaction.response.send_message(
+            f"Done: your name was removed from {changed} record(s).", ephemeral=True
+        )
+
+
+async def setup(bot: UnoBot) -> None:
+    """discord.py extension entry point."""
+    await bot.add_cog(Uno(bot))
