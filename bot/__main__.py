@@ -15,11 +15,19 @@ from bot.settings import DEFAULT_CONFIG, SettingsError, load_settings
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(prog="uno-bot", description="An UNO table for Discord text channels.")
-    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="TOML settings file (default: config.toml)")
-    parser.add_argument("--local", action="store_true", help="play in the browser with a local Discord stand-in")
+    parser.add_argument(
+        "--config", type=Path, default=DEFAULT_CONFIG, help="TOML settings file (default: config.toml)"
+    )
+    parser.add_argument(
+        "--local", action="store_true", help="play in the browser with a local Discord stand-in"
+    )
     parser.add_argument("--port", type=int, help="local mode: the page's port (default 8765)")
-    parser.add_argument("--database", type=Path, help="the SQLite file (default: settings; local mode: a throwaway file)")
-    parser.add_argument("--sync-global", action="store_true", help="sync slash commands to every server (deliberate)")
+    parser.add_argument(
+        "--database", type=Path, help="the SQLite file (default: settings; local mode: a throwaway file)"
+    )
+    parser.add_argument(
+        "--sync-global", action="store_true", help="sync slash commands to every server (deliberate)"
+    )
     return parser.parse_args(argv)
 
 

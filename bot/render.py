@@ -108,9 +108,7 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         UnoButton("l", ch, v, "bot", label="Add bot", emoji="🤖", row=0),
         UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
         UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
-        UnoSelect(
-            "l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2
-        ),
+        UnoSelect("l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2),
     )
     return embed, view
 
@@ -141,7 +139,7 @@ def _player_line(table: Table, game: Game, player: str) -> str:
 
 
 def pending_text(table: Table, game: Game) -> str:
-    """"Waiting for Ana to name the color"."""
+    """ "Waiting for Ana to name the color"."""
     p = game.pending
     if game.game_over:
         return "The game is over."
@@ -176,7 +174,9 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     embed.add_field(name="Players", value=_trim(players), inline=False)
     if game.options.scoring.value != "single-round" or game.options.elimination:
         scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
-        embed.add_field(name=f"Scores (target {game.options.target_score})", value=_trim(scores), inline=False)
+        embed.add_field(
+            name=f"Scores (target {game.options.target_score})", value=_trim(scores), inline=False
+        )
     if tbl.log:
         embed.add_field(name="Last moves", value=_trim("\n".join(tbl.log)), inline=False)
     embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
@@ -195,7 +195,11 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
 
 
 def _button_style(face: Face) -> discord.ButtonStyle:
-    return BUTTON_STYLE.get(face.color, discord.ButtonStyle.secondary) if face.color else discord.ButtonStyle.secondary
+    return (
+        BUTTON_STYLE.get(face.color, discord.ButtonStyle.secondary)
+        if face.color
+        else discord.ButtonStyle.secondary
+    )
 
 
 def hand(
@@ -246,7 +250,9 @@ def hand(
     if not game.round_over:
         extra_row = 4
         if game.can_call_uno(player):
-            items.append(UnoButton("h", ch, v, "u", label="UNO!", style=discord.ButtonStyle.danger, row=extra_row))
+            items.append(
+                UnoButton("h", ch, v, "u", label="UNO!", style=discord.ButtonStyle.danger, row=extra_row)
+            )
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=extra_row))
     return content, embed, view_of(*items)
 
@@ -287,13 +293,16 @@ def _decision_items(
         entries.append((_VERB[kind], index, prefix + card_label(card, side), card.face(side)))
     if len(entries) <= CARD_BUTTONS:
         for n, (verb, index, label, face) in enumerate(entries):
-            items.append(UnoButton("h", ch, v, verb, index, label=label, style=_button_style(face), row=n // 5))
+            items.append(
+                UnoButton("h", ch, v, verb, index, label=label, style=_button_style(face), row=n // 5)
+            )
     else:
         pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
         page = max(0, min(page, pages - 1))
         chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
         options = [
-            discord.SelectOption(label=label[:100], value=f"{verb}:{index}") for verb, index, label, _ in chunk
+            discord.SelectOption(label=label[:100], value=f"{verb}:{index}")
+            for verb, index, label, _ in chunk
         ]
         items.append(UnoSelect("h", ch, v, "sel", options=options, placeholder="Play a card…", row=0))
         if pages > 1:
@@ -307,12 +316,22 @@ def _decision_items(
         elif action.kind == "choose-color":
             assert action.color is not None
             items.append(
-                UnoButton("h", ch, v, "col", action.color.value, label=action.color.value,
-                          emoji=EMOJI[action.color], style=BUTTON_STYLE.get(action.color, discord.ButtonStyle.secondary), row=row)  # fmt: skip
+                UnoButton(
+                    "h",
+                    ch,
+                    v,
+                    "col",
+                    action.color.value,
+                    label=action.color.value,
+                    emoji=EMOJI[action.color],
+                    style=BUTTON_STYLE.get(action.color, discord.ButtonStyle.secondary),
+                    row=row,
+                )
             )
     if game.pending.kind is PendingKind.DISCARD and game.pending.player == player:
         options = [
-            discord.SelectOption(label=card_label(c, side)[:100], value=str(i)) for i, c in enumerate(hand_cards)
+            discord.SelectOption(label=card_label(c, side)[:100], value=str(i))
+            for i, c in enumerate(hand_cards)
         ][:SELECT_PAGE]
         if options:
             items.append(UnoSelect("h", ch, v, "dis", options=options, placeholder="Discard a card…", row=2))
@@ -326,8 +345,18 @@ def _pick_items(tbl: Table, game: Game, player: str, pick: list[str]) -> list[di
     verb, index = pick[0], pick[1]
     if len(pick) == 2:
         items: list[discord.ui.Item[Any]] = [
-            UnoButton("h", ch, v, verb, index, c.value, label=c.value, emoji=EMOJI[c],
-                      style=BUTTON_STYLE.get(c, discord.ButtonStyle.secondary), row=0)  # fmt: skip
+            UnoButton(
+                "h",
+                ch,
+                v,
+                verb,
+                index,
+                c.value,
+                label=c.value,
+                emoji=EMOJI[c],
+                style=BUTTON_STYLE.get(c, discord.ButtonStyle.secondary),
+                row=0,
+            )
             for c in game.colors
         ]
     else:
@@ -336,7 +365,11 @@ def _pick_items(tbl: Table, game: Game, player: str, pick: list[str]) -> list[di
             for i, p in enumerate(game.players)
             if p != player and p in game.hands
         ]
-        items = [UnoSelect("h", ch, v, "tgt", verb, index, pick[2], options=options, placeholder="Pick a player…", row=0)]
+        items = [
+            UnoSelect(
+                "h", ch, v, "tgt", verb, index, pick[2], options=options, placeholder="Pick a player…", row=0
+            )
+        ]
     items.append(UnoButton("h", ch, v, "bk", label="Back", row=1))
     return items
 
@@ -392,7 +425,11 @@ def describe(tbl: Table, event: Event) -> str | None:
     if k == "protected":
         return f"🛡️ {name} is protected by {tbl.name(d['by'])}"
     if k == "card-discarded":
-        return f"{name} keeps all cards" if d.get("declined") else f"{name} discards {card_label(Card.parse(d['card']), side)}"
+        return (
+            f"{name} keeps all cards"
+            if d.get("declined")
+            else f"{name} discards {card_label(Card.parse(d['card']), side)}"
+        )
     if k == "hands-swapped":
         return f"🔁 {name} swaps hands with {tbl.name(d['with_'])}"
     if k == "hands-passed":

@@ -94,7 +94,9 @@ class TableService:
 
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno join``."""
-        await self._lobby_command(interaction, lambda t: t.join(_seat(interaction.user)), "You joined the table.")
+        await self._lobby_command(
+            interaction, lambda t: t.join(_seat(interaction.user)), "You joined the table."
+        )
 
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno start`` (the host)."""
@@ -122,7 +124,9 @@ class TableService:
         self._check_moderator(interaction, table)
         player = str(member.id)
         if table.state == "lobby":
-            await self._lobby_command(interaction, lambda t: t.leave_lobby(player), f"{member.display_name} was removed.")
+            await self._lobby_command(
+                interaction, lambda t: t.leave_lobby(player), f"{member.display_name} was removed."
+            )
             return
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
@@ -130,7 +134,9 @@ class TableService:
                 raise NotInGame(f"{member.display_name} isn't playing here.")
             events = table.leave_game(player)
             await self._changed(table, events)
-            await interaction.response.send_message(f"{member.display_name} was removed from the game.", ephemeral=True)
+            await interaction.response.send_message(
+                f"{member.display_name} was removed from the game.", ephemeral=True
+            )
         await self._publish(table)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -152,7 +158,9 @@ class TableService:
         table = self.tables.require(_channel_id(interaction))
         player = str(interaction.user.id)
         if table.game is None or player not in table.game.hands:
-            raise NotInGame("You aren't playing at this table." if table.game else "The game hasn't started yet.")
+            raise NotInGame(
+                "You aren't playing at this table." if table.game else "The game hasn't started yet."
+            )
         content, embed, view = render.hand(table, player, notice=notice)
         await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
         self._hands[(table.channel_id, player)] = (interaction, time.monotonic())
@@ -201,21 +209,21 @@ class TableService:
         host_only = verb in ("start", "variant", "rules")
         if host_only and user.id != table.host.id:
             raise LobbyError("Only the host can do that.")
-        if verb == "variant":
-            change: Callable[[Table], Any] = lambda t: t.configure(variant=values[0])  # noqa: E731
-        elif verb == "rules":
-            change = lambda t: t.configure(options=Options.parse({**t.options.to_dict(), "house_rules": values}))  # noqa: E731
-        elif verb == "join":
-            change = lambda t: t.join(user)  # noqa: E731
-        elif verb == "leave":
-            change = lambda t: t.leave_lobby(user.id)  # noqa: E731
-        elif verb == "bot":
-            change = lambda t: t.add_ai()  # noqa: E731
-        elif verb == "start":
+        if verb == "start":
             await self._lobby_command(interaction, None, "", start=True, version=version)
             return
-        else:
+        changes: dict[str, Callable[[Table], Any]] = {
+            "variant": lambda t: t.configure(variant=values[0]),
+            "rules": lambda t: t.configure(
+                options=Options.parse({**t.options.to_dict(), "house_rules": values})
+            ),
+            "join": lambda t: t.join(user),
+            "leave": lambda t: t.leave_lobby(user.id),
+            "bot": lambda t: t.add_ai(),
+        }
+        if verb not in changes:
             raise LobbyError("Unknown lobby button.")
+        change = changes[verb]
         await self._lobby_command(interaction, change, "", version=version)
 
     async def _lobby_command(
@@ -257,7 +265,9 @@ class TableService:
                     await self._save(table)
                 embed, view = render.lobby(table)
                 if from_lobby_message:
-                    await interaction.response.edit_message(embed=embed, view=view if table.state == "lobby" else None)
+                    await interaction.response.edit_message(
+                        embed=embed, view=view if table.state == "lobby" else None
+                    )
                 else:
                     await interaction.response.send_message(ack or "Done.", ephemeral=True)
                     await self._edit_lobby_message(table, embed, view)
@@ -267,7 +277,9 @@ class TableService:
         if start:
             self._after(table)
 
-    async def _edit_lobby_message(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
+    async def _edit_lobby_message(
+        self, table: Table, embed: discord.Embed, view: discord.ui.View | None
+    ) -> None:
         if table.message_id is None:
             return
         with contextlib.suppress(discord.HTTPException):
@@ -342,7 +354,9 @@ class TableService:
             if game is None:
                 raise NotInGame("The game hasn't started yet.")
             if version is not None and version != table.version:
-                await self._respond_hand(interaction, table, player, notice="⚠️ " + StaleAction.default_message)
+                await self._respond_hand(
+                    interaction, table, player, notice="⚠️ " + StaleAction.default_message
+                )
                 return
             if player not in game.hands:
                 raise NotInGame()
@@ -515,7 +529,9 @@ class TableService:
         try:
             message = await channel.send(
                 f"<@{player}>, it's your move at the UNO table.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(player))], everyone=False, roles=False),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(int(player))], everyone=False, roles=False
+                ),
             )
         except (discord.HTTPException, ValueError):
             return
@@ -549,7 +565,9 @@ class TableService:
             self._start_task(table.channel_id, "ai", self._ai_later(table.channel_id, table.version))
         if seat is not None and not seat.is_ai and table.turn_seconds:
             self._start_task(
-                table.channel_id, "timer", self._timeout_later(table.channel_id, table.version, player, table.turn_seconds)
+                table.channel_id,
+                "timer",
+                self._timeout_later(table.channel_id, table.version, player, table.turn_seconds),
             )
 
     async def _ai_later(self, channel_id: int, version: int) -> None:
@@ -565,7 +583,12 @@ class TableService:
         try:
             async with self.tables.lock(channel_id):
                 table = self.tables.get(channel_id)
-                if table is None or table.game is None or table.version != version or table.state != "playing":
+                if (
+                    table is None
+                    or table.game is None
+                    or table.version != version
+                    or table.state != "playing"
+                ):
                     return
                 game = table.game
                 events: list[Event] = []

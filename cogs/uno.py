@@ -131,7 +131,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             known = {r.value for r in HouseRule}
             bad = [r for r in rules if r not in known]
             if bad:
-                raise BadOption(f"Unknown house rule(s): {', '.join(bad)}. Known: {', '.join(sorted(known))}.")
+                raise BadOption(
+                    f"Unknown house rule(s): {', '.join(bad)}. Known: {', '.join(sorted(known))}."
+                )
             changes["house_rules"] = rules
         current = await self.service.channel_defaults(interaction.channel_id or 0)
         if changes:
@@ -140,8 +142,12 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
             saved.update(changes)
             merged = {**current, **saved}
-            Options.parse({k: merged[k] for k in ("target_score", "scoring", "house_rules", "customizable_rule")})
-            await self.bot.storage.set_channel_settings(interaction.guild_id or 0, interaction.channel_id or 0, saved)
+            Options.parse(
+                {k: merged[k] for k in ("target_score", "scoring", "house_rules", "customizable_rule")}
+            )
+            await self.bot.storage.set_channel_settings(
+                interaction.guild_id or 0, interaction.channel_id or 0, saved
+            )
             current = merged
         lines = [
             f"Edition: **{VARIANTS[current['variant']].name}**",
@@ -154,9 +160,14 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await interaction.response.send_message(f"**{title}**\n" + "\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="rules")
-    @app_commands.describe(card="A card to explain (default: the whole edition)", variant="The edition (default: this channel's)")
+    @app_commands.describe(
+        card="A card to explain (default: the whole edition)", variant="The edition (default: this channel's)"
+    )
     async def rules(
-        self, interaction: discord.Interaction[UnoBot], card: str | None = None, variant: VariantId | None = None
+        self,
+        interaction: discord.Interaction[UnoBot],
+        card: str | None = None,
+        variant: VariantId | None = None,
     ) -> None:
         """The rules of this channel's edition, or of one card."""
         chosen = variant or await self._channel_variant(interaction)
@@ -167,7 +178,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             await interaction.followup.send(part, ephemeral=True)
 
     @rules.autocomplete("card")
-    async def _card_names(self, interaction: discord.Interaction[UnoBot], current: str) -> list[app_commands.Choice[str]]:
+    async def _card_names(
+        self, interaction: discord.Interaction[UnoBot], current: str
+    ) -> list[app_commands.Choice[str]]:
         names = Rulebook.load().card_names(await self._channel_variant(interaction))
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
@@ -179,7 +192,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
 
     @app_commands.command(name="leaderboard")
     @app_commands.describe(variant="Only games of this edition")
-    async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: VariantId | None = None) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction[UnoBot], variant: VariantId | None = None
+    ) -> None:
         """This server's best UNO players."""
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
@@ -193,7 +208,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record (default: yours)")
-    async def stats(self, interaction: discord.Interaction[UnoBot], member: discord.Member | None = None) -> None:
+    async def stats(
+        self, interaction: discord.Interaction[UnoBot], member: discord.Member | None = None
+    ) -> None:
         """A player's UNO record in this server."""
         who = member or interaction.user
         s = await self.bot.storage.stats(interaction.guild_id or 0, str(who.id))

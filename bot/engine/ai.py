@@ -48,7 +48,7 @@ def random_action(game: Game, player: str, rng: random.Random) -> Action:
 
 
 def _best_color(game: Game, player: str, without: Card | None = None) -> Color:
-    counts = dict.fromkeys(game.colors, 0)
+    counts = dict.fromkeys(game.colors, 0.0)
     for card in game.hands[player]:
         if card is without:
             continue

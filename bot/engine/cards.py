@@ -159,9 +159,7 @@ class Rank(enum.Enum):
         return self in RESTRICTED_RANKS
 
 
-NUMBER_VALUES = {
-    r: int(r.value) for r in Rank if r.value.isdigit()
-}
+NUMBER_VALUES = {r: int(r.value) for r in Rank if r.value.isdigit()}
 DRAW_COUNTS = {
     Rank.DRAW_ONE: 1,
     Rank.DRAW_TWO: 2,

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
@@ -51,8 +52,6 @@ from bot.engine.variants import Variant, get_variant
 SCHEMA_VERSION = 1
 HAND_SIZE = 7
 LEFT, RIGHT = 1, -1
-
-
 
 
 class Action(NamedTuple):
@@ -334,8 +333,10 @@ class Game:
             return False
         if len(hand) == 1:
             return True
+        # Two cards count on one's own decision: a turn, a drawn card, a penalty one may answer
+        # by playing (Invisibility, stacking: that turn's play) or a Wild Super Hero discard.
         p = self.pending
-        return p.player == player and (p.kind is PendingKind.TURN or p.kind is PendingKind.DRAW_DECISION)
+        return p.player == player and p.kind in _OWN_DECISIONS
 
     def hand_value(self, player: str) -> int:
         """Points of the cards in ``player``'s hand on the active side."""
@@ -771,10 +772,10 @@ class Game:
         p = self.pending
         self._emit("player-left", player)
         hand = self.hands.pop(player, [])
-        if not self.round_over and not self.game_over and p.player == player:
-            if p.kind is PendingKind.COLOR or p.kind is PendingKind.DISCARD:
-                self.color = self._most_of(hand)
-                self._emit("color-named", player, color=self.color.value)
+        deciding = not self.round_over and not self.game_over and p.player == player
+        if deciding and p.kind in (PendingKind.COLOR, PendingKind.DISCARD):
+            self.color = self._most_of(hand)
+            self._emit("color-named", player, color=self.color.value)
         self.out[player] = "left"
         self.called.discard(player)
         self.catchable.discard(player)
@@ -909,9 +910,11 @@ class Game:
                 raise NoBluffing()
             raise IllegalPlay()
         last = len(self.hands[player]) == 1 and (card in self.hands[player])
-        if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR:
-            if color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR:
-                self._check_color(color)
+        # A wild names its color, except a last card (the round ends) other than Wild Draw
+        # Color (the victim draws until that color); Wild Super Hero / Villain's is named later.
+        names_color = face.wild and face.rank not in effects.VICTIM_NAMES_COLOR
+        if names_color and (color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR):
+            self._check_color(color)
         if self._needs_target(face) and not last:
             if target is None:
                 raise TargetRequired()
@@ -1083,9 +1086,7 @@ class Game:
             return
         if answerable and effects.victim_decides(self, rank):
             kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
-            self.pending = Pending(
-                kind, victim, source=source, rank=rank, total=total, prev_color=prev_color
-            )
+            self.pending = Pending(kind, victim, source=source, rank=rank, total=total, prev_color=prev_color)
             self._emit("penalty-pending", victim, decision=kind.value, total=total)
             return
         self._take_penalty(victim, rank, total, "penalty")
@@ -1325,6 +1326,8 @@ class Game:
         Raises:
             BadState: wrong schema version or a malformed or inconsistent state.
         """
+        if not isinstance(data, Mapping):
+            raise BadState("A saved game must be a JSON object.")
         try:
             if data.get("schema") != SCHEMA_VERSION:
                 raise BadState(f"Saved game schema {data.get('schema')!r} isn't {SCHEMA_VERSION}.")
@@ -1363,9 +1366,38 @@ class Game:
             game.round_points = int(data["round_points"])
         except BadState:
             raise
-        except (KeyError, TypeError, ValueError, UnoError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, UnoError) as exc:
             raise BadState(f"Saved game is malformed: {exc!r}.") from None
+        game._check_consistent()
         return game
+
+    def _check_consistent(self) -> None:
+        """Refuse a restored state that breaks the engine's invariants.
+
+        Raises:
+            BadState: players, hands, pending decision, direction or cards that don't fit.
+        """
+        if not all(isinstance(p, str) and p for p in self.players) or len(set(self.players)) != len(
+            self.players
+        ):
+            raise BadState("Saved game: players must be distinct texts.")
+        if set(self.out) - set(self.players) or set(self.hands) - set(self.players):
+            raise BadState("Saved game: a hand or seat belongs to nobody at the table.")
+        if not self.round_over and set(self.hands) & set(self.out):
+            raise BadState("Saved game: a player out of the game still holds cards.")
+        if self.direction not in (LEFT, RIGHT):
+            raise BadState("Saved game: direction must be 1 or -1.")
+        p = self.pending
+        if p.kind is not PendingKind.NONE and p.player not in self.hands:
+            raise BadState("Saved game: the pending decision belongs to nobody at the table.")
+        if set(self.scores) != set(self._team_keys()):
+            raise BadState("Saved game: scores don't match the players.")
+        if self.round_no:
+            held = Counter(c for h in self.hands.values() for c in h)
+            held.update(self.draw_pile)
+            held.update(self.discard_pile)
+            if held != Counter(self.deck):
+                raise BadState("Saved game: the cards in play don't match the game's deck.")
 
     def copy(self) -> Game:
         """An independent copy (through :meth:`to_dict`)."""
@@ -1452,6 +1484,16 @@ _COLOR_NAMES = {c: c.value for c in Color}
 
 
 DRAW = Action("draw")
+_OWN_DECISIONS = frozenset(
+    {
+        PendingKind.TURN,
+        PendingKind.DRAW_DECISION,
+        PendingKind.PENALTY,
+        PendingKind.CHALLENGE,
+        PendingKind.HOWLER,
+        PendingKind.DISCARD,
+    }
+)
 
 
 @cache

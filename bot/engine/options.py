@@ -115,6 +115,8 @@ class Options:
         Raises:
             BadOption: an unknown key, a value of the wrong type or out of range.
         """
+        if data is not None and not isinstance(data, Mapping):
+            raise BadOption("Options must be a table of option names and values.")
         data = dict(data or {})
         unknown = set(data) - {f for f in cls.__dataclass_fields__}
         if unknown:
@@ -140,7 +142,7 @@ class Options:
                 house_rules=frozenset(HouseRule(r) for r in rules),
                 customizable_rule=text.strip(),
             )
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise BadOption(f"Bad option value: {exc}.") from None
 
 

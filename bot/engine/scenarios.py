@@ -138,6 +138,11 @@ class Scenario:
             color = _color(deal["color"]) if "color" in deal else None
         except (ValueError, KeyError) as exc:
             raise Malformed(f"bad [deal] value: {exc}") from None
+        scores = deal.get("scores", {})
+        if not isinstance(scores, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in scores.values()
+        ):
+            raise Malformed("[deal] scores must be a table of player (or team) = whole number")
         started = deal.get("started", True)
         if not isinstance(started, bool):
             raise Malformed("[deal] started must be true or false")
@@ -219,9 +224,7 @@ def _target(step: Mapping[str, Any]) -> str:
 
 
 ACTIONS: dict[str, Callable[[Game, dict[str, Any]], list[Event]]] = {
-    "play": lambda g, s: g.play(
-        s["player"], _card_arg(s), color=_step_color(s), target=s.get("target")
-    ),
+    "play": lambda g, s: g.play(s["player"], _card_arg(s), color=_step_color(s), target=s.get("target")),
     "draw": lambda g, s: g.draw(s["player"]),
     "play-drawn": lambda g, s: g.play_drawn(s["player"], color=_step_color(s), target=s.get("target")),
     "keep": lambda g, s: g.keep(s["player"]),
@@ -360,9 +363,7 @@ _CHECKS: dict[str, Callable[[Game, Sequence[Event], Any, str], None]] = {
         "direction", "left" if g.direction == LEFT else "right", w, where
     ),
     "hand_sizes": _table("hand_sizes", lambda g, p: len(g.hands.get(p, []))),
-    "hands": _table(
-        "hands", _hand_cards, lambda v: sorted(Card.parse(str(c)).name for c in v)
-    ),
+    "hands": _table("hands", _hand_cards, lambda v: sorted(Card.parse(str(c)).name for c in v)),
     "draw_size": lambda g, e, w, where: _same("draw_size", len(g.draw_pile), w, where),
     "discard_size": lambda g, e, w, where: _same("discard_size", len(g.discard_pile), w, where),
     "pending": lambda g, e, w, where: _same("pending", g.pending.kind.value, w, where),
@@ -371,9 +372,7 @@ _CHECKS: dict[str, Callable[[Game, Sequence[Event], Any, str], None]] = {
     "round_points": lambda g, e, w, where: _same("round_points", g.round_points, w, where),
     "scores": _table("scores", lambda g, k: g.scores.get(k)),
     "game_over": lambda g, e, w, where: _same("game_over", g.game_over, w, where),
-    "game_winner": lambda g, e, w, where: _same(
-        "game_winner", sorted(g.winners), sorted(_as_list(w)), where
-    ),
+    "game_winner": lambda g, e, w, where: _same("game_winner", sorted(g.winners), sorted(_as_list(w)), where),
     "eliminated": lambda g, e, w, where: _same(
         "eliminated", sorted(g.eliminated), sorted(_as_list(w)), where
     ),

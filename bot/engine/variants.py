@@ -32,7 +32,13 @@ def _wilds(ranks: Mapping[Rank, int]) -> list[Face]:
 
 
 _CLASSIC_COLOR = {Rank.ZERO: 1, **dict.fromkeys(NUMBERS, 2), Rank.SKIP: 2, Rank.REVERSE: 2, Rank.DRAW_TWO: 2}
-_FLIP_LIGHT_COLOR = {**dict.fromkeys(NUMBERS, 2), Rank.DRAW_ONE: 2, Rank.REVERSE: 2, Rank.SKIP: 2, Rank.FLIP: 2}
+_FLIP_LIGHT_COLOR = {
+    **dict.fromkeys(NUMBERS, 2),
+    Rank.DRAW_ONE: 2,
+    Rank.REVERSE: 2,
+    Rank.SKIP: 2,
+    Rank.FLIP: 2,
+}
 _FLIP_DARK_COLOR = {
     **dict.fromkeys(NUMBERS, 2),
     Rank.DRAW_FIVE: 2,
@@ -148,9 +154,7 @@ def _classic(*extra: Face, draw: Rank = Rank.DRAW_TWO) -> tuple[Face, ...]:
     ranks = dict(_CLASSIC_COLOR)
     if draw is not Rank.DRAW_TWO:
         ranks[draw] = ranks.pop(Rank.DRAW_TWO)
-    return tuple(
-        _colored(LIGHT_COLORS, ranks) + _wilds({Rank.WILD: 4, Rank.WILD_DRAW_FOUR: 4}) + list(extra)
-    )
+    return tuple(_colored(LIGHT_COLORS, ranks) + _wilds({Rank.WILD: 4, Rank.WILD_DRAW_FOUR: 4}) + list(extra))
 
 
 def _flip(light_wild: Rank, dark_wild: Rank) -> tuple[tuple[Face, ...], tuple[Face, ...]]:
@@ -207,6 +211,4 @@ def get_variant(variant_id: str) -> Variant:
     try:
         return VARIANTS[variant_id]
     except KeyError:
-        raise BadOption(
-            f"Unknown variant {variant_id!r}; choose one of {', '.join(VARIANTS)}."
-        ) from None
+        raise BadOption(f"Unknown variant {variant_id!r}; choose one of {', '.join(VARIANTS)}.") from None

@@ -1,0 +1,112 @@
+"""Lobby rules, snapshots and the registry's locks (bot/tables.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.engine import ai
+from bot.engine.errors import BadOption
+from bot.engine.options import Options
+from bot.tables import LobbyError, NoTable, Seat, Table, TableRegistry
+
+
+def _lobby(*names: str) -> Table:
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("1", names[0]))
+    for i, name in enumerate(names[1:], start=2):
+        table.join(Seat(str(i), name))
+    return table
+
+
+def test_join_twice_and_full_table_are_refused() -> None:
+    """A seated player can't join again, and an eleventh seat is refused."""
+    table = _lobby("Ana", "Ben")
+    with pytest.raises(LobbyError):
+        table.join(Seat("2", "Ben"))
+    for _ in range(8):
+        table.add_ai()
+    with pytest.raises(LobbyError):
+        table.add_ai()
+    assert len(table.seats) == 10
+
+
+def test_host_leaving_hands_the_lobby_to_the_next_human() -> None:
+    """When the host stands up, the next human becomes host (never a bot)."""
+    table = _lobby("Ana")
+    table.add_ai()
+    table.join(Seat("5", "Cy"))
+    table.leave_lobby("1")
+    assert table.host.id == "5"
+
+
+def test_start_needs_two_players_and_valid_options() -> None:
+    """One player can't start; partners with three players is a bad option."""
+    table = _lobby("Ana")
+    with pytest.raises(LobbyError):
+        table.start()
+    table.join(Seat("2", "Ben"))
+    table.join(Seat("3", "Cy"))
+    table.configure(options=Options(partners=True))
+    with pytest.raises(BadOption):
+        table.start()
+    assert table.state == "lobby"
+
+
+def test_lobby_changes_bump_the_version() -> None:
+    """Every lobby change bumps the version carried by the lobby's buttons."""
+    table = _lobby("Ana")
+    v = table.version
+    table.add_ai()
+    assert table.version == v + 1
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "harry-potter"])
+def test_snapshot_round_trips_mid_game(variant: str) -> None:
+    """A table in the middle of a game restores exactly from its snapshot."""
+    table = _lobby("Ana", "Ben")
+    table.add_ai()
+    table.configure(variant=variant)
+    table.start(seed=3)
+    game = table.game
+    assert game is not None
+    rng = random.Random(3)
+    for _ in range(15):
+        player = game.pending.player
+        assert player is not None
+        game.apply(player, ai.random_action(game, player, rng))
+        if game.round_over:
+            break
+    table.log.append("a line")
+    snap = table.to_snapshot()
+    again = Table.from_snapshot(snap)
+    assert again.to_snapshot() == snap
+
+
+def test_bad_snapshot_is_refused() -> None:
+    """A snapshot of an unknown version is refused with BadOption, not a crash."""
+    with pytest.raises(BadOption):
+        Table.from_snapshot({"snapshot": 99})
+    with pytest.raises(BadOption):
+        Table.from_snapshot({"snapshot": 1, "guild_id": 1})
+
+
+def test_registry_locks_serialize_work_per_table() -> None:
+    """Two coroutines on one table run one after the other under its lock."""
+    registry = TableRegistry()
+    order: list[str] = []
+
+    async def work(name: str) -> None:
+        async with registry.lock(7):
+            order.append(f"{name}-in")
+            await asyncio.sleep(0.01)
+            order.append(f"{name}-out")
+
+    async def main() -> None:
+        await asyncio.gather(work("a"), work("b"))
+
+    asyncio.run(main())
+    assert order in (["a-in", "a-out", "b-in", "b-out"], ["b-in", "b-out", "a-in", "a-out"])
+    with pytest.raises(NoTable):
+        registry.require(7)

@@ -1,0 +1,173 @@
+"""Code quality gates: ruff, mypy --strict on the engine, and the engine's import purity."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+ENGINE = REPO / "bot" / "engine"
+
+# Never allowed in the engine, standard library or not (STYLE.md item 1).
+FORBIDDEN = frozenset(
+    {
+        "discord",
+        "aiosqlite",
+        "asyncio",
+        "pydantic",
+        "pydantic_settings",
+        "sqlite3",
+        "aiohttp",
+        "requests",
+        "httpx",
+        "socket",
+        "threading",
+        "multiprocessing",
+        "concurrent",
+        "cogs",
+    }
+)
+
+
+def run_tool(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m <tool> ...`` from the project's environment, in the repository."""
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=REPO, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("ruff", "check", "bot", "cogs", "tests"),
+        ("ruff", "format", "--check", "bot", "cogs", "tests"),
+        ("mypy", "--strict", "bot/engine"),
+    ],
+    ids=["ruff-check", "ruff-format", "mypy-strict"],
+)
+def test_tool_passes(command: tuple[str, ...]) -> None:
+    """The lint, format or type checker passes on the project."""
+    result = run_tool(*command)
+    if result.returncode != 0:
+        print(result.stdout)
+        print(result.stderr)
+    assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}"
+
+
+def imported_modules(source: str) -> list[tuple[int, str]]:
+    """Every module a source imports: (line, absolute dotted name; "." prefix for relative).
+
+    Includes ``importlib.import_module("...")`` and ``__import__("...")`` calls with a literal.
+    """
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__"))
+            )
+        ):
+            found.append((node.lineno, "dynamic:" + node.args[0].value))
+    return found
+
+
+def impurities(source: str) -> list[str]:
+    """The imports that break the engine's purity: only the standard library and bot.engine.
+
+    Dynamic imports (``importlib``) are checked against the forbidden list only: the engine may
+    load an optional benchmark library lazily, never a Discord, database or async one.
+    """
+    bad = []
+    for line, name in imported_modules(source):
+        dynamic = name.startswith("dynamic:")
+        name = name.removeprefix("dynamic:")
+        if name.startswith("."):
+            continue  # relative: inside bot.engine
+        top = name.split(".")[0]
+        if top in FORBIDDEN:
+            bad.append(f"line {line}: {name} is forbidden in the engine")
+        elif dynamic:
+            continue
+        elif top == "bot":
+            if name != "bot.engine" and not name.startswith("bot.engine."):
+                bad.append(f"line {line}: {name} is outside bot.engine")
+        elif top not in sys.stdlib_module_names and top != "__future__":
+            bad.append(f"line {line}: {name} is not in the standard library")
+    return bad
+
+
+ENGINE_MODULES = sorted(ENGINE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", ENGINE_MODULES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_engine_import_purity(path: Path) -> None:
+    """The engine module imports only the standard library and bot.engine."""
+    assert impurities(path.read_text(encoding="utf-8")) == []
+
+
+def test_engine_modules_found() -> None:
+    """The purity check sees the engine's modules."""
+    names = {p.name for p in ENGINE_MODULES}
+    assert {"cards.py", "game.py", "variants.py", "scenarios.py"} <= names
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import discord",
+        "from discord import ui",
+        "import discord.ext.commands",
+        "import aiosqlite",
+        "import asyncio",
+        "from asyncio import Lock",
+        "import pydantic",
+        "from pydantic_settings import BaseSettings",
+        "import sqlite3",
+        "from sqlite3 import connect",
+        "import numpy",
+        "import bot.settings",
+        "from bot import tables",
+        "from bot.storage import repo",
+        "from cogs import uno",
+        "def f():\n    import asyncio",
+        "import importlib\nimportlib.import_module('discord')",
+        "__import__('sqlite3')",
+        "if True:\n    from aiosqlite import connect",
+    ],
+)
+def test_purity_check_catches(source: str) -> None:
+    """The purity check flags Discord, database, async and non-engine imports."""
+    assert impurities(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from __future__ import annotations",
+        "import random\nimport tomllib\nfrom collections import Counter",
+        "from bot.engine.cards import Card",
+        "import bot.engine.game",
+        "from bot.engine import effects",
+        "from bot import engine",
+        "from . import cards",
+        "from .cards import Card",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.engine.game import Game",
+        "import importlib\nimportlib.import_module('rlcard')",
+    ],
+)
+def test_purity_check_allows(source: str) -> None:
+    """The purity check allows the standard library and the engine's own modules."""
+    assert impurities(source) == []
