@@ -34,22 +34,24 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     args = parse_args(argv)
-    overrides: dict[str, dict[str, object]] = {}
-    if args.port is not None:
-        overrides["local"] = {"port": args.port}
     try:
-        settings = load_settings(args.config, require_token=not args.local, **overrides)
+        settings = load_settings(args.config, require_token=not args.local)
+        if args.port is not None:
+            settings.local.port = args.port
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.local:
-        from bot.local import run_local
+    try:
+        if args.local:
+            from bot.local import run_local
 
-        return asyncio.run(run_local(settings, database=args.database))
-    from bot.run import run_bot
+            return asyncio.run(run_local(settings, database=args.database))
+        from bot.run import run_bot
 
-    return asyncio.run(run_bot(settings, database=args.database, sync_global=args.sync_global))
+        return asyncio.run(run_bot(settings, database=args.database, sync_global=args.sync_global))
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

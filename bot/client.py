@@ -38,9 +38,12 @@ class UnoBot(commands.Bot):
         settings: all settings.
         storage: an unopened storage backend (opened in ``setup_hook``).
         sync_global: sync the slash commands globally at start.
+        options: passed to ``discord.Client`` (tests pass a short ``guild_ready_timeout``).
     """
 
-    def __init__(self, settings: Settings, storage: Storage, *, sync_global: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, storage: Storage, *, sync_global: bool = False, **options: Any
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -48,6 +51,7 @@ class UnoBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
         self.settings = settings
         self.storage = storage

@@ -1,0 +1,64 @@
+"""Local mode (``python -m bot --local``): the Discord stand-in, the bot, and a page to play in.
+
+No Discord account, token or network: the stand-in (``bot/localdiscord``) serves Discord's REST
+and gateway on 127.0.0.1 and a browser page at ``http://127.0.0.1:8765``; the unmodified bot logs
+into it through its ``discord.api_base`` / ``discord.gateway_url`` settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from bot.client import UnoBot, point_at
+from bot.localdiscord.server import StandIn, start_stand_in
+from bot.settings import Settings
+from bot.storage import StorageError
+from bot.storage.sqlite import SqliteStorage
+
+log = logging.getLogger(__name__)
+PLAYERS = ("alice", "bob", "carol", "dave")
+CHANNELS = ("uno", "uno-2")
+
+
+def local_settings(settings: Settings, stand_in: StandIn) -> Settings:
+    """The settings with Discord replaced by the stand-in (token, addresses, command guild)."""
+    discord_settings = settings.discord.model_copy(
+        update={
+            "token": SecretStr(stand_in.token),
+            "api_base": stand_in.api_url,
+            "gateway_url": stand_in.gateway_url,
+            "dev_guild_id": stand_in.guild_id,
+            "sync_commands": True,
+        }
+    )
+    return settings.model_copy(update={"discord": discord_settings})
+
+
+async def run_local(settings: Settings, *, database: Path | None = None) -> int:
+    """Serve the stand-in and run the bot against it until interrupted; returns the exit status."""
+    try:
+        stand_in = await start_stand_in(
+            settings.local.host, settings.local.port, "UNO Local", PLAYERS, channels=CHANNELS
+        )
+    except OSError as exc:
+        log.error("cannot listen on %s:%s (%s); try --port", settings.local.host, settings.local.port, exc)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="uno-local-") as tmp:
+        path = database or Path(tmp) / "uno.db"
+        bot_settings = local_settings(settings, stand_in)
+        point_at(bot_settings)
+        bot = UnoBot(bot_settings, SqliteStorage(path))
+        print(f"\n  UNO is ready: open {stand_in.base_url} in your browser (Ctrl+C stops).\n", flush=True)
+        try:
+            async with bot:
+                await bot.start(stand_in.token)
+        except StorageError as exc:
+            log.error("database: %s", exc)
+            return 2
+        finally:
+            await stand_in.close()
+    return 0

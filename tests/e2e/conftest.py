@@ -1,0 +1,41 @@
+"""End-to-end fixtures: the production bot (``UnoBot``) logged into the local Discord stand-in,
+with a temporary database; async tests run on a fresh event loop (``run_coroutine_test``).
+The harness fails a test on any ERROR log of discord.py, unknown route or Discord error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import UnoBot
+from bot.local import local_settings
+from bot.localdiscord.server import StandIn
+from bot.localdiscord.testing import LocalDiscord, run_coroutine_test
+from bot.settings import load_settings
+from bot.storage.sqlite import SqliteStorage
+
+USERS = ("alice", "bob", "carol")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
+    """Run ``async def`` tests with `run_coroutine_test`."""
+    return run_coroutine_test(pyfuncitem, timeout=120)
+
+
+def make_bot(stand_in: StandIn, db: Path, **game: Any) -> UnoBot:
+    """The production bot configured for the stand-in (fast AI, no turn timer unless asked)."""
+    settings = load_settings(None, environ={}, require_token=False)
+    settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
+    settings.game.turn_seconds = game.pop("turn_seconds", 0)
+    for key, value in game.items():
+        setattr(settings.game, key, value)
+    return UnoBot(local_settings(settings, stand_in), SqliteStorage(db), guild_ready_timeout=0.05)
+
+
+@pytest.fixture
+def uno(tmp_path: Path) -> LocalDiscord:
+    """The bot in a guild with alice, bob and carol and channels #uno and #uno-2."""
+    return LocalDiscord(lambda s: make_bot(s, tmp_path / "uno.db"), users=USERS, channels=("uno", "uno-2"))

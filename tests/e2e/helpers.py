@@ -1,0 +1,175 @@
+"""Playing as users through the stand-in: slash commands, lobby buttons, hands and their buttons."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from bot.client import UnoBot
+from bot.engine.cards import Card, Color
+from bot.engine.game import Game
+from bot.engine.options import Options
+from bot.localdiscord.records import Channel, Message, User
+from bot.localdiscord.testing import LocalDiscord
+from bot.tables import Table
+
+CONTROL = {"Refresh", "Back", "◀", "▶"}
+
+
+def bot_of(env: LocalDiscord) -> UnoBot:
+    """The running bot."""
+    client = env.client
+    assert isinstance(client, UnoBot)
+    return client
+
+
+def table_of(env: LocalDiscord, channel: Channel) -> Table:
+    """The bot's table for a channel."""
+    table = bot_of(env).service.tables.get(channel.id)
+    assert table is not None, "no table in that channel"
+    return table
+
+
+async def command(env: LocalDiscord, user: User, channel: Channel, name: str, **options: Any) -> Message | None:
+    """Run a slash command; returns the message it answered with (None for a modal or defer)."""
+    run = await env.stand_in.slash(user, channel, name, **options)
+    response = await run.response()
+    return response.message
+
+
+async def click(env: LocalDiscord, user: User, message: Message, label: str) -> Message | None:
+    """Click the button labelled ``label`` on ``message``; returns the message the bot answered
+    with (the edited message for an update, or a new one)."""
+    button = message.component(label=label)
+    run = await env.stand_in.click(user, message, button["custom_id"])
+    response = await run.response()
+    return response.message
+
+
+async def choose(env: LocalDiscord, user: User, message: Message, value: str, custom_id: str | None = None) -> Message | None:
+    """Pick ``value`` in the (first, or given) select of ``message``."""
+    select = message.component(custom_id) if custom_id else message.selects[0]
+    run = await env.stand_in.select(user, message, select["custom_id"], [value])
+    return (await run.response()).message
+
+
+def lobby_message(env: LocalDiscord, channel: Channel) -> Message:
+    """The lobby message (the first message with a Join button)."""
+    return next(m for m in env.stand_in.messages(channel) if any(b.get("label") == "Join" for b in m.buttons))
+
+
+def table_message(env: LocalDiscord, channel: Channel) -> Message:
+    """The current table message."""
+    table = table_of(env, channel)
+    assert table.message_id is not None
+    return next(m for m in env.stand_in.messages(channel) if m.id == table.message_id)
+
+
+async def open_table(
+    env: LocalDiscord,
+    channel: Channel,
+    host: User,
+    others: list[User],
+    *,
+    bots: int = 0,
+    variant: str = "classic",
+    **options: Any,
+) -> Table:
+    """``/uno new`` by the host, the others join, bots are added, the host presses Start."""
+    await command(env, host, channel, "uno new", variant=variant, **options)
+    for user in others:
+        await click(env, user, lobby_message(env, channel), "Join")
+    for _ in range(bots):
+        await click(env, host, lobby_message(env, channel), "Add bot")
+    await click(env, host, lobby_message(env, channel), "Start")
+    await env.stand_in.wait_until(lambda: table_of(env, channel).message_id)
+    return table_of(env, channel)
+
+
+def rig(
+    env: LocalDiscord,
+    channel: Channel,
+    *,
+    variant: str,
+    hands: dict[str, list[str]],
+    discard: list[str],
+    draw: list[str],
+    dealer: str,
+    options: Options | None = None,
+    color: str | None = None,
+    protected: str | None = None,
+) -> Game:
+    """Replace the table's game by a known deal (players by user name or seat id)."""
+    table = table_of(env, channel)
+    ids = {s.name: s.id for s in table.seats}
+    hand_cards = {ids.get(k, k): [Card.parse(c) for c in v] for k, v in hands.items()}
+    game, _ = Game.from_deal(
+        [s.id for s in table.seats],
+        variant=variant,
+        options=options or table.options,
+        dealer=ids.get(dealer, dealer),
+        hands=hand_cards,
+        draw_pile=[Card.parse(c) for c in reversed(draw)],
+        discard_pile=[Card.parse(c) for c in discard],
+        color=None if color is None else Color(color),
+        protected=ids.get(protected, protected) if protected else None,
+    )
+    game.version = table.version + 1
+    table.game = game
+    table.variant = variant
+    return game
+
+
+async def hand(env: LocalDiscord, user: User, channel: Channel) -> Message:
+    """Open the user's hand from the table's My hand button."""
+    message = await click(env, user, table_message(env, channel), "My hand")
+    assert message is not None and message.ephemeral
+    return message
+
+
+def labels(message: Message) -> list[str]:
+    """Every button label of a message."""
+    return [str(b.get("label")) for b in message.buttons]
+
+
+async def play_randomly(env: LocalDiscord, user: User, message: Message, rng: random.Random) -> Message | None:
+    """Make one random choice among the enabled components of a hand message (follows color
+    and player pickers to the end); returns the last message the bot answered with."""
+    for _ in range(4):
+        buttons = [b for b in message.buttons if not b.get("disabled") and b.get("label") not in CONTROL]
+        if "UNO!" in [b.get("label") for b in buttons]:
+            choice = next(b for b in buttons if b.get("label") == "UNO!")
+        elif message.selects and (not buttons or rng.random() < 0.5):
+            select = message.selects[0]
+            answer = await choose(env, user, message, rng.choice(select["options"])["value"], select["custom_id"])
+            if answer is None:
+                return None
+            message = answer
+            if not _picking(message):
+                return message
+            continue
+        elif buttons:
+            choice = rng.choice(buttons)
+        else:
+            return message
+        run = await env.stand_in.click(user, message, choice["custom_id"])
+        answer = (await run.response()).message
+        if answer is None or not _picking(answer):
+            return answer
+        message = answer
+    return message
+
+
+def _picking(message: Message) -> bool:
+    """True while a hand shows a color or player picker (a play in progress)."""
+    return any(b.get("label") == "Back" for b in message.buttons)
+
+
+WAITING = re.compile(r"Waiting for \*\*(.+?)\*\*")
+
+
+def waiting_for(message: Message) -> str | None:
+    """The name the table message says the game waits for."""
+    match = WAITING.search(message.text)
+    return match.group(1) if match else None
