@@ -26,7 +26,9 @@ def message_for(error: BaseException) -> str:
     return SORRY
 
 
-async def reply_error(interaction: discord.Interaction[Any], error: BaseException, table: int | None = None) -> None:
+async def reply_error(
+    interaction: discord.Interaction[Any], error: BaseException, table: int | None = None
+) -> None:
     """Answer ``interaction`` privately with the error's message (log unexpected errors)."""
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if not isinstance(original, UnoError | app_commands.CheckFailure | app_commands.TransformerError):

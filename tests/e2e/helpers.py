@@ -31,7 +31,9 @@ def table_of(env: LocalDiscord, channel: Channel) -> Table:
     return table
 
 
-async def command(env: LocalDiscord, user: User, channel: Channel, name: str, **options: Any) -> Message | None:
+async def command(
+    env: LocalDiscord, user: User, channel: Channel, name: str, **options: Any
+) -> Message | None:
     """Run a slash command; returns the message it answered with (None for a modal or defer)."""
     run = await env.stand_in.slash(user, channel, name, **options)
     response = await run.response()
@@ -47,7 +49,9 @@ async def click(env: LocalDiscord, user: User, message: Message, label: str) -> 
     return response.message
 
 
-async def choose(env: LocalDiscord, user: User, message: Message, value: str, custom_id: str | None = None) -> Message | None:
+async def choose(
+    env: LocalDiscord, user: User, message: Message, value: str, custom_id: str | None = None
+) -> Message | None:
     """Pick ``value`` in the (first, or given) select of ``message``."""
     select = message.component(custom_id) if custom_id else message.selects[0]
     run = await env.stand_in.select(user, message, select["custom_id"], [value])
@@ -133,7 +137,9 @@ def labels(message: Message) -> list[str]:
     return [str(b.get("label")) for b in message.buttons]
 
 
-async def play_randomly(env: LocalDiscord, user: User, message: Message, rng: random.Random) -> Message | None:
+async def play_randomly(
+    env: LocalDiscord, user: User, message: Message, rng: random.Random
+) -> Message | None:
     """Make one random choice among the enabled components of a hand message (follows color
     and player pickers to the end); returns the last message the bot answered with."""
     for _ in range(4):
@@ -142,7 +148,9 @@ async def play_randomly(env: LocalDiscord, user: User, message: Message, rng: ra
             choice = next(b for b in buttons if b.get("label") == "UNO!")
         elif message.selects and (not buttons or rng.random() < 0.5):
             select = message.selects[0]
-            answer = await choose(env, user, message, rng.choice(select["options"])["value"], select["custom_id"])
+            answer = await choose(
+                env, user, message, rng.choice(select["options"])["value"], select["custom_id"]
+            )
             if answer is None:
                 return None
             message = answer

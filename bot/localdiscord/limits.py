@@ -1,0 +1,309 @@
+"""Discord's refusals: the JSON error type and the message-shape limits the stand-in enforces.
+
+An error body is what Discord sends::
+
+    {"code": 50035, "message": "Invalid Form Body",
+     "errors": {"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                         "message": "Must be 2000 or fewer in length."}]}}}
+
+discord.py turns it into ``discord.HTTPException`` with ``.status``, ``.code`` and a text that
+flattens ``errors`` ("In content: Must be 2000 or fewer in length.").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+JSON = dict[str, Any]
+
+MAX_CONTENT = 2000
+MAX_ROWS = 5
+MAX_ROW_BUTTONS = 5
+MAX_SELECT_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+MAX_EMBEDS = 10
+MAX_EMBED_TOTAL = 6000
+MAX_V2_COMPONENTS = 40
+ACK_SECONDS = 3.0
+TOKEN_SECONDS = 15 * 60.0
+
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_COMPONENTS_V2 = 1 << 15
+
+# Per-field embed limits: path inside one embed -> maximum length.
+_EMBED_FIELD_LIMITS = {
+    ("title",): 256,
+    ("description",): 4096,
+    ("footer", "text"): 2048,
+    ("author", "name"): 256,
+}
+
+
+class DiscordError(Exception):
+    """A refusal the stand-in answers with Discord's status and JSON body.
+
+    Attributes:
+        status: HTTP status (400, 401, 403, 404).
+        code: Discord's JSON error code (0 for plain HTTP errors).
+        message: Discord's message text.
+        errors: the nested ``{"field": {"_errors": [{"code", "message"}]}}`` tree, or None.
+    """
+
+    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+    def to_json(self) -> JSON:
+        """The response body: ``{"code", "message", "errors"?}``."""
+        body: JSON = {"code": self.code, "message": self.message}
+        if self.errors:
+            body["errors"] = self.errors
+        return body
+
+
+def unauthorized() -> DiscordError:
+    """401 for a missing or wrong bot token."""
+    return DiscordError(401, 0, "401: Unauthorized")
+
+
+def route_not_found() -> DiscordError:
+    """404 for a route the stand-in (or Discord) does not have."""
+    return DiscordError(404, 0, "404: Not Found")
+
+
+def unknown(what: str) -> DiscordError:
+    """404 Unknown <what>: Channel 10003, Guild 10004, Member 10007, Message 10008, User 10013,
+    Webhook 10015, interaction 10062."""
+    codes = {
+        "Channel": 10003,
+        "Guild": 10004,
+        "Member": 10007,
+        "Message": 10008,
+        "User": 10013,
+        "Webhook": 10015,
+        "interaction": 10062,
+        "Application": 10002,
+    }
+    return DiscordError(404, codes[what], f"Unknown {what}")
+
+
+def already_acknowledged() -> DiscordError:
+    """400 40060: a second callback for one interaction."""
+    return DiscordError(400, 40060, "Interaction has already been acknowledged.")
+
+
+def invalid_webhook_token() -> DiscordError:
+    """401 50027: an interaction token past its 15 minutes (or never issued)."""
+    return DiscordError(401, 50027, "Invalid Webhook Token")
+
+
+def empty_message() -> DiscordError:
+    """400 50006: no content, embeds, components, attachments, stickers or poll."""
+    return DiscordError(400, 50006, "Cannot send an empty message")
+
+
+def cannot_edit_others() -> DiscordError:
+    """403 50005: editing a message another user wrote."""
+    return DiscordError(403, 50005, "Cannot edit a message authored by another user")
+
+
+def missing_permissions() -> DiscordError:
+    """403 50013."""
+    return DiscordError(403, 50013, "Missing Permissions")
+
+
+def invalid_form(problems: list[tuple[tuple[str, ...], str, str]]) -> DiscordError:
+    """400 50035 Invalid Form Body from ``(path, error code, message)`` triples."""
+    tree: JSON = {}
+    for path, code, message in problems:
+        node = tree
+        for part in path:
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append({"code": code, "message": message})
+    return DiscordError(400, 50035, "Invalid Form Body", tree)
+
+
+Problems = list[tuple[tuple[str, ...], str, str]]
+
+
+def _too_long(path: tuple[str, ...], limit: int) -> tuple[tuple[str, ...], str, str]:
+    return path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."
+
+
+def walk_components(components: list[JSON]) -> Iterator[JSON]:
+    """Every component in a tree, depth first (rows, containers, sections, accessories)."""
+    for component in components:
+        yield component
+        yield from walk_components(component.get("components") or [])
+        for key in ("accessory", "component"):
+            child = component.get(key)
+            if isinstance(child, dict):
+                yield from walk_components([child])
+
+
+def _walk_with_paths(components: list[JSON], path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], JSON]]:
+    """Like `walk_components`, with each component's error path (``components.0.components.1``)."""
+    for index, component in enumerate(components):
+        here = (*path, str(index))
+        yield here, component
+        yield from _walk_with_paths(component.get("components") or [], (*here, "components"))
+        for key in ("accessory", "component"):
+            child = component.get(key)
+            if isinstance(child, dict):
+                yield (*here, key), child
+                yield from _walk_with_paths(child.get("components") or [], (*here, key, "components"))
+
+
+def _check_components(components: list[JSON], flags: int, base: tuple[str, ...]) -> Problems:
+    problems: Problems = []
+    path = (*base, "components")
+    if flags & FLAG_COMPONENTS_V2:
+        if sum(1 for _ in walk_components(components)) > MAX_V2_COMPONENTS:
+            problems.append(_too_long(path, MAX_V2_COMPONENTS))
+    else:
+        if len(components) > MAX_ROWS:
+            problems.append(_too_long(path, MAX_ROWS))
+        for r, row in enumerate(components):
+            row_path = (*path, str(r))
+            if row.get("type") != 1:
+                problems.append(((*row_path, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1}."))
+                continue
+            children = row.get("components") or []
+            if not children:
+                problems.append(
+                    (
+                        (*row_path, "components"),
+                        "BASE_TYPE_BAD_LENGTH",
+                        "Must be between 1 and 5 in length.",
+                    )
+                )
+            selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
+            if selects and len(children) > 1:
+                problems.append(
+                    (
+                        (*row_path, "components"),
+                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "The specified component exceeds the maximum width",
+                    )
+                )
+            elif len(children) > MAX_ROW_BUTTONS:
+                problems.append(_too_long((*row_path, "components"), MAX_ROW_BUTTONS))
+    seen: set[str] = set()
+    for where, component in _walk_with_paths(components, path):
+        custom_id = component.get("custom_id")
+        if custom_id is not None:
+            if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+                problems.append(_too_long((*where, "custom_id"), MAX_CUSTOM_ID))
+            elif custom_id in seen:
+                problems.append(
+                    (
+                        (*where, "custom_id"),
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "Component custom id was already specified",
+                    )
+                )
+            seen.add(custom_id)
+        if component.get("type") == 2 and len(component.get("label") or "") > 80:
+            problems.append(_too_long((*where, "label"), 80))
+        if component.get("type") == 3:
+            options = component.get("options") or []
+            if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+                problems.append(
+                    (
+                        (*where, "options"),
+                        "BASE_TYPE_BAD_LENGTH",
+                        f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.",
+                    )
+                )
+    return problems
+
+
+def embed_length(embed: JSON) -> int:
+    """Characters Discord counts towards the 6,000 total: title, description, field names and
+    values, footer text, author name."""
+    total = len(embed.get("title") or "") + len(embed.get("description") or "")
+    total += len((embed.get("footer") or {}).get("text") or "")
+    total += len((embed.get("author") or {}).get("name") or "")
+    for field in embed.get("fields") or []:
+        total += len(field.get("name") or "") + len(field.get("value") or "")
+    return total
+
+
+def _check_embeds(embeds: list[JSON], base: tuple[str, ...]) -> Problems:
+    problems: Problems = []
+    path = (*base, "embeds")
+    if len(embeds) > MAX_EMBEDS:
+        problems.append(_too_long(path, MAX_EMBEDS))
+    for e, embed in enumerate(embeds):
+        for keys, limit in _EMBED_FIELD_LIMITS.items():
+            value: Any = embed
+            for key in keys:
+                value = (value or {}).get(key)
+            if isinstance(value, str) and len(value) > limit:
+                problems.append(_too_long((*path, str(e), *keys), limit))
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            problems.append(_too_long((*path, str(e), "fields"), 25))
+        for f, field in enumerate(fields):
+            if len(field.get("name") or "") > 256:
+                problems.append(_too_long((*path, str(e), "fields", str(f), "name"), 256))
+            if len(field.get("value") or "") > 1024:
+                problems.append(_too_long((*path, str(e), "fields", str(f), "value"), 1024))
+    if sum(embed_length(embed) for embed in embeds) > MAX_EMBED_TOTAL:
+        problems.append(
+            (path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+        )
+    return problems
+
+
+def check_message(body: JSON, *, base: tuple[str, ...] = (), current: JSON | None = None) -> None:
+    """Validate a message create (``current`` None) or edit body the way Discord does.
+
+    Args:
+        body: the JSON body (``content``, ``embeds``, ``components``, ``flags``, ...).
+        base: where the message sits in the request (``("data",)`` for interaction callbacks),
+            prefixed to every error path.
+        current: for an edit, the message's fields before it (to decide emptiness after it).
+
+    Raises:
+        DiscordError: 50035 for shape errors, 50006 when the resulting message is empty.
+    """
+    problems: Problems = []
+    content = body.get("content")
+    if isinstance(content, str) and len(content) > MAX_CONTENT:
+        problems.append(_too_long((*base, "content"), MAX_CONTENT))
+    flags = int(body.get("flags") or (current or {}).get("flags") or 0)
+    if body.get("components"):
+        problems += _check_components(body["components"], flags, base)
+    if body.get("embeds"):
+        problems += _check_embeds(body["embeds"], base)
+    if problems:
+        raise invalid_form(problems)
+    merged = {**(current or {}), **{k: v for k, v in body.items() if k in _PAYLOAD_KEYS}}
+    if not any(merged.get(key) for key in _PAYLOAD_KEYS):
+        raise empty_message()
+
+
+_PAYLOAD_KEYS = ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+
+
+def check_modal(body: JSON, *, base: tuple[str, ...] = ("data",)) -> None:
+    """Validate a modal (callback type 9): title, custom_id and 1-5 components.
+
+    Raises:
+        DiscordError: 50035 for shape errors.
+    """
+    problems: Problems = []
+    if not 1 <= len(body.get("custom_id") or "") <= MAX_CUSTOM_ID:
+        problems.append(_too_long((*base, "custom_id"), MAX_CUSTOM_ID))
+    if not 1 <= len(body.get("title") or "") <= 45:
+        problems.append(_too_long((*base, "title"), 45))
+    if not 1 <= len(body.get("components") or []) <= MAX_ROWS:
+        problems.append(((*base, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."))
+    if problems:
+        raise invalid_form(problems)

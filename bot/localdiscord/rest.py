@@ -1,0 +1,400 @@
+"""REST v10 under ``/api/v10``: the routes an UNO bot uses, each request recorded, refusals
+answered with Discord's JSON errors, unknown routes answered 404 and flagged.
+
+JSON answers carry ``Content-Type: application/json`` exactly (discord.py reads anything else,
+even with ``; charset=utf-8``, as text).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from . import interactions, limits
+from .limits import JSON, DiscordError
+from .records import Channel, InteractionRecord, RequestRecord
+from .state import PERMISSIONS, State
+
+API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+RECORD = web.RequestKey("record", RequestRecord)
+FILES = web.RequestKey("files", Sequence[tuple[str, int]])
+_NO_AUTH = (f"{API}/webhooks/", f"{API}/interactions/", f"{API}/gateway")
+
+
+def json_response(body: Any, status: int = 200) -> web.Response:
+    """A JSON answer with the exact content type discord.py expects (204 when body is None)."""
+    if body is None:
+        return web.Response(status=204)
+    return web.Response(
+        body=json.dumps(body).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[tuple[str, int]]]:
+    """The JSON body (``payload_json`` for multipart) and uploaded files as (name, size)."""
+    if request.content_type.startswith("multipart/"):
+        body: Any = None
+        files: list[tuple[str, int]] = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):
+                continue
+            data = await part.read()
+            if part.name == "payload_json":
+                body = json.loads(data)
+            elif part.filename:
+                files.append((part.filename, len(data)))
+        return body, files
+    text = await request.text()
+    return (json.loads(text) if text else None), []
+
+
+class Rest:
+    """The REST routes over one `State`.
+
+    Args:
+        state: the world.
+        gateway_url: what ``GET /gateway`` answers.
+    """
+
+    def __init__(self, state: State, gateway_url: Callable[[], str]) -> None:
+        self.state = state
+        self._gateway_url = gateway_url
+
+    # ------------------------------------------------------------------ wiring
+
+    def routes(self) -> list[web.RouteDef]:
+        """Every route, then a catch-all that answers 404 and flags the request."""
+        get, post, put, patch, delete = web.get, web.post, web.put, web.patch, web.delete
+        app = "/applications/{app_id}"
+        webhook = "/webhooks/{app_id}/{token}"
+        channel = "/channels/{channel_id}"
+        guild = "/guilds/{guild_id}"
+        table = [
+            get("/gateway", self.gateway),
+            get("/gateway/bot", self.gateway_bot),
+            get("/users/@me", self.me),
+            get("/users/{user_id}", self.user),
+            post("/users/@me/channels", self.open_dm),
+            get("/oauth2/applications/@me", self.application),
+            get(app + "/commands", self.get_commands),
+            put(app + "/commands", self.put_commands),
+            get(app + "/guilds/{guild_id}/commands", self.get_commands),
+            put(app + "/guilds/{guild_id}/commands", self.put_commands),
+            post("/interactions/{interaction_id}/{token}/callback", self.callback),
+            post(webhook, self.followup),
+            get(webhook + "/messages/{message_id}", self.webhook_get),
+            patch(webhook + "/messages/{message_id}", self.webhook_edit),
+            delete(webhook + "/messages/{message_id}", self.webhook_delete),
+            get(channel, self.channel),
+            get(channel + "/messages", self.history),
+            post(channel + "/messages", self.send),
+            get(channel + "/messages/{message_id}", self.get_message),
+            patch(channel + "/messages/{message_id}", self.edit),
+            delete(channel + "/messages/{message_id}", self.delete),
+            post(channel + "/typing", self.typing),
+            get(guild, self.guild),
+            get(guild + "/channels", self.guild_channels),
+            get(guild + "/roles", self.roles),
+            get(guild + "/members/{user_id}", self.member),
+        ]
+        defs = [web.route(r.method, API + r.path, r.handler) for r in table]
+        return [*defs, web.route("*", API + "/{tail:.*}", self.unknown_route)]
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Record every ``/api`` request; check the bot token; turn errors into Discord's JSON."""
+        if not request.path.startswith("/api/"):
+            return await handler(request)
+        state = self.state
+        record = RequestRecord(
+            state.clock.now(),
+            request.method,
+            request.path.removeprefix(API),
+            dict(request.query),
+            None,
+        )
+        state.requests.append(record)
+        try:
+            record.body, request[FILES] = await read_body(request)
+            request[RECORD] = record
+            if request.match_info.get("channel_id", "").isdigit():
+                record.channel_id = int(request.match_info["channel_id"])
+            authorized = request.headers.get("Authorization") == f"Bot {state.token}"
+            if not authorized and not request.path.startswith(_NO_AUTH):
+                raise limits.unauthorized()
+            response = await handler(request)
+        except DiscordError as error:
+            record.error = error
+            response = json_response(error.to_json(), error.status)
+        except Exception as error:  # a stand-in bug: fail the test, answer without retries
+            state.fail(f"stand-in crashed on {request.method} {request.path}: {error!r}")
+            response = json_response({"code": 0, "message": f"stand-in error: {error!r}"}, 400)
+        record.status = response.status
+        if isinstance(response, web.Response) and response.body is not None:
+            record.response = json.loads(response.body)  # type: ignore[arg-type]
+        if record.channel_id is not None:
+            state.requests_per_channel[record.channel_id] += 1
+        state.changed()
+        return response
+
+    async def unknown_route(self, request: web.Request) -> web.Response:
+        """Any other ``/api`` path: 404 like Discord, flagged for the test."""
+        request[RECORD].unknown_route = True
+        raise limits.route_not_found()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _channel(self, request: web.Request) -> Channel:
+        return self.state.get_channel(request.match_info["channel_id"])
+
+    def _body(self, request: web.Request) -> JSON:
+        body = request[RECORD].body
+        if not isinstance(body, dict):
+            raise limits.invalid_form([((), "DICT_TYPE_CONVERT", "Only dictionaries may be used.")])
+        return body
+
+    def _check_guild(self, request: web.Request) -> None:
+        if request.match_info["guild_id"] != str(self.state.guild_id):
+            raise limits.unknown("Guild")
+
+    # ------------------------------------------------------------------ start-up
+
+    async def gateway(self, request: web.Request) -> web.Response:
+        """``{"url"}``."""
+        return json_response({"url": self._gateway_url()})
+
+    async def gateway_bot(self, request: web.Request) -> web.Response:
+        """``{"url", "shards", "session_start_limit"}`` (AutoShardedClient)."""
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self._gateway_url(), "shards": 1, "session_start_limit": limit})
+
+    async def me(self, request: web.Request) -> web.Response:
+        """The bot user."""
+        return json_response(self.state.user_payload(self.state.bot))
+
+    async def user(self, request: web.Request) -> web.Response:
+        """Any user by id."""
+        return json_response(self.state.user_payload(self.state.get_user(request.match_info["user_id"])))
+
+    async def application(self, request: web.Request) -> web.Response:
+        """``discord.types.appinfo.AppInfo``."""
+        state = self.state
+        return json_response(
+            {
+                "id": str(state.application_id),
+                "name": state.bot.name,
+                "icon": None,
+                "description": "Local stand-in application",
+                "summary": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": state.user_payload(state.bot),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "rpc_origins": [],
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "tags": [],
+            }
+        )
+
+    def _scope(self, request: web.Request) -> int | None:
+        if request.match_info["app_id"] != str(self.state.application_id):
+            raise limits.unknown("Application")
+        if "guild_id" in request.match_info:
+            self._check_guild(request)
+            return self.state.guild_id
+        return None
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        """The synced commands of the scope."""
+        return json_response(self.state.commands.get(self._scope(request), []))
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        """Bulk overwrite: store the commands with ids and echo them back."""
+        scope = self._scope(request)
+        body = request[RECORD].body or []
+        previous = {c["name"]: c["id"] for c in self.state.commands.get(scope, [])}
+        stored = []
+        for command in body:
+            entry = {
+                "type": 1,
+                "description": "",
+                "options": [],
+                "default_member_permissions": None,
+                "dm_permission": True,
+                "nsfw": False,
+                **command,
+                "id": previous.get(command["name"]) or str(self.state.ids.next()),
+                "application_id": str(self.state.application_id),
+                "version": str(self.state.ids.next()),
+            }
+            if scope is not None:
+                entry["guild_id"] = str(scope)
+            stored.append(entry)
+        self.state.commands[scope] = stored
+        return json_response(stored)
+
+    # ------------------------------------------------------------------ interactions
+
+    async def callback(self, request: web.Request) -> web.Response:
+        """``POST /interactions/{id}/{token}/callback`` (``?with_response=1`` gets a body)."""
+        token = request.match_info["token"]
+        record = self.state.tokens.get(token)
+        if record is not None:
+            request[RECORD].channel_id = record.channel.id
+        result = interactions.callback(
+            self.state, request.match_info["interaction_id"], token, self._body(request), request[FILES]
+        )
+        with_response = request.query.get("with_response", "").lower() in ("1", "true")
+        return json_response(result if with_response else None)
+
+    def _interaction(self, request: web.Request) -> InteractionRecord:
+        record = interactions.by_token(self.state, request.match_info["token"], request.match_info["app_id"])
+        request[RECORD].channel_id = record.channel.id
+        return record
+
+    async def followup(self, request: web.Request) -> web.Response:
+        """``POST /webhooks/{app}/{token}`` (``?wait=1`` returns the message)."""
+        record = self._interaction(request)
+        message = interactions.followup(self.state, record, self._body(request), request[FILES])
+        wait = request.query.get("wait", "").lower() in ("1", "true")
+        return json_response(self.state.message_payload(message) if wait else None)
+
+    async def webhook_get(self, request: web.Request) -> web.Response:
+        """``GET /webhooks/{app}/{token}/messages/{id|@original}``."""
+        record = self._interaction(request)
+        message = interactions.webhook_message(self.state, record, request.match_info["message_id"])
+        return json_response(self.state.message_payload(message))
+
+    async def webhook_edit(self, request: web.Request) -> web.Response:
+        """``PATCH /webhooks/{app}/{token}/messages/{id|@original}`` (ephemerals included)."""
+        record = self._interaction(request)
+        message = interactions.webhook_message(self.state, record, request.match_info["message_id"])
+        self.state.edit_message(message, self._body(request), files=request[FILES])
+        return json_response(self.state.message_payload(message))
+
+    async def webhook_delete(self, request: web.Request) -> web.Response:
+        """``DELETE /webhooks/{app}/{token}/messages/{id|@original}``."""
+        record = self._interaction(request)
+        message = interactions.webhook_message(self.state, record, request.match_info["message_id"])
+        self.state.delete_message(message)
+        return json_response(None)
+
+    # ------------------------------------------------------------------ channels and messages
+
+    async def channel(self, request: web.Request) -> web.Response:
+        """A channel's payload."""
+        return json_response(self.state.channel_payload(self._channel(request)))
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        """``POST /users/@me/channels {"recipient_id"}``: the DM channel with that user."""
+        user = self.state.get_user(self._body(request).get("recipient_id", ""))
+        if user.bot:
+            raise DiscordError(400, 50007, "Cannot send messages to this user")
+        return json_response(self.state.channel_payload(self.state.dm_channel(user)))
+
+    async def history(self, request: web.Request) -> web.Response:
+        """Newest first, at most ``limit`` (default 50), ``before``/``after`` ids; never
+        ephemerals."""
+        channel = self._channel(request)
+        query = request.query
+        limit = min(int(query.get("limit", 50)), 100)
+        messages = [
+            m
+            for m in self.state.messages.values()
+            if m.channel is channel and not m.deleted and not m.ephemeral
+        ]
+        if "before" in query:
+            messages = [m for m in messages if m.id < int(query["before"])]
+        if "after" in query:
+            messages = [m for m in messages if m.id > int(query["after"])][:limit]
+        messages = sorted(messages, key=lambda m: m.id, reverse=True)[:limit]
+        return json_response([self.state.message_payload(m) for m in messages])
+
+    async def send(self, request: web.Request) -> web.Response:
+        """``POST /channels/{c}/messages`` as the bot."""
+        channel = self._channel(request)
+        body = self._body(request)
+        message = self.state.create_message(channel, self.state.bot, body, files=request[FILES])
+        return json_response(self.state.message_payload(message))
+
+    def _public_message(self, request: web.Request) -> Any:
+        message = self.state.get_message(self._channel(request), request.match_info["message_id"])
+        if message.ephemeral:  # ephemerals exist only behind their interaction's token
+            raise limits.unknown("Message")
+        return message
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        """One message (404 10008 for ephemerals)."""
+        return json_response(self.state.message_payload(self._public_message(request)))
+
+    async def edit(self, request: web.Request) -> web.Response:
+        """``PATCH /channels/{c}/messages/{id}``: the bot's own public messages only."""
+        message = self._public_message(request)
+        if message.author is not self.state.bot:
+            raise limits.cannot_edit_others()
+        self.state.edit_message(message, self._body(request))
+        return json_response(self.state.message_payload(message))
+
+    async def delete(self, request: web.Request) -> web.Response:
+        """``DELETE /channels/{c}/messages/{id}``: others' messages need Manage Messages."""
+        message = self._public_message(request)
+        state = self.state
+        if message.author is not state.bot and message.channel.is_dm:
+            raise limits.missing_permissions()
+        if message.author is not state.bot and not (
+            state.permissions(state.bot) & PERMISSIONS["manage_messages"]
+        ):
+            raise limits.missing_permissions()
+        state.delete_message(message)
+        return json_response(None)
+
+    async def typing(self, request: web.Request) -> web.Response:
+        """Typing indicator: accepted, no effect."""
+        self._channel(request)
+        return json_response(None)
+
+    # ------------------------------------------------------------------ guild
+
+    async def guild(self, request: web.Request) -> web.Response:
+        """``GET /guilds/{g}`` (no members or channels, as on Discord)."""
+        self._check_guild(request)
+        data = self.state.guild_payload()
+        for key in (
+            "members",
+            "channels",
+            "threads",
+            "presences",
+            "voice_states",
+            "joined_at",
+            "large",
+            "member_count",
+        ):
+            data.pop(key, None)
+        return json_response(data)
+
+    async def guild_channels(self, request: web.Request) -> web.Response:
+        """The guild's text channels."""
+        self._check_guild(request)
+        channels = [c for c in self.state.channels.values() if not c.is_dm]
+        return json_response([self.state.channel_payload(c) for c in channels])
+
+    async def roles(self, request: web.Request) -> web.Response:
+        """The guild's roles."""
+        self._check_guild(request)
+        return json_response([self.state.role_payload(r) for r in self.state.roles.values()])
+
+    async def member(self, request: web.Request) -> web.Response:
+        """``GET /guilds/{g}/members/{u}`` (10007 Unknown Member)."""
+        self._check_guild(request)
+        user = self.state.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise limits.unknown("Member")
+        return json_response(self.state.member_payload(user))

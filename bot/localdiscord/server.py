@@ -1,0 +1,403 @@
+"""`StandIn`: the aiohttp app (REST, gateway, browser page) and the API tests drive it with.
+
+stand_in = await start_stand_in(guild_name="UNO Club", users=["alice", "bob"])
+point_discord_py_at(stand_in.base_url)      # or the bot's settings do the same
+...                                          # log a discord.py client in with stand_in.token
+run = await stand_in.slash(alice, stand_in.channel("uno"), "uno new", variant="flip")
+response = await run.response()
+await stand_in.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import discord
+import yarl
+from aiohttp import web
+
+from . import interactions
+from .gateway import Gateway
+from .interactions import CommandUsageError
+from .limits import JSON
+from .records import Channel, Clock, InteractionRecord, Message, RequestRecord, Role, User
+from .rest import Rest
+from .state import State, permission_bits
+from .ui import UI
+
+T = TypeVar("T")
+DEFAULT_TOKEN = "local.stand-in.token"
+
+
+def point_discord_py_at(base_url: str) -> Callable[[], None]:
+    """Send every discord.py REST call to ``{base_url}/api/v10`` and open the gateway at
+    ``ws://…/gateway``; returns a function that restores the previous targets.
+
+    Args:
+        base_url: ``http://127.0.0.1:PORT`` (what `StandIn.base_url` gives).
+    """
+    url = yarl.URL(base_url)
+    previous = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    discord.http.Route.BASE = str(url / "api" / "v10")
+    scheme = "wss" if url.scheme == "https" else "ws"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = url.with_scheme(scheme) / "gateway"
+
+    def restore() -> None:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = previous
+
+    return restore
+
+
+class StandIn:
+    """A local Discord: one guild, its users and channels, REST + gateway + a browser page.
+
+    Args:
+        guild_name: the guild's name.
+        users: names of the human members to create.
+        channels: names of the text channels to create.
+        bot_name: the bot user's name.
+        token: the bot token the client must log in with.
+        clock: time source (deadlines, token expiry); `Clock.advance` lets time pass.
+    """
+
+    def __init__(
+        self,
+        *,
+        guild_name: str = "Local Guild",
+        users: Iterable[str] = ("alice", "bob"),
+        channels: Iterable[str] = ("general",),
+        bot_name: str = "UNO Bot",
+        token: str = DEFAULT_TOKEN,
+        clock: Clock | None = None,
+    ) -> None:
+        self.clock = clock or Clock()
+        self.state = State(guild_name=guild_name, clock=self.clock, bot_name=bot_name, token=token)
+        for name in channels:
+            self.state.add_channel(name)
+        for name in users:
+            self.state.add_user(name)
+        self.gateway = Gateway(self.state, lambda: self.gateway_url)
+        self.rest = Rest(self.state, lambda: self.gateway_url)
+        self.ui = UI(self)
+        self.app = web.Application(middlewares=[self.rest.middleware])
+        self.app.add_routes(self.rest.routes())
+        self.app.add_routes([web.get("/gateway", self.gateway.handle), *self.ui.routes()])
+        self._runner: web.AppRunner | None = None
+        self.host = "127.0.0.1"
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> StandIn:
+        """Listen on ``host:port`` (0 picks a free port, see `port`)."""
+        self._runner = web.AppRunner(self.app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[attr-defined]
+        self.host, self.port = host, server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return self
+
+    async def close(self) -> None:
+        """Close client sockets and stop listening."""
+        await self.ui.close()
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def base_url(self) -> str:
+        """``http://HOST:PORT`` (the browser page is at ``/``)."""
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_url(self) -> str:
+        """``http://HOST:PORT/api/v10`` (for ``discord.http.Route.BASE``)."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """``ws://HOST:PORT/gateway``."""
+        return f"ws://{self.host}:{self.port}/gateway"
+
+    # ------------------------------------------------------------------ the world
+
+    @property
+    def token(self) -> str:
+        """The bot token to log in with."""
+        return self.state.token
+
+    @property
+    def guild_id(self) -> int:
+        """The guild's id."""
+        return self.state.guild_id
+
+    @property
+    def application_id(self) -> int:
+        """The application id (also the bot user's id)."""
+        return self.state.application_id
+
+    @property
+    def bot(self) -> User:
+        """The bot's own user."""
+        return self.state.bot
+
+    @property
+    def users(self) -> list[User]:
+        """The human members."""
+        return [u for u in self.state.users.values() if not u.bot]
+
+    @property
+    def channels(self) -> list[Channel]:
+        """The guild's text channels."""
+        return [c for c in self.state.channels.values() if not c.is_dm]
+
+    def user(self, name: str) -> User:
+        """A member by name.
+
+        Raises:
+            KeyError: no such member.
+        """
+        for user in self.state.users.values():
+            if user.name == name:
+                return user
+        raise KeyError(name)
+
+    def channel(self, name: str) -> Channel:
+        """A text channel by name.
+
+        Raises:
+            KeyError: no such channel.
+        """
+        for channel in self.channels:
+            if channel.name == name:
+                return channel
+        raise KeyError(name)
+
+    def add_user(self, name: str, *, permissions: Sequence[str] = ()) -> User:
+        """A new member (GUILD_MEMBER_ADD is dispatched to clients with the members intent),
+        optionally with extra permissions (see `grant`)."""
+        user = self.state.add_user(name)
+        if permissions:
+            self.grant(user, *permissions)
+        return user
+
+    def add_channel(self, name: str, topic: str | None = None) -> Channel:
+        """A new text channel (CHANNEL_CREATE is dispatched)."""
+        return self.state.add_channel(name, topic)
+
+    def grant(self, user: User, *permissions: str) -> Role:
+        """Give ``user`` a new role with these permissions (``"manage_messages"``,
+        ``"manage_channels"``, any key of `state.PERMISSIONS`)."""
+        role = self.state.add_role("+".join(permissions) or "role", permission_bits(permissions))
+        self.state.assign_role(user, role)
+        return role
+
+    def dm_channel(self, user: User) -> Channel:
+        """The bot's DM channel with ``user``."""
+        return self.state.dm_channel(user)
+
+    def commands(self, *, guild: bool = True) -> list[JSON]:
+        """The commands the bot synced, guild-scoped (default) or global, as stored."""
+        return self.state.commands.get(self.guild_id if guild else None, [])
+
+    # ------------------------------------------------------------------ users acting
+
+    async def _connected(self, timeout: float) -> None:
+        def connected() -> bool:
+            return any(s.connection is not None for s in self.gateway.sessions.values())
+
+        try:
+            await self.state.wait_until(connected, timeout)
+        except TimeoutError:
+            raise CommandUsageError("no bot is connected to the gateway") from None
+
+    async def slash(
+        self, user: User, channel: Channel, command: str, *, timeout: float = 5.0, **options: Any
+    ) -> InteractionRecord:
+        """``user`` runs ``/command`` in ``channel`` (waits until the command is synced).
+
+        Args:
+            command: the path, ``"uno new"`` (group and subcommand words), or a whole line
+                ``"uno new variant:flip"`` as typed.
+            timeout: how long to wait for a gateway session and a first command sync.
+            options: option values by name: str/int/float/bool, or a `User`, `Channel` or
+                `Role` (also an id or name) for those option types; a choice by value or name.
+
+        Raises:
+            CommandUsageError: what the Discord client would refuse (unknown command or option,
+                missing required option, value out of range).
+        """
+        path, typed = interactions.parse_command_line(command)
+        given: dict[str, Any] = {**typed, **options}
+
+        await self._connected(timeout)
+        with contextlib.suppress(TimeoutError):  # then find_command says what is missing
+            await self.state.wait_until(lambda: any(self.state.commands.values()), timeout)
+        data = interactions.command_data(self.state, path, given)
+        name = " ".join(path)
+        return interactions.start(self.state, user, channel, 2, data, command=name)
+
+    async def click(
+        self, user: User, message: Message, custom_id: str | None = None, *, label: str | None = None
+    ) -> InteractionRecord:
+        """``user`` clicks a button of ``message``, named by custom_id or label.
+
+        Raises:
+            CommandUsageError: no such button, it is disabled, or ``user`` cannot see the message.
+        """
+        if custom_id is None:
+            try:
+                custom_id = message.component(label=label)["custom_id"]
+            except KeyError:
+                raise CommandUsageError(f"message {message.id} has no button {label!r}") from None
+        assert custom_id is not None
+        await self._connected(5.0)
+        data = interactions.component_data(message, custom_id, None)
+        return interactions.start(self.state, user, message.channel, 3, data, message=message)
+
+    async def select(
+        self, user: User, message: Message, custom_id: str, values: Sequence[str]
+    ) -> InteractionRecord:
+        """``user`` picks ``values`` in a select of ``message``.
+
+        Raises:
+            CommandUsageError: no such select, disabled, or values it does not offer.
+        """
+        await self._connected(5.0)
+        data = interactions.component_data(message, custom_id, list(values))
+        return interactions.start(self.state, user, message.channel, 3, data, message=message)
+
+    async def submit_modal(
+        self, user: User, shown: InteractionRecord, values: dict[str, str]
+    ) -> InteractionRecord:
+        """``user`` submits the modal the bot answered ``shown`` with (callback type 9).
+
+        Args:
+            values: text input values (or select values) by custom_id.
+
+        Raises:
+            CommandUsageError: ``shown`` got no modal, was submitted already, or other inputs.
+        """
+        if shown.modal is None or shown.user is not user or shown.modal_submitted:
+            raise CommandUsageError(f"{user.name} has no open modal from {shown!r}")
+        await self._connected(5.0)
+        data = interactions.modal_data(shown.modal, values)
+        shown.modal_submitted = True
+        return interactions.start(self.state, user, shown.channel, 5, data, message=shown.source_message)
+
+    async def say(self, user: User, channel: Channel, content: str) -> Message:
+        """``user`` posts a plain message (MESSAGE_CREATE is dispatched)."""
+        return self.state.create_message(channel, user, {"content": content})
+
+    def request_gateway_reconnect(self) -> None:
+        """Ask connected clients to reconnect (op 7); discord.py resumes the session."""
+        self.gateway.request_reconnect()
+
+    # ------------------------------------------------------------------ observing
+
+    def visible_messages(self, user: User, channel: Channel | None = None) -> list[Message]:
+        """What ``user`` sees, oldest first: public messages, their own ephemerals, their DMs;
+        only ``channel``'s when given."""
+        return self.state.visible_messages(user, channel)
+
+    def messages(self, channel: Channel) -> list[Message]:
+        """The channel's live public (non-ephemeral) messages, oldest first."""
+        return [m for m in self.state.visible_messages(self.bot, channel)]
+
+    @property
+    def interactions(self) -> list[InteractionRecord]:
+        """Every interaction started, oldest first."""
+        return list(self.state.interactions.values())
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        """Every ``/api`` request, in arrival order."""
+        return self.state.requests
+
+    @property
+    def errors(self) -> list[RequestRecord]:
+        """Requests answered with a Discord error (status >= 400)."""
+        return [r for r in self.state.requests if r.status >= 400]
+
+    @property
+    def unknown_routes(self) -> list[RequestRecord]:
+        """Requests to routes the stand-in does not have (answered 404)."""
+        return [r for r in self.state.requests if r.unknown_route]
+
+    @property
+    def requests_per_channel(self) -> dict[int, int]:
+        """Request count per channel id (channel routes and interaction/webhook calls)."""
+        return dict(self.state.requests_per_channel)
+
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+        """Wait until ``predicate()`` is truthy, re-checked on every state change; returns it.
+
+        Raises:
+            TimeoutError: not within ``timeout`` seconds.
+            AssertionError: a problem was reported meanwhile (see `testing`).
+        """
+        return await self.state.wait_until(predicate, timeout)
+
+    async def wait_for_message(
+        self,
+        channel: Channel,
+        predicate: Callable[[Message], bool] = lambda m: True,
+        *,
+        user: User | None = None,
+        timeout: float = 5.0,
+    ) -> Message:
+        """The newest message in ``channel`` (visible to ``user``, default: public ones) that
+        satisfies ``predicate``, waiting for it if needed."""
+        viewer = user or self.bot
+
+        def find() -> Message | None:
+            matching = [m for m in self.visible_messages(viewer, channel) if predicate(m)]
+            return matching[-1] if matching else None
+
+        return await self.wait_until(find, timeout)
+
+    async def wait_for_gateway(self, timeout: float = 5.0) -> None:
+        """Wait until a client has IDENTIFYed (READY and GUILD_CREATE sent)."""
+        await self.wait_until(lambda: self.gateway.identifies > 0, timeout)
+
+    async def __aenter__(self) -> StandIn:
+        return await self.start()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+
+async def start_stand_in(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    guild_name: str = "Local Guild",
+    users: Iterable[str] = ("alice", "bob"),
+    *,
+    channels: Iterable[str] = ("general",),
+    bot_name: str = "UNO Bot",
+    token: str = DEFAULT_TOKEN,
+    clock: Clock | None = None,
+) -> StandIn:
+    """Create and start a `StandIn` (``port`` 0 picks a free one); ``await it.close()`` ends it."""
+    stand_in = StandIn(
+        guild_name=guild_name,
+        users=users,
+        channels=channels,
+        bot_name=bot_name,
+        token=token,
+        clock=clock,
+    )
+    return await stand_in.start(host, port)
+
+
+__all__ = [
+    "DEFAULT_TOKEN",
+    "StandIn",
+    "point_discord_py_at",
+    "start_stand_in",
+]

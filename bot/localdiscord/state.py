@@ -1,0 +1,588 @@
+"""The stand-in's world: one guild with its roles, channels, members and messages, DMs, the
+synced commands, the interactions, the request log, and a change signal to wait on.
+
+Everything runs on one event loop, so no locks: every mutation ends in `State.changed()`, which
+wakes `wait_until` and the browser page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from . import limits
+from .limits import FLAG_EPHEMERAL, JSON
+from .records import (
+    Channel,
+    Clock,
+    InteractionRecord,
+    Message,
+    RequestRecord,
+    Role,
+    Snowflakes,
+    User,
+    iso,
+)
+
+T = TypeVar("T")
+POLL_SECONDS = 0.01
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions).
+PERMISSIONS = {
+    "create_instant_invite": 1 << 0,
+    "manage_channels": 1 << 4,
+    "administrator": 1 << 3,
+    "add_reactions": 1 << 6,
+    "view_channel": 1 << 10,
+    "send_messages": 1 << 11,
+    "manage_messages": 1 << 13,
+    "embed_links": 1 << 14,
+    "attach_files": 1 << 15,
+    "read_message_history": 1 << 16,
+    "mention_everyone": 1 << 17,
+    "use_external_emojis": 1 << 18,
+    "change_nickname": 1 << 26,
+    "use_application_commands": 1 << 31,
+    "manage_threads": 1 << 34,
+    "create_public_threads": 1 << 35,
+    "send_messages_in_threads": 1 << 38,
+}
+ALL_PERMISSIONS = (1 << 51) - 1
+EVERYONE_PERMISSIONS = sum(
+    PERMISSIONS[name]
+    for name in (
+        "create_instant_invite",
+        "add_reactions",
+        "view_channel",
+        "send_messages",
+        "embed_links",
+        "attach_files",
+        "read_message_history",
+        "use_external_emojis",
+        "change_nickname",
+        "use_application_commands",
+        "create_public_threads",
+        "send_messages_in_threads",
+    )
+)
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | PERMISSIONS["manage_messages"] | PERMISSIONS["manage_threads"]
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def permission_bits(names: Iterable[str]) -> int:
+    """OR of named permissions (``"manage_messages"``, ...).
+
+    Raises:
+        KeyError: an unknown name.
+    """
+    return sum(PERMISSIONS[name] for name in set(names))
+
+
+class State:
+    """The guild, its DMs, commands, interactions and the request log.
+
+    Args:
+        guild_name: the guild's name.
+        clock: time source for deadlines, token expiry, ids and timestamps.
+        bot_name: the bot user's name.
+        token: the bot token REST and IDENTIFY must present.
+    """
+
+    def __init__(self, *, guild_name: str, clock: Clock, bot_name: str, token: str) -> None:
+        self.clock = clock
+        self.ids = Snowflakes(clock)
+        self.token = token
+        self.guild_id = self.ids.next()
+        self.guild_name = guild_name
+        self.application_id = self.ids.next()
+        self.owner_id = self.ids.next()  # an owner who is not a member: nobody gets owner rights
+        now = iso(clock.now())
+        self.roles: dict[int, Role] = {self.guild_id: Role(self.guild_id, "@everyone", EVERYONE_PERMISSIONS)}
+        bot_role = Role(self.ids.next(), bot_name, BOT_PERMISSIONS, 1, bot_id=self.application_id)
+        self.roles[bot_role.id] = bot_role
+        self.bot = User(self.application_id, bot_name, bot=True, joined_at=now)
+        self.bot.role_ids.append(bot_role.id)
+        self.users: dict[int, User] = {self.bot.id: self.bot}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.commands: dict[int | None, list[JSON]] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.tokens: dict[str, InteractionRecord] = {}
+        self.requests: list[RequestRecord] = []
+        self.requests_per_channel: Counter[int] = Counter()
+        self.problems: list[str] = []
+        self.dispatch: Callable[[str, JSON], None] = lambda event, data: None
+        self._listeners: list[Callable[[], None]] = []
+        self._changed: asyncio.Event | None = None
+
+    # ------------------------------------------------------------------ change signal
+
+    def changed(self) -> None:
+        """Signal a state change: wakes every `wait_until` and calls the listeners."""
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+        for listener in list(self._listeners):
+            listener()
+
+    def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener()`` after every change; returns a function that removes it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+        """Wait until ``predicate()`` is truthy; return it. It is checked now, after every
+        change, and every `POLL_SECONDS` (for conditions on the bot's side, which the stand-in
+        does not see change).
+
+        Raises:
+            TimeoutError: still falsy after ``timeout`` seconds.
+            AssertionError: a problem was reported (`fail`) meanwhile.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            if self.problems:
+                raise AssertionError("stand-in problems: " + "; ".join(self.problems))
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within {timeout} s: {predicate}")
+            if self._changed is None:
+                self._changed = asyncio.Event()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(remaining, POLL_SECONDS))
+
+    def fail(self, problem: str) -> None:
+        """Record a problem that should fail the running test, and wake the waiters."""
+        self.problems.append(problem)
+        self.changed()
+
+    # ------------------------------------------------------------------ guild contents
+
+    def add_user(self, name: str, *, bot: bool = False) -> User:
+        """A new member (dispatches GUILD_MEMBER_ADD)."""
+        user = User(self.ids.next(), name, bot=bot, joined_at=iso(self.clock.now()))
+        self.users[user.id] = user
+        self.dispatch("GUILD_MEMBER_ADD", {**self.member_payload(user), "guild_id": str(self.guild_id)})
+        self.changed()
+        return user
+
+    def add_channel(self, name: str, topic: str | None = None) -> Channel:
+        """A new text channel (dispatches CHANNEL_CREATE)."""
+        position = sum(1 for c in self.channels.values() if not c.is_dm)
+        channel = Channel(self.ids.next(), name, 0, position, topic)
+        self.channels[channel.id] = channel
+        self.dispatch("CHANNEL_CREATE", self.channel_payload(channel))
+        self.changed()
+        return channel
+
+    def add_role(self, name: str, permissions: int) -> Role:
+        """A new role (dispatches GUILD_ROLE_CREATE)."""
+        role = Role(self.ids.next(), name, permissions, len(self.roles))
+        self.roles[role.id] = role
+        self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(self.guild_id), "role": self.role_payload(role)})
+        self.changed()
+        return role
+
+    def assign_role(self, user: User, role: Role) -> None:
+        """Give ``user`` the role (dispatches GUILD_MEMBER_UPDATE)."""
+        if role.id not in user.role_ids:
+            user.role_ids.append(role.id)
+        self.dispatch("GUILD_MEMBER_UPDATE", {**self.member_payload(user), "guild_id": str(self.guild_id)})
+        self.changed()
+
+    def permissions(self, user: User) -> int:
+        """Guild-level permissions: @everyone OR the user's roles; administrator means all."""
+        bits = self.roles[self.guild_id].permissions
+        for role_id in user.role_ids:
+            bits |= self.roles[role_id].permissions
+        return ALL_PERMISSIONS if bits & PERMISSIONS["administrator"] else bits
+
+    def dm_channel(self, user: User) -> Channel:
+        """The bot's DM channel with ``user``, created on first use."""
+        for channel in self.channels.values():
+            if channel.recipient is user:
+                return channel
+        channel = Channel(self.ids.next(), f"dm-{user.name}", 1, recipient=user)
+        self.channels[channel.id] = channel
+        return channel
+
+    def get_channel(self, channel_id: int | str) -> Channel:
+        """Channel by id.
+
+        Raises:
+            DiscordError: 10003 Unknown Channel.
+        """
+        try:
+            return self.channels[int(channel_id)]
+        except (KeyError, ValueError):
+            raise limits.unknown("Channel") from None
+
+    def get_user(self, user_id: int | str) -> User:
+        """User by id.
+
+        Raises:
+            DiscordError: 10013 Unknown User.
+        """
+        try:
+            return self.users[int(user_id)]
+        except (KeyError, ValueError):
+            raise limits.unknown("User") from None
+
+    def get_message(self, channel: Channel, message_id: int | str) -> Message:
+        """A live message of ``channel``.
+
+        Raises:
+            DiscordError: 10008 Unknown Message (also for deleted ones).
+        """
+        try:
+            message = self.messages[int(message_id)]
+        except (KeyError, ValueError):
+            raise limits.unknown("Message") from None
+        if message.deleted or message.channel is not channel:
+            raise limits.unknown("Message")
+        return message
+
+    # ------------------------------------------------------------------ messages
+
+    def create_message(
+        self,
+        channel: Channel,
+        author: User,
+        body: JSON,
+        *,
+        base: tuple[str, ...] = (),
+        ephemeral_for: User | None = None,
+        interaction: InteractionRecord | None = None,
+        type: int = 0,
+        validate: bool = True,
+        files: Sequence[tuple[str, int]] = (),
+    ) -> Message:
+        """Store a new message from a create body (and uploaded ``files`` as (name, size)) and
+        dispatch MESSAGE_CREATE (not for ephemerals). Flag 64 makes it ephemeral for
+        ``ephemeral_for``.
+
+        Raises:
+            DiscordError: the body breaks a limit (see `limits.check_message`).
+        """
+        if validate:
+            limits.check_message(body, base=base)
+        flags = int(body.get("flags") or 0)
+        if not flags & FLAG_EPHEMERAL:
+            ephemeral_for = None
+        message = Message(
+            id=self.ids.next(),
+            channel=channel,
+            author=author,
+            type=type,
+            flags=flags,
+            timestamp=iso(self.clock.now()),
+            ephemeral_for=ephemeral_for,
+            interaction=interaction,
+            webhook_id=self.application_id if interaction is not None else None,
+            reference=body.get("message_reference"),
+        )
+        self._apply(message, body)
+        self._add_files(message, files)
+        self.messages[message.id] = message
+        if not message.ephemeral:
+            self.dispatch("MESSAGE_CREATE", self.message_payload(message))
+        self.changed()
+        return message
+
+    def edit_message(
+        self,
+        message: Message,
+        body: JSON,
+        *,
+        base: tuple[str, ...] = (),
+        files: Sequence[tuple[str, int]] = (),
+    ) -> Message:
+        """Apply an edit body (present keys replace; ``null`` clears) and dispatch MESSAGE_UPDATE
+        (not for ephemerals).
+
+        Raises:
+            DiscordError: the body breaks a limit or would leave the message empty.
+        """
+        current = {
+            "content": message.content,
+            "embeds": message.embeds,
+            "components": message.components,
+            "attachments": message.attachments,
+            "flags": message.flags,
+        }
+        limits.check_message(body, base=base, current=current)
+        self._apply(message, body, editing=True)
+        self._add_files(message, files)
+        message.flags &= ~limits.FLAG_LOADING
+        message.edited_timestamp = iso(self.clock.now())
+        message.revision += 1
+        if not message.ephemeral:
+            self.dispatch("MESSAGE_UPDATE", self.message_payload(message))
+        self.changed()
+        return message
+
+    def delete_message(self, message: Message) -> None:
+        """Mark deleted and dispatch MESSAGE_DELETE (not for ephemerals)."""
+        message.deleted = True
+        if not message.ephemeral:
+            data = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if not message.channel.is_dm:
+                data["guild_id"] = str(self.guild_id)
+            self.dispatch("MESSAGE_DELETE", data)
+        self.changed()
+
+    def _apply(self, message: Message, body: JSON, *, editing: bool = False) -> None:
+        if "content" in body:
+            message.content = body["content"] or ""
+            message.mentions = [
+                self.users[int(i)] for i in _MENTION.findall(message.content) if int(i) in self.users
+            ]
+        if "embeds" in body:
+            message.embeds = [{"type": "rich", **embed} for embed in body["embeds"] or []]
+        if "components" in body:
+            message.components = _number_components(body["components"] or [])
+        if "attachments" in body:
+            kept = {str(a.get("id")) for a in body["attachments"] or []}
+            message.attachments = [a for a in message.attachments if str(a["id"]) in kept]
+        if editing and body.get("flags") is not None:
+            # Only SUPPRESS_EMBEDS (4) can change after creation.
+            message.flags = (message.flags & ~4) | (int(body["flags"]) & 4)
+
+    def _add_files(self, message: Message, files: Sequence[tuple[str, int]]) -> None:
+        """Record uploaded files (name, size) as attachments of ``message``, replacing the
+        upload descriptions (``{"id": 0, "filename"}``) the body carried."""
+        if not files:
+            return
+        message.attachments = [a for a in message.attachments if "url" in a]
+        for name, size in files:
+            attachment_id = self.ids.next()
+            url = f"http://127.0.0.1/attachments/{message.channel.id}/{attachment_id}/{name}"
+            message.attachments.append(
+                {"id": str(attachment_id), "filename": name, "size": size, "url": url, "proxy_url": url}
+            )
+
+    # ------------------------------------------------------------------ visibility
+
+    def can_see(self, user: User, message: Message) -> bool:
+        """Whether ``user`` sees ``message``: public guild messages, their own ephemerals, their
+        DMs. The bot sees everything that is not ephemeral."""
+        if message.deleted:
+            return False
+        if message.ephemeral:
+            return message.ephemeral_for is user
+        if message.channel.is_dm:
+            return user.bot or message.channel.recipient is user
+        return True
+
+    def visible_messages(self, user: User, channel: Channel | None = None) -> list[Message]:
+        """What ``user`` sees, oldest first: in ``channel``, or everywhere (guild channels, own
+        ephemerals and own DMs) when ``channel`` is None."""
+        return [
+            m
+            for m in self.messages.values()
+            if (channel is None or m.channel is channel) and self.can_see(user, m)
+        ]
+
+    # ------------------------------------------------------------------ payloads
+
+    def user_payload(self, user: User) -> JSON:
+        """``discord.types.user.User``."""
+        data: JSON = {
+            "id": str(user.id),
+            "username": user.name,
+            "discriminator": "0",
+            "global_name": None if user.bot else user.name,
+            "avatar": None,
+            "bot": user.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
+        if user.bot:
+            data.update(verified=True, mfa_enabled=False)
+        return data
+
+    def member_payload(self, user: User, *, with_user: bool = True) -> JSON:
+        """``discord.types.member.MemberWithUser`` (``user`` omitted if ``with_user`` is False)."""
+        data: JSON = {
+            "roles": [str(r) for r in user.role_ids],
+            "joined_at": user.joined_at,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+            "avatar": None,
+            "premium_since": None,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user_payload(user)
+        return data
+
+    def role_payload(self, role: Role) -> JSON:
+        """``discord.types.role.Role``."""
+        data: JSON = {
+            "id": str(role.id),
+            "name": role.name,
+            "color": role.color,
+            "colors": {"primary_color": role.color, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "position": role.position,
+            "permissions": str(role.permissions),
+            "managed": role.bot_id is not None,
+            "mentionable": False,
+            "flags": 0,
+            "icon": None,
+            "unicode_emoji": None,
+        }
+        if role.bot_id is not None:
+            data["tags"] = {"bot_id": str(role.bot_id)}
+        return data
+
+    def channel_payload(self, channel: Channel) -> JSON:
+        """``discord.types.channel.TextChannel`` or ``DMChannel``."""
+        last = max((m.id for m in self.messages.values() if m.channel is channel), default=None)
+        if channel.is_dm:
+            assert channel.recipient is not None
+            return {
+                "id": str(channel.id),
+                "type": 1,
+                "recipients": [self.user_payload(channel.recipient)],
+                "last_message_id": str(last) if last else None,
+            }
+        return {
+            "id": str(channel.id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": channel.name,
+            "position": channel.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": channel.topic,
+            "last_message_id": str(last) if last else None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+    def guild_payload(self, *, members: bool = True) -> JSON:
+        """``discord.types.gateway.GuildCreateEvent`` (also the base of GET /guilds/{id})."""
+        listed = [u for u in self.users.values() if members or u is self.bot]
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "roles": [self.role_payload(r) for r in self.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": self.bot.joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.users),
+            "members": [self.member_payload(u) for u in listed],
+            "channels": [self.channel_payload(c) for c in self.channels.values() if not c.is_dm],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def message_payload(self, message: Message) -> JSON:
+        """``discord.types.message.Message`` (with ``guild_id`` and ``member`` in the guild)."""
+        data: JSON = {
+            "id": str(message.id),
+            "channel_id": str(message.channel.id),
+            "type": message.type,
+            "author": self.user_payload(message.author),
+            "content": message.content,
+            "timestamp": message.timestamp,
+            "edited_timestamp": message.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [self.user_payload(u) for u in message.mentions],
+            "mention_roles": [],
+            "attachments": message.attachments,
+            "embeds": message.embeds,
+            "components": message.components,
+            "pinned": False,
+            "flags": message.flags,
+        }
+        if not message.channel.is_dm:
+            data["guild_id"] = str(self.guild_id)
+            if message.webhook_id is None:
+                data["member"] = self.member_payload(message.author, with_user=False)
+        if message.webhook_id is not None:
+            data["webhook_id"] = str(message.webhook_id)
+            data["application_id"] = str(self.application_id)
+        if message.reference:
+            data["message_reference"] = message.reference
+        interaction = message.interaction
+        if interaction is not None:
+            metadata: JSON = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": self.user_payload(interaction.user),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+            if interaction.type == 2:
+                metadata["name"] = interaction.command
+                metadata["command_type"] = 1
+            if interaction.source_message is not None and interaction.type == 3:
+                metadata["interacted_message_id"] = str(interaction.source_message.id)
+            if message is not interaction.original and interaction.original is not None:
+                metadata["original_response_message_id"] = str(interaction.original.id)
+            data["interaction_metadata"] = metadata
+        return data
+
+
+def _number_components(components: list[JSON]) -> list[JSON]:
+    """Copy a component tree, giving every component without one an ``id`` (1, 2, ... in tree
+    order), as Discord does."""
+    counter = iter(range(1, 10_000))
+
+    def copy(component: JSON) -> JSON:
+        out: dict[str, Any] = {**component}
+        out.setdefault("id", next(counter))
+        if isinstance(out.get("components"), list):
+            out["components"] = [copy(c) for c in out["components"]]
+        for key in ("accessory", "component"):
+            if isinstance(out.get(key), dict):
+                out[key] = copy(out[key])
+        return out
+
+    return [copy(c) for c in components]
+
+
+__all__ = ["PERMISSIONS", "State", "permission_bits"]

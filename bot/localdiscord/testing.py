@@ -1,0 +1,253 @@
+"""Test harness: a stand-in, an unmodified discord.py client logged into it, and strictness.
+
+A test fails (at the next wait, or at the end at the latest) on:
+
+- an ERROR record from a ``discord`` logger (view callbacks and commands without a handler
+  only log their exceptions),
+- a request to a route the stand-in does not have,
+- a Discord error returned to the client, unless announced with `LocalDiscord.expect_error`
+  (and an announced error that never came fails too),
+- the client's connect task dying.
+
+Usage with the plain-asyncio runner below (``tests/localdiscord/conftest.py`` wires it)::
+
+    @pytest.fixture
+    def discord_env() -> LocalDiscord:
+        return LocalDiscord(MyBot, users=["alice", "bob"])
+
+    async def test_join(discord_env: LocalDiscord) -> None:
+        alice = discord_env.user("alice")
+        run = await discord_env.stand_in.slash(alice, discord_env.channel("uno"), "uno new")
+        ...
+
+or directly: ``async with LocalDiscord(MyBot) as env: ...``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import logging
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import discord
+
+from .records import Channel, Clock, User
+from .server import StandIn, point_discord_py_at
+
+ClientFactory = Callable[[StandIn], discord.Client]
+
+
+class _Collector(logging.Handler):
+    """Sends ERROR records of the ``discord`` loggers to the harness."""
+
+    def __init__(self, sink: Callable[[logging.LogRecord], None]) -> None:
+        super().__init__(logging.ERROR)
+        self._sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._sink(record)
+
+
+class LocalDiscord:
+    """A started `StandIn` with a discord.py client connected to it (an async context manager).
+
+    Args:
+        client_factory: builds the client (given the stand-in, e.g. for its guild id, token and
+            URLs); it must not be started.
+        guild_name, users, channels, bot_name, clock: passed to `StandIn`.
+        wait_ready: also wait for ``on_ready``. Start-up always waits until the client cached
+            the guild from GUILD_CREATE, which is enough for interactions; ``on_ready`` comes
+            ``guild_ready_timeout`` (discord.py default 2 s) later, after member chunking.
+        timeout: seconds allowed for start-up.
+    """
+
+    def __init__(
+        self,
+        client_factory: ClientFactory,
+        *,
+        guild_name: str = "Test Guild",
+        users: Iterable[str] = ("alice", "bob"),
+        channels: Iterable[str] = ("uno",),
+        bot_name: str = "UNO Bot",
+        clock: Clock | None = None,
+        wait_ready: bool = False,
+        timeout: float = 10.0,
+    ) -> None:
+        self.stand_in = StandIn(
+            guild_name=guild_name, users=users, channels=channels, bot_name=bot_name, clock=clock
+        )
+        self._factory = client_factory
+        self._wait_ready = wait_ready
+        self._timeout = timeout
+        self._client: discord.Client | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._expected_errors: Counter[int] = Counter()
+        self._expected_logs: list[str] = []
+        self._checked = 0
+        self._collector = _Collector(self._on_log)
+        self._restore: Callable[[], None] | None = None
+        self._remove_listener: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------------ shortcuts
+
+    @property
+    def client(self) -> discord.Client:
+        """The running client.
+
+        Raises:
+            RuntimeError: no client is running.
+        """
+        if self._client is None:
+            raise RuntimeError("no client is running")
+        return self._client
+
+    def user(self, name: str) -> User:
+        """A stand-in user by name."""
+        return self.stand_in.user(name)
+
+    def channel(self, name: str) -> Channel:
+        """A stand-in text channel by name."""
+        return self.stand_in.channel(name)
+
+    # ------------------------------------------------------------------ expectations
+
+    def expect_error(self, code: int, times: int = 1) -> None:
+        """Announce that the client will get Discord error ``code`` (``times`` times)."""
+        self._expected_errors[code] += times
+
+    def expect_log(self, text: str) -> None:
+        """Allow one ERROR log record whose message contains ``text``."""
+        self._expected_logs.append(text)
+
+    def _on_log(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            message += f" ({record.exc_info[1]!r})"
+        for index, text in enumerate(self._expected_logs):
+            if text in message:
+                del self._expected_logs[index]
+                return
+        self.stand_in.state.fail(f"ERROR logged by {record.name}: {message}")
+
+    def _on_change(self) -> None:
+        requests = self.stand_in.state.requests
+        while self._checked < len(requests) and requests[self._checked].status:
+            record = requests[self._checked]
+            self._checked += 1
+            if record.unknown_route:
+                self.stand_in.state.fail(f"unknown route {record.method} {record.path}")
+            elif record.error is not None:
+                code = record.error.code
+                if self._expected_errors[code] > 0:
+                    self._expected_errors[code] -= 1
+                else:
+                    self.stand_in.state.fail(
+                        f"Discord error {code} ({record.error.message}) for {record.method} "
+                        f"{record.path}: {record.response}"
+                    )
+
+    def unmet_expectations(self) -> list[str]:
+        """Announced errors and log records that have not happened (yet)."""
+        errors = [
+            f"expected Discord error {c} was not returned" for c, n in self._expected_errors.items() if n
+        ]
+        logs = [f"expected an ERROR log containing {text!r}" for text in self._expected_logs]
+        return errors + logs
+
+    def problems(self) -> list[str]:
+        """Everything that fails the test at exit: reported problems and unmet expectations."""
+        return [*self.stand_in.state.problems, *self.unmet_expectations()]
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def __aenter__(self) -> LocalDiscord:
+        await self.stand_in.start()
+        self._restore = point_discord_py_at(self.stand_in.base_url)
+        logging.getLogger("discord").addHandler(self._collector)
+        self._remove_listener = self.stand_in.state.add_listener(self._on_change)
+        try:
+            await self.start_client()
+        except BaseException:
+            await self._shutdown()
+            raise
+        return self
+
+    async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        await self._shutdown()
+        if exc_type is None and self.problems():
+            raise AssertionError("local Discord problems:\n- " + "\n- ".join(self.problems()))
+
+    async def _shutdown(self) -> None:
+        await self.stop_client()
+        if self._remove_listener is not None:
+            self._remove_listener()
+        logging.getLogger("discord").removeHandler(self._collector)
+        await self.stand_in.close()
+        if self._restore is not None:
+            self._restore()
+
+    async def start_client(self) -> discord.Client:
+        """Build, log in and connect a client; wait for its gateway session (and ``on_ready``
+        when ``wait_ready``)."""
+        client = self._factory(self.stand_in)
+        self._client = client
+        identifies = self.stand_in.gateway.identifies
+        await client.login(self.stand_in.token)
+        self._task = asyncio.create_task(client.connect(reconnect=True))
+        self._task.add_done_callback(self._connect_ended)
+        await self.stand_in.wait_until(lambda: self.stand_in.gateway.identifies > identifies, self._timeout)
+        await self.stand_in.wait_until(lambda: client.get_guild(self.stand_in.guild_id), self._timeout)
+        if self._wait_ready:
+            await asyncio.wait_for(client.wait_until_ready(), self._timeout)
+        return client
+
+    def _connect_ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.stand_in.state.fail(f"client.connect() died: {task.exception()!r}")
+
+    async def stop_client(self) -> None:
+        """Close the client (the stand-in keeps its state)."""
+        if self._client is not None:
+            await self._client.close()
+        if self._task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._task, 5.0)
+        self._client, self._task = None, None
+
+    async def restart_client(self) -> discord.Client:
+        """Stop the client and start a fresh one from the factory (a bot restart)."""
+        await self.stop_client()
+        return await self.start_client()
+
+
+def run_coroutine_test(pyfuncitem: Any, timeout: float = 30.0) -> bool | None:
+    """Body of a ``pytest_pyfunc_call`` hook: run an ``async def`` test on a fresh event loop,
+    entering every `LocalDiscord` argument around it. Returns None for other tests.
+
+    In a conftest::
+
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_pyfunc_call(pyfuncitem):
+            return run_coroutine_test(pyfuncitem)
+    """
+    function = pyfuncitem.obj
+    if not inspect.iscoroutinefunction(function):
+        return None
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+
+    async def main() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            for value in arguments.values():
+                if isinstance(value, LocalDiscord):
+                    await stack.enter_async_context(value)
+            await asyncio.wait_for(function(**arguments), timeout)
+
+    asyncio.run(main())
+    return True
+
+
+__all__ = ["LocalDiscord", "run_coroutine_test"]

@@ -1,0 +1,258 @@
+"""The browser page for local mode: ``/`` serves ``static/index.html``; ``/ui/...`` are the JSON
+endpoints it uses; ``/ui/ws`` tells open pages "something changed" so they refetch.
+
+Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
+
+- ``GET /ui/state?user=ID&channel=ID`` → the view of one user (see `UI.snapshot`)
+- ``POST /ui/users {"name"}`` → ``{"id", "name"}``
+- ``POST /ui/command {"user", "channel", "text": "/uno new variant:flip"}``
+- ``POST /ui/say {"user", "channel", "content"}``
+- ``POST /ui/click {"user", "message", "custom_id"}``
+- ``POST /ui/select {"user", "message", "custom_id", "values": [...]}``
+- ``POST /ui/modal {"user", "interaction", "values": {custom_id: text}}``
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .interactions import CommandUsageError, command_paths
+from .limits import ACK_SECONDS, JSON, DiscordError, walk_components
+from .records import Channel, InteractionRecord, Message, User
+
+if TYPE_CHECKING:
+    from .server import StandIn
+
+STATIC = Path(__file__).parent / "static"
+
+
+class UI:
+    """Routes and live updates for the page of one `StandIn`."""
+
+    def __init__(self, stand_in: StandIn) -> None:
+        self.stand_in = stand_in
+        self.sockets: set[web.WebSocketResponse] = set()
+        self._push_pending = False
+        self._sends: set[asyncio.Future[None]] = set()
+        stand_in.state.add_listener(self._on_change)
+
+    def routes(self) -> list[web.RouteDef]:
+        """The page, its WebSocket and its JSON endpoints."""
+        act = self._action
+        return [
+            web.get("/", self.index),
+            web.get("/ui/state", self.state),
+            web.get("/ui/ws", self.socket),
+            web.post("/ui/users", act(self._add_user)),
+            web.post("/ui/command", act(self._command)),
+            web.post("/ui/say", act(self._say)),
+            web.post("/ui/click", act(self._click)),
+            web.post("/ui/select", act(self._select)),
+            web.post("/ui/modal", act(self._modal)),
+        ]
+
+    async def index(self, request: web.Request) -> web.FileResponse:
+        """The single-page UI."""
+        return web.FileResponse(STATIC / "index.html")
+
+    # ------------------------------------------------------------------ live updates
+
+    def _on_change(self) -> None:
+        if self._push_pending or not self.sockets:
+            return
+        self._push_pending = True
+        asyncio.get_running_loop().call_later(0.05, self._push)
+
+    def _push(self) -> None:
+        self._push_pending = False
+        for ws in list(self.sockets):
+            if not ws.closed:
+                task = asyncio.ensure_future(ws.send_str('{"type": "changed"}'))
+                self._sends.add(task)
+                task.add_done_callback(self._sends.discard)
+
+    async def socket(self, request: web.Request) -> web.WebSocketResponse:
+        """``/ui/ws``: receives ``{"type": "changed"}`` after state changes."""
+        ws = web.WebSocketResponse(heartbeat=20)
+        await ws.prepare(request)
+        self.sockets.add(ws)
+        try:
+            async for _ in ws:
+                pass
+        finally:
+            self.sockets.discard(ws)
+        return ws
+
+    async def close(self) -> None:
+        """Close open pages' sockets."""
+        for ws in list(self.sockets):
+            await ws.close()
+
+    # ------------------------------------------------------------------ reading
+
+    async def state(self, request: web.Request) -> web.Response:
+        """``GET /ui/state``: the snapshot for ``?user=`` (default: first human) in
+        ``?channel=`` (default: first channel)."""
+        users, channels = self.stand_in.users, self.stand_in.channels
+        user = self._pick(users, request.query.get("user")) or (users[0] if users else None)
+        channel = self._pick(channels, request.query.get("channel")) or channels[0]
+        if user is None:
+            user = self.stand_in.add_user("player")
+        return web.json_response(self.snapshot(user, channel))
+
+    @staticmethod
+    def _pick(records: list[Any], wanted: str | None) -> Any:
+        return next((r for r in records if str(r.id) == wanted), None)
+
+    def snapshot(self, user: User, channel: Channel) -> JSON:
+        """What ``user`` sees with ``channel`` open::
+
+            {"guild", "me", "channel", "users": [{"id", "name", "bot"}], "channels": [{"id",
+             "name"}], "commands": [command paths], "messages": [view] (channel, public),
+             "side": [view] (own ephemerals anywhere, DMs), "modal": {...} | null,
+             "notices": [text]}
+
+        A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
+        "ephemeral", "loading", "edited", "time", "command"}``.
+        """
+        stand_in = self.stand_in
+        seen = stand_in.visible_messages(user)
+        public = [m for m in seen if m.channel is channel and not m.ephemeral]
+        private = [m for m in seen if m.ephemeral or m.channel.is_dm]
+        mine = [i for i in stand_in.interactions if i.user is user]
+        now = stand_in.clock.now()
+        notices = [
+            f"/{i.command or 'component'}: The application did not respond"
+            for i in mine[-5:]
+            if not i.acknowledged() and now > i.created_at + ACK_SECONDS
+        ]
+        every = [*stand_in.users, stand_in.bot]
+        return {
+            "guild": stand_in.state.guild_name,
+            "me": str(user.id),
+            "channel": str(channel.id),
+            "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in every],
+            "channels": [{"id": str(c.id), "name": c.name} for c in stand_in.channels],
+            "commands": command_paths(stand_in.state),
+            "messages": [self._view(m) for m in public],
+            "side": [self._view(m) for m in private],
+            "modal": next(
+                (self._modal_view(i) for i in reversed(mine) if i.modal and not i.modal_submitted), None
+            ),
+            "notices": notices,
+        }
+
+    @staticmethod
+    def _view(message: Message) -> JSON:
+        where = (
+            f"DM with {message.channel.recipient.name}"
+            if message.channel.recipient
+            else (f"#{message.channel.name}")
+        )
+        command = None
+        if message.interaction is not None and message.interaction.command:
+            command = f"{message.interaction.user.name} used /{message.interaction.command}"
+        return {
+            "id": str(message.id),
+            "channel": where,
+            "author": message.author.name,
+            "bot": message.author.bot,
+            "content": message.content,
+            "embeds": message.embeds,
+            "components": message.components,
+            "ephemeral": message.ephemeral,
+            "loading": message.loading,
+            "edited": message.edited_timestamp is not None,
+            "time": message.timestamp[11:19],
+            "command": command,
+        }
+
+    @staticmethod
+    def _modal_view(record: InteractionRecord) -> JSON:
+        assert record.modal is not None
+        inputs = []
+        for component in walk_components(record.modal.get("components", [])):
+            if component.get("type") == 4:
+                inputs.append(
+                    {
+                        "custom_id": component["custom_id"],
+                        "label": component.get("label") or component["custom_id"],
+                        "style": component.get("style", 1),
+                        "placeholder": component.get("placeholder", ""),
+                        "value": component.get("value", ""),
+                        "required": component.get("required", True),
+                    }
+                )
+        for component in record.modal.get("components", []):
+            if component.get("type") == 18 and component["component"].get("type") == 4:
+                for entry in inputs:
+                    if entry["custom_id"] == component["component"]["custom_id"]:
+                        entry["label"] = component.get("label", entry["label"])
+        return {"interaction": str(record.id), "title": record.modal.get("title", ""), "inputs": inputs}
+
+    # ------------------------------------------------------------------ acting
+
+    def _action(
+        self, act: Callable[[JSON], Awaitable[JSON]]
+    ) -> Callable[[web.Request], Awaitable[web.Response]]:
+        async def handler(request: web.Request) -> web.Response:
+            try:
+                body = await request.json()
+                return web.json_response(await act(body))
+            except (CommandUsageError, DiscordError, KeyError, ValueError) as error:
+                return web.json_response({"error": str(error) or repr(error)}, status=400)
+
+        return handler
+
+    def _user(self, body: JSON) -> User:
+        return self.stand_in.state.get_user(body["user"])
+
+    def _message(self, body: JSON) -> Message:
+        message = self.stand_in.state.messages[int(body["message"])]
+        return message
+
+    def _expect_answer(self, record: InteractionRecord) -> JSON:
+        # Wake the page when the 3 seconds run out, so "did not respond" shows up.
+        asyncio.get_running_loop().call_later(ACK_SECONDS + 0.1, self.stand_in.state.changed)
+        return {"interaction": str(record.id)}
+
+    async def _add_user(self, body: JSON) -> JSON:
+        name = str(body.get("name", "")).strip()
+        if not name:
+            raise ValueError("a user needs a name")
+        user = self.stand_in.add_user(name)
+        return {"id": str(user.id), "name": user.name}
+
+    async def _command(self, body: JSON) -> JSON:
+        channel = self.stand_in.state.get_channel(body["channel"])
+        record = await self.stand_in.slash(self._user(body), channel, body["text"], timeout=0.5)
+        return self._expect_answer(record)
+
+    async def _say(self, body: JSON) -> JSON:
+        channel = self.stand_in.state.get_channel(body["channel"])
+        message = await self.stand_in.say(self._user(body), channel, str(body["content"]))
+        return {"message": str(message.id)}
+
+    async def _click(self, body: JSON) -> JSON:
+        record = await self.stand_in.click(self._user(body), self._message(body), body["custom_id"])
+        return self._expect_answer(record)
+
+    async def _select(self, body: JSON) -> JSON:
+        record = await self.stand_in.select(
+            self._user(body), self._message(body), body["custom_id"], list(body["values"])
+        )
+        return self._expect_answer(record)
+
+    async def _modal(self, body: JSON) -> JSON:
+        shown = self.stand_in.state.interactions[int(body["interaction"])]
+        values = {str(k): str(v) for k, v in dict(body.get("values", {})).items()}
+        record = await self.stand_in.submit_modal(self._user(body), shown, values)
+        return self._expect_answer(record)
+
+
+__all__ = ["UI"]

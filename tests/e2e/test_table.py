@@ -1,0 +1,220 @@
+"""The table in detail through real discord.py: challenges, catches, flips, Howler, Save The Day,
+privacy, stale and out-of-turn clicks, simultaneous clicks, errors and lobbies."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.engine.options import PendingKind
+from bot.localdiscord.testing import LocalDiscord
+from tests.e2e.helpers import (
+    choose,
+    click,
+    command,
+    hand,
+    labels,
+    lobby_message,
+    open_table,
+    rig,
+    table_message,
+    table_of,
+)
+
+
+async def test_challenge_and_its_reveal(uno: LocalDiscord) -> None:
+    """A bluffed Wild Draw Four is challenged from the victim's hand; the result is on the table."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    game = rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["wild draw four", "red 2", "green 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3", "blue 4", "blue 6", "blue 7"],
+    )  # fmt: skip
+    message = await hand(uno, alice, ch)
+    message = await click(uno, alice, message, "🌈 wild draw four")
+    assert message is not None and "green" in labels(message)  # the color picker
+    await click(uno, alice, message, "green")
+    assert game.pending.kind is PendingKind.CHALLENGE
+    bob_hand = await hand(uno, bob, ch)
+    assert "Challenge!" in labels(bob_hand) and "Accept" in labels(bob_hand)
+    answer = await click(uno, bob, bob_hand, "Challenge!")
+    assert answer is not None and "alice's hand (shown to you)" in answer.text
+    assert len(game.hands[table_of(uno, ch).seats[0].id]) == 6  # guilty: alice drew four
+    await uno.stand_in.wait_until(lambda: "guilty" in table_message(uno, ch).text)
+    # Only bob saw alice's hand.
+    assert not any("alice's hand (shown to you)" in m.text for m in uno.stand_in.visible_messages(alice, ch))
+
+
+async def test_catch_from_the_table(uno: LocalDiscord) -> None:
+    """A player who forgets UNO is caught with the table's Catch button and draws two."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "green 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    message = await hand(uno, alice, ch)
+    assert "UNO!" in labels(message)
+    await click(uno, alice, message, "🟥 red 2")
+    table = await uno.stand_in.wait_until(
+        lambda: (m := table_message(uno, ch)) and not m.component(label="Catch").get("disabled") and m
+    )
+    await click(uno, bob, table, "Catch")
+    game = table_of(uno, ch).game
+    assert game is not None and len(game.hands[table_of(uno, ch).seats[0].id]) == 3
+    await uno.stand_in.wait_until(lambda: "caught alice" in table_message(uno, ch).text)
+
+
+async def test_flip_turns_the_table(uno: LocalDiscord) -> None:
+    """A Flip card turns the table to the dark side, shown on the table with the inactive faces."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob], variant="flip")
+    rig(
+        uno, ch, variant="flip", dealer="bob",
+        hands={"alice": ["red flip / pink skip everyone", "green 2 / teal 4"], "bob": ["blue 6 / pink 3"]},
+        discard=["blue 3 / teal 1", "red 5 / orange 2"], draw=["green 4 / pink 6"],
+    )  # fmt: skip
+    await click(uno, alice, await hand(uno, alice, ch), "🟥 red flip")
+    text = await uno.stand_in.wait_until(lambda: "Side: **dark**" in (t := table_message(uno, ch).text) and t)
+    assert "teal 1" in text and "FLIP!" in text
+    bob_hand = await hand(uno, bob, ch)
+    assert "🩷 pink 3" in bob_hand.text and "(back: 🟦 blue 6)" in bob_hand.text
+
+
+async def test_howler_shows_the_hand_to_the_table(uno: LocalDiscord) -> None:
+    """A Howler picks a player (color, then player); the picked one lets the hand be shown."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await open_table(uno, ch, alice, [bob, carol], variant="harry-potter")
+    rig(
+        uno, ch, variant="harry-potter", dealer="carol",
+        hands={"alice": ["howler", "green 4"], "bob": ["yellow 5", "red 6"], "carol": ["green 8", "blue 0"]},
+        discard=["red 7"], draw=["blue 1", "blue 2"],
+    )  # fmt: skip
+    message = await click(uno, alice, await hand(uno, alice, ch), "🌈 howler")
+    assert message is not None
+    message = await click(uno, alice, message, "blue")
+    assert message is not None and message.selects  # the player picker
+    carol_index = str([s.name for s in table_of(uno, ch).seats].index("carol"))
+    await choose(uno, alice, message, carol_index)
+    carol_hand = await hand(uno, carol, ch)
+    assert "Let them see" in labels(carol_hand)
+    await click(uno, carol, carol_hand, "Let them see")
+    bob_hand = await hand(uno, bob, ch)
+    assert "carol's hand (shown to you)" in bob_hand.text and "green 8" in bob_hand.text
+
+
+async def test_save_the_day_protects(uno: LocalDiscord) -> None:
+    """Save The Day protects the picked player: a Draw Two on them has no effect."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob], variant="dc-super-hero-girls")
+    game = rig(
+        uno, ch, variant="dc-super-hero-girls", dealer="bob",
+        hands={"alice": ["save the day", "red draw two", "green 4"], "bob": ["yellow 5", "red 6", "red draw two"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    message = await click(uno, alice, await hand(uno, alice, ch), "🌈 save the day")
+    assert message is not None
+    message = await click(uno, alice, message, "red")
+    assert message is not None
+    bob_id = table_of(uno, ch).seats[1].id
+    await choose(uno, alice, message, str(game.players.index(bob_id)))
+    assert game.protected == bob_id
+    await uno.stand_in.wait_until(lambda: "protected" in table_message(uno, ch).text)
+
+
+async def test_hands_stay_private(uno: LocalDiscord) -> None:
+    """No user ever receives another user's hand: ephemerals go to their owner only."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    table = await open_table(uno, ch, alice, [bob])
+    await hand(uno, alice, ch)
+    await hand(uno, bob, ch)
+    game = table.game
+    assert game is not None
+    for user, seat in ((alice, table.seats[0]), (bob, table.seats[1])):
+        mine = [m for m in uno.stand_in.visible_messages(user, ch) if m.ephemeral]
+        assert len(mine) == 1 and f"<#{ch.id}>" in mine[0].text
+        assert f"{len(game.hands[seat.id])} cards" in mine[0].text
+        shown = mine[0].text.split("Your cards", 1)[1]
+        assert sorted(line.strip("*").split(" ", 1)[1] for line in shown.strip().splitlines()) == sorted(
+            c.name for c in game.hands[seat.id]
+        )
+    assert not any(m.ephemeral for m in uno.stand_in.visible_messages(carol, ch))
+
+
+async def test_stale_and_out_of_turn_clicks_are_refused(uno: LocalDiscord) -> None:
+    """A button from an older state, and a click out of turn, change nothing and say why."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    game = rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["red 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    old = await hand(uno, alice, ch)
+    fresh = await hand(uno, alice, ch)  # a second hand message; the first is never refreshed
+    bob_hand = await hand(uno, bob, ch)
+    assert "Draw" not in labels(bob_hand)  # not bob's turn: no play buttons
+    await click(uno, alice, fresh, "🟥 red 2")
+    version = game.version
+    answer = await click(uno, alice, old, "🟥 red 3")  # a button of the older state
+    assert answer is not None and "earlier moment" in answer.text
+    assert game.version == version
+    # Out of turn with two cards, alice's UNO call doesn't count: refused privately.
+    answer = await click(uno, alice, table_message(uno, ch), "UNO!")
+    assert answer is not None and answer.ephemeral and "UNO" in answer.text
+    assert game.version == version
+
+
+async def test_two_clicks_at_once_are_serialized(uno: LocalDiscord) -> None:
+    """Two simultaneous clicks on the same decision: one wins, the other is refused politely."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    game = rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    message = await hand(uno, alice, ch)
+    version = game.version
+    runs = await asyncio.gather(
+        uno.stand_in.click(alice, message, message.component(label="🟥 red 2")["custom_id"]),
+        uno.stand_in.click(alice, message, message.component(label="🟥 red 3")["custom_id"]),
+    )
+    answers = [await run.response() for run in runs]
+    assert game.version == version + 1  # exactly one of the two plays happened
+    assert len(game.hands[table_of(uno, ch).seats[0].id]) == 2
+    assert [a.type for a in answers] == [7, 7]  # both answered (the loser with the fresh hand)
+
+
+async def test_errors_are_private_and_lobby_rules_hold(uno: LocalDiscord) -> None:
+    """A second /uno new, a non-host Start and a join twice get private reasons, never a change."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, ch, "uno new")
+    answer = await command(uno, bob, ch, "uno new")
+    assert answer is not None and answer.ephemeral and "already open" in answer.text
+    answer = await click(uno, bob, lobby_message(uno, ch), "Start")
+    assert answer is not None and answer.ephemeral and "host" in answer.text
+    await click(uno, bob, lobby_message(uno, ch), "Join")
+    answer = await click(uno, bob, lobby_message(uno, ch), "Join")
+    assert answer is not None and answer.ephemeral and "already" in answer.text
+    assert len(table_of(uno, ch).seats) == 2
+
+
+async def test_tables_in_two_channels_are_independent(uno: LocalDiscord) -> None:
+    """One game per channel; two channels hold two games at once."""
+    a, b = uno.channel("uno"), uno.channel("uno-2")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    t1 = await open_table(uno, a, alice, [bob])
+    t2 = await open_table(uno, b, carol, [], bots=2)
+    assert t1 is not t2 and t1.game is not None and t2.game is not None
+    assert table_of(uno, a).channel_id != table_of(uno, b).channel_id

@@ -1,0 +1,1 @@
+"""Tests of the local Discord stand-in (bot/localdiscord)."""

@@ -1,0 +1,132 @@
+"""The stand-in on its own: routes without a bot, the harness's strictness, the command-line
+parser and the browser page's endpoints."""
+
+from __future__ import annotations
+
+import io
+
+import aiohttp
+import discord
+import pytest
+
+from bot.localdiscord import CommandUsageError, parse_command_line, point_discord_py_at, start_stand_in
+from bot.localdiscord.testing import LocalDiscord
+
+from .demo_bot import DemoBot
+
+
+def test_parse_command_line() -> None:
+    """Command words come first, then name:value options (quotes keep spaces)."""
+    assert parse_command_line('/uno new variant:flip "name:Big table"') == (
+        ["uno", "new"],
+        {"variant": "flip", "name": "Big table"},
+    )
+    with pytest.raises(CommandUsageError):
+        parse_command_line("/uno new variant:flip stray")
+
+
+async def test_unknown_route_and_bad_token() -> None:
+    """Unknown routes answer Discord's 404 JSON and are recorded; a wrong token cannot log in."""
+    stand_in = await start_stand_in(users=["alice"])
+    restore = point_discord_py_at(stand_in.base_url)
+    try:
+        async with aiohttp.ClientSession() as session:
+            headers = {"Authorization": f"Bot {stand_in.token}"}
+            async with session.get(f"{stand_in.api_url}/nope/1", headers=headers) as response:
+                assert response.status == 404 and response.content_type == "application/json"
+                assert await response.json() == {"code": 0, "message": "404: Not Found"}
+            async with session.get(f"{stand_in.api_url}/gateway") as response:
+                assert (await response.json())["url"] == stand_in.gateway_url
+        assert [r.path for r in stand_in.unknown_routes] == ["/nope/1"]
+        client = discord.Client(intents=discord.Intents.default())
+        with pytest.raises(discord.LoginFailure):
+            await client.login("wrong")
+        await client.close()
+        assert stand_in.errors[-1].status == 401
+    finally:
+        restore()
+        await stand_in.close()
+
+
+async def test_harness_fails_on_unexpected_error() -> None:
+    """An unexpected Discord error fails the test at the next wait, and again at exit."""
+    env = LocalDiscord(DemoBot)
+    with pytest.raises(AssertionError, match="50035"):
+        async with env:
+            channel = env.client.get_channel(env.channel("uno").id)
+            assert isinstance(channel, discord.TextChannel)
+            with pytest.raises(discord.HTTPException):
+                await channel.send("x" * 2001)
+            with pytest.raises(AssertionError, match="Discord error 50035"):
+                await env.stand_in.wait_until(lambda: False, timeout=1)
+
+
+async def test_harness_fails_on_error_log() -> None:
+    """An ERROR record from a discord logger fails the test unless announced."""
+    env = LocalDiscord(DemoBot)
+    with pytest.raises(AssertionError, match=r"ERROR logged by discord\.app_commands\.tree"):
+        async with env:
+            await env.stand_in.slash(env.user("alice"), env.channel("uno"), "demo boom")
+            await env.stand_in.wait_until(lambda: False, timeout=2)
+
+
+async def test_announced_error_log_passes(env: LocalDiscord) -> None:
+    """An announced ERROR record is allowed; the interaction stays unanswered."""
+    env.expect_log("RuntimeError: boom")
+    run = await env.stand_in.slash(env.user("alice"), env.channel("uno"), "demo boom")
+    await env.stand_in.wait_until(lambda: not env.unmet_expectations())
+    assert not run.acknowledged()
+
+
+async def test_requests_counted_per_channel(env: LocalDiscord) -> None:
+    """Channel and interaction requests are counted per channel."""
+    stand_in, uno = env.stand_in, env.channel("uno")
+    channel = env.client.get_channel(uno.id)
+    assert isinstance(channel, discord.TextChannel)
+    for n in range(3):
+        await channel.send(f"message {n}")
+    await (await stand_in.slash(env.user("alice"), uno, "demo secret")).response()
+    assert stand_in.requests_per_channel[uno.id] == 4
+    assert [m.content for m in stand_in.messages(uno)] == ["message 0", "message 1", "message 2"]
+
+
+async def test_files_become_attachments(env: LocalDiscord) -> None:
+    """A multipart upload (payload_json + file) is stored as an attachment with name and size."""
+    channel = env.client.get_channel(env.channel("uno").id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("scores", file=discord.File(io.BytesIO(b"alice 3"), "scores.txt"))
+    [stored] = env.stand_in.messages(env.channel("uno"))
+    assert [(a["filename"], a["size"]) for a in stored.attachments] == [("scores.txt", 7)]
+    assert [a.filename for a in sent.attachments] == ["scores.txt"]
+
+
+async def test_browser_page_endpoints(env: LocalDiscord) -> None:
+    """The page is served; /ui endpoints run commands and clicks; /ui/ws announces changes."""
+    stand_in, uno = env.stand_in, env.channel("uno")
+    alice, bob = env.user("alice"), env.user("bob")
+    base = stand_in.base_url
+    async with aiohttp.ClientSession() as session:
+        async with session.get(base + "/") as page:
+            assert page.status == 200 and "<title>Local Discord</title>" in await page.text()
+        async with session.ws_connect(base + "/ui/ws") as ws:
+            body = {"user": str(alice.id), "channel": str(uno.id), "text": "/demo start"}
+            async with session.post(base + "/ui/command", json=body) as response:
+                assert "interaction" in await response.json()
+            assert (await ws.receive_json(timeout=5)) == {"type": "changed"}
+        panel = await stand_in.wait_for_message(uno, lambda m: bool(m.buttons))
+        click = {"user": str(bob.id), "message": str(panel.id), "custom_id": "demo:join"}
+        async with session.post(base + "/ui/click", json=click) as response:
+            assert response.status == 200
+        await stand_in.wait_until(lambda: panel.content == "Players: bob")
+        query = {"user": str(bob.id), "channel": str(uno.id)}
+        async with session.get(base + "/ui/state", params=query) as response:
+            view = await response.json()
+        assert [m["id"] for m in view["messages"]] == [str(panel.id)]
+        assert [m["content"] for m in view["side"]] == ["You joined, bob."]
+        assert any(c["path"] == "demo echo" for c in view["commands"])
+        bad = {"user": str(bob.id), "channel": str(uno.id), "text": "/demo nothing"}
+        async with session.post(base + "/ui/command", json=bad) as response:
+            assert response.status == 400 and "nothing" in (await response.json())["error"]
+        async with session.post(base + "/ui/users", json={"name": "carol"}) as response:
+            assert (await response.json())["name"] == "carol"
+    assert stand_in.user("carol") in stand_in.users
