@@ -63,6 +63,7 @@ class GameDefaults(BaseModel):
     target_score: int = Field(500, ge=1, le=100_000)
     scoring: Literal["standard", "running-tally", "single-round"] = "standard"
     house_rules: list[str] = Field(default_factory=list)
+    customizable_rule: str = Field("", max_length=300)
     turn_seconds: int = Field(90, ge=0, le=3600, description="0 switches the turn timer off")
     max_timeouts: int = Field(3, ge=1, le=20)
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)

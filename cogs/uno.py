@@ -10,9 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.errors import BadOption
-from bot.engine.options import HouseRule, Options
+from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.rulebook import Rulebook
+from bot.tables import options_from
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -142,9 +143,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
             saved.update(changes)
             merged = {**current, **saved}
-            Options.parse(
-                {k: merged[k] for k in ("target_score", "scoring", "house_rules", "customizable_rule")}
-            )
+            options_from(merged)  # refuses a combination the engine would refuse
             await self.bot.storage.set_channel_settings(
                 interaction.guild_id or 0, interaction.channel_id or 0, saved
             )

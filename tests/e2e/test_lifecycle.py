@@ -1,0 +1,172 @@
+"""Tables over time through real discord.py: restarts, turn timers, lost messages, moderation,
+channel settings, rules and records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.engine.options import PendingKind
+from bot.localdiscord.testing import LocalDiscord
+from tests.e2e.conftest import USERS, make_bot
+from tests.e2e.helpers import (
+    click,
+    command,
+    hand,
+    labels,
+    lobby_message,
+    open_table,
+    rig,
+    table_message,
+    table_of,
+)
+
+
+async def test_game_survives_a_restart(uno: LocalDiscord) -> None:
+    """After a restart the game is restored, the table says so, and old buttons still work."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    old_hand = await hand(uno, alice, ch)
+    before = table_of(uno, ch)
+    await uno.client.service._save(before)  # type: ignore[attr-defined]
+    await uno.restart_client()
+    restored = table_of(uno, ch)
+    assert restored is not before and restored.to_snapshot()["game"] == before.to_snapshot()["game"]
+    await uno.stand_in.wait_until(lambda: "restarted" in table_message(uno, ch).text)
+    await click(uno, alice, old_hand, "🟥 red 2")  # a button from before the restart
+    game = restored.game
+    assert game is not None and game.top.name == "red 2"
+
+
+async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
+    """A player who runs out of time gets the default move; three in a row remove them."""
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "t.db", turn_seconds=1), users=USERS, channels=("uno",)
+    )
+    async with env:
+        ch = env.channel("uno")
+        alice = env.user("alice")
+        table = await open_table(env, ch, alice, [], bots=2)
+        game = table.game
+        assert game is not None
+        alice_id = table.seats[0].id
+        await env.stand_in.wait_until(lambda: alice_id in game.out, timeout=20)
+        assert "⏰ alice ran out of time" in table.log or any("ran out of time" in line for line in table.log)
+        assert any("removed after 3 timeouts" in line for line in table.log)
+
+
+async def test_deleted_table_message_ends_the_game(uno: LocalDiscord) -> None:
+    """If the table message is deleted, the game ends cleanly and says why."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    table = await open_table(uno, ch, alice, [bob])
+    message = table_message(uno, ch)
+    uno.stand_in.state.delete_message(message)  # as a moderator deleting it
+    uno.expect_error(10008)
+    game = table.game
+    assert game is not None
+    player = next(s for s in (alice, bob) if str(s.id) == game.pending.player)
+    await click(uno, player, await _fresh_hand(uno, player, ch, table), "Draw")
+    await uno.stand_in.wait_for_message(ch, lambda m: "table message was deleted" in m.text)
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
+
+
+async def _fresh_hand(uno: LocalDiscord, user: object, ch: object, table: object) -> object:
+    run = await uno.stand_in.slash(user, ch, "uno hand")  # type: ignore[arg-type]
+    response = await run.response()
+    assert response.message is not None
+    return response.message
+
+
+async def test_kick_and_end_need_the_host_or_manage_messages(uno: LocalDiscord) -> None:
+    """Only the host or a member with Manage Messages may kick or end."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await open_table(uno, ch, alice, [bob, carol])
+    answer = await command(uno, bob, ch, "uno kick", member=carol)
+    assert answer is not None and answer.ephemeral and "host" in answer.text
+    uno.stand_in.grant(bob, "manage_messages")
+    await command(uno, bob, ch, "uno kick", member=carol)
+    game = table_of(uno, ch).game
+    assert game is not None and str(carol.id) in game.out
+    await command(uno, alice, ch, "uno end")
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
+    await uno.stand_in.wait_for_message(ch, lambda m: "closed by" in m.text)
+
+
+async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) -> None:
+    """/uno settings (Manage Channels) saves defaults that /uno new then uses."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    answer = await command(uno, bob, ch, "uno settings", variant="flip")
+    assert answer is not None and "Manage Channels" in answer.text
+    uno.stand_in.grant(alice, "manage_channels")
+    answer = await command(
+        uno, alice, ch, "uno settings", variant="flip", target_score=200, house_rules="stacking, jump-in"
+    )
+    assert answer is not None and "saved" in answer.text
+    answer = await command(uno, alice, ch, "uno settings", house_rules="bluffing")
+    assert answer is not None and "Unknown house rule" in answer.text
+    await command(uno, bob, ch, "uno new")
+    table = table_of(uno, ch)
+    assert table.variant == "flip" and table.options.target_score == 200
+    assert {r.value for r in table.options.house_rules} == {"stacking", "jump-in"}
+    assert "UNO Flip" in lobby_message(uno, ch).text
+
+
+async def test_rules_command_quotes_the_rules(uno: LocalDiscord) -> None:
+    """/uno rules answers with the edition's rules, or one card's, privately."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    answer = await command(uno, alice, ch, "uno rules", variant="harry-potter", card="howler")
+    assert answer is not None and answer.ephemeral and "Howler" in answer.text
+    answer = await command(uno, alice, ch, "uno rules", variant="flip")
+    assert answer is not None and "UNO Flip" in answer.text and len(answer.content) <= 2000
+
+
+async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
+    """A finished game lands in the leaderboard and the players' stats; forget-me anonymises."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob], scoring="single-round")
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "red 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    message = await hand(uno, alice, ch)
+    message = await click(uno, alice, message, "UNO!")
+    assert message is not None
+    await click(uno, alice, message, "🟥 red 2")
+    game = table_of(uno, ch).game
+    assert game is not None and game.pending.kind is PendingKind.TURN
+    await click(uno, bob, await hand(uno, bob, ch), "Draw")  # blue 1: no match, bob keeps it
+    message = await hand(uno, alice, ch)
+    assert "🟥 red 4" in labels(message)
+    await click(uno, alice, message, "🟥 red 4")
+    await uno.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
+    board = await command(uno, bob, ch, "uno leaderboard")
+    assert board is not None and f"<@{alice.id}>" in board.text
+    stats = await command(uno, bob, ch, "uno stats", member=alice)
+    assert stats is not None and "1 won of 1 games" in stats.text
+    answer = await command(uno, alice, ch, "uno forget-me")
+    assert answer is not None and answer.ephemeral
+    board = await command(uno, bob, ch, "uno leaderboard")
+    assert board is not None and f"<@{alice.id}>" not in board.text
+
+
+async def test_lobby_bot_seats_and_edition_select(uno: LocalDiscord) -> None:
+    """The lobby's buttons and the host's edition select change the lobby message."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    await command(uno, alice, ch, "uno new")
+    await click(uno, alice, lobby_message(uno, ch), "Add bot")
+    message = lobby_message(uno, ch)
+    run = await uno.stand_in.select(alice, message, message.selects[0]["custom_id"], ["harry-potter"])
+    await run.response()
+    assert "Harry Potter UNO" in lobby_message(uno, ch).text and "Bot 1" in lobby_message(uno, ch).text
