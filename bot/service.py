@@ -53,7 +53,7 @@ class TableService:
         self._hands: dict[tuple[int, str], tuple[discord.Interaction[Any], float]] = {}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._pinged: dict[int, tuple[str, int | None]] = {}
-        self._rng = random.Random()
+        self._rng = random.Random(defaults.seed)
 
     # ================================================================ commands
 
@@ -244,7 +244,8 @@ class TableService:
             if start:
                 if str(interaction.user.id) != table.host.id:
                     raise LobbyError("Only the host can start the game.")
-                events = table.start()
+                seed = None if self.defaults.seed is None else self.defaults.seed + table.channel_id
+                events = table.start(seed)
                 table.log.extend(filter(None, (render.describe(table, e) for e in events)))
                 await self._save(table)
                 embed, _ = render.lobby(table)

@@ -68,6 +68,7 @@ class GameDefaults(BaseModel):
     max_timeouts: int = Field(3, ge=1, le=20)
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
+    seed: int | None = None
 
     @field_validator("variant")
     @classmethod
