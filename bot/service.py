@@ -53,6 +53,7 @@ class TableService:
         self._hands: dict[tuple[int, str], tuple[discord.Interaction[Any], float]] = {}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._pinged: dict[int, tuple[str, int | None]] = {}
+        self._background: set[asyncio.Task[None]] = set()
         self._rng = random.Random(defaults.seed)
 
     # ================================================================ commands
@@ -68,6 +69,13 @@ class TableService:
         channel_id = _channel_id(interaction)
         async with self.tables.lock(channel_id):
             existing = self.tables.get(channel_id)
+            if (
+                existing is not None
+                and existing.state == "lobby"
+                and existing.host.id == str(interaction.user.id)
+            ):
+                await self._reconfigure(interaction, existing, choices)
+                return
             if existing is not None and existing.state != "over":
                 raise LobbyError("A game is already open in this channel (/uno end closes it).")
             settings = await self.channel_defaults(channel_id)
@@ -91,6 +99,21 @@ class TableService:
             table.message_id = message.id
             await self._save(table)
         self._schedule_lobby_expiry(table)
+
+    async def _reconfigure(
+        self, interaction: discord.Interaction[Any], table: Table, choices: dict[str, Any]
+    ) -> None:
+        """The host runs ``/uno new`` again in their open lobby: change its options."""
+        given = {k: v for k, v in choices.items() if v is not None}
+        variant = given.pop("variant", None)
+        if variant is not None and variant not in VARIANTS:
+            raise BadOption(f"Unknown edition {variant!r}.")
+        options = Options.parse({**table.options.to_dict(), **given})
+        table.configure(variant=variant, options=options)
+        await self._save(table)
+        embed, view = render.lobby(table)
+        await interaction.response.send_message("The lobby's options were changed.", ephemeral=True)
+        await self._edit_lobby_message(table, embed, view)
 
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno join``."""
@@ -494,8 +517,10 @@ class TableService:
         """After a change: refresh open hands, ping the player to act, schedule AI and timers."""
         if table.state != "playing" or table.game is None:
             return
-        asyncio.get_running_loop().create_task(self._refresh_hands(table, skip))
-        asyncio.get_running_loop().create_task(self._ping(table))
+        for job in (self._refresh_hands(table, skip), self._ping(table)):
+            task = asyncio.get_running_loop().create_task(job)
+            self._background.add(task)  # keep a reference until it is done
+            task.add_done_callback(self._background.discard)
         self._schedule(table)
 
     async def _refresh_hands(self, table: Table, skip: str | None) -> None:

@@ -170,3 +170,18 @@ async def test_lobby_bot_seats_and_edition_select(uno: LocalDiscord) -> None:
     run = await uno.stand_in.select(alice, message, message.selects[0]["custom_id"], ["harry-potter"])
     await run.response()
     assert "Harry Potter UNO" in lobby_message(uno, ch).text and "Bot 1" in lobby_message(uno, ch).text
+
+
+async def test_host_changes_options_before_start(uno: LocalDiscord) -> None:
+    """The host runs /uno new again in the open lobby to change its options; others can't."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, ch, "uno new")
+    await click(uno, bob, lobby_message(uno, ch), "Join")
+    answer = await command(uno, alice, ch, "uno new", target_score=100, scoring="running-tally")
+    assert answer is not None and answer.ephemeral and "changed" in answer.text
+    table = table_of(uno, ch)
+    assert table.options.target_score == 100 and table.options.scoring.value == "running-tally"
+    assert "target 100" in lobby_message(uno, ch).text and len(table.seats) == 2
+    answer = await command(uno, bob, ch, "uno new", target_score=5)
+    assert answer is not None and "already open" in answer.text and table.options.target_score == 100
