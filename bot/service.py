@@ -168,9 +168,15 @@ class TableService:
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
             self._check_moderator(interaction, table)
+            was_lobby = table.state == "lobby"
             table.state = "over"
             table.log.append(f"The table was closed by {interaction.user.display_name}.")
             await self._close(table)
+            if was_lobby:
+                embed, _ = render.lobby(table)
+                embed.title = "UNO lobby (closed)"
+                embed.set_footer(text=f"Closed by {interaction.user.display_name}.")
+                await self._edit_lobby_message(table, embed, None)
             await interaction.response.send_message(
                 f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE
             )
@@ -273,6 +279,7 @@ class TableService:
                 await self._save(table)
                 embed, _ = render.lobby(table)
                 embed.title = "UNO: the game has started"
+                embed.set_footer(text="The table is below; open your hand with its My hand button.")
                 if from_lobby_message:
                     await interaction.response.edit_message(embed=embed, view=None)
                 else:

@@ -182,6 +182,7 @@ async def test_host_changes_options_before_start(uno: LocalDiscord) -> None:
     assert answer is not None and answer.ephemeral and "changed" in answer.text
     table = table_of(uno, ch)
     assert table.options.target_score == 100 and table.options.scoring.value == "running-tally"
-    assert "target 100" in lobby_message(uno, ch).text and len(table.seats) == 2
+    await uno.stand_in.wait_until(lambda: "target 100" in lobby_message(uno, ch).text)
+    assert len(table.seats) == 2
     answer = await command(uno, bob, ch, "uno new", target_score=5)
     assert answer is not None and "already open" in answer.text and table.options.target_score == 100

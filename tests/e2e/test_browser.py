@@ -1,0 +1,141 @@
+"""A real browser on the local page: headless Chromium (Debian's ``chromium``, driven by Playwright)
+opens a lobby with ``/uno new``, adds two bots, starts, opens the hand, plays a card and sees the
+table message change. The page ends up in ``artifacts/browser-table.png``.
+
+Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
+Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
+and with them alice's first move are the same on every run.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.localdiscord.records import Clock
+from bot.localdiscord.testing import LocalDiscord
+from tests.e2e.conftest import make_bot
+
+playwright_api = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
+async_playwright, expect = playwright_api.async_playwright, playwright_api.expect
+
+CHROMIUM = shutil.which("chromium") or next(
+    (p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).is_file()), None
+)
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOT = Path(__file__).resolve().parents[2] / "artifacts" / "browser-table.png"
+WAIT_MS = 10_000  # the longest any page condition may take to appear
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium executable (Debian: apt-get install chromium; scripts/test does it as root)",
+)
+
+
+class StillClock(Clock):
+    """A clock that stands still at 2026-01-01 (plus `advance`): the stand-in's ids, and so the
+    table's seed (``seed`` + channel id), are the same on every run."""
+
+    def now(self) -> float:
+        return 1_767_225_600.0 + self._offset
+
+
+@pytest.fixture
+def browser_env(tmp_path: Path) -> LocalDiscord:
+    """The production bot with a seeded deal, in a guild with alice and bob and channel #uno."""
+    return LocalDiscord(  # seed 5: alice's first playable card is a wild, so she names a color too
+        lambda s: make_bot(s, tmp_path / "uno.db", seed=5),
+        users=("alice", "bob"),
+        channels=("uno",),
+        clock=StillClock(),
+    )
+
+
+async def test_play_a_card_in_chromium(
+    browser_env: LocalDiscord, record_property: Callable[[str, object], None]
+) -> None:
+    """alice starts a game against two bots in the page, plays from her hand, the table shows it."""
+    problems: list[str] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+            try:
+                await play_first_move(page, browser_env.stand_in.base_url)
+            finally:
+                SCREENSHOT.parent.mkdir(exist_ok=True)
+                await page.screenshot(path=str(SCREENSHOT), full_page=True)
+                record_property("screenshot", str(SCREENSHOT))
+                print(f"screenshot: {SCREENSHOT}")
+        finally:
+            await browser.close()
+    assert not problems, problems
+
+
+async def play_first_move(page: Any, url: str) -> None:
+    """The player's path: choose alice, /uno new, Add bot twice, Start, My hand, play, look."""
+    await page.goto(url)
+    await page.locator("#who").select_option(label="alice")
+    await expect(page.locator("#who option:checked")).to_have_text("alice")
+
+    line = page.locator("#line")
+    await line.fill("/uno new")
+    await line.press("Enter")
+    await expect(line).to_have_value("", timeout=WAIT_MS)  # the page clears it once the command went
+    channel = page.locator("#messages")
+    lobby = channel.locator(".msg", has_text="UNO lobby")
+    for seats in ("Seats (2/10)", "Seats (3/10)"):
+        await lobby.get_by_role("button", name="Add bot").click()
+        await expect(lobby).to_contain_text(seats, timeout=WAIT_MS)
+    await lobby.get_by_role("button", name="Start").click()
+
+    # The table message (the one with My hand); bots may move first, then it waits for alice.
+    table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
+    await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
+    before = await table.locator(".embed").inner_text()
+
+    await table.get_by_role("button", name="My hand").click()
+    hand = page.locator("#side .msg", has_text="Your hand").first
+    await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
+    expected = await make_a_move(hand)
+
+    await expect(table.locator(".embed")).to_contain_text(expected, timeout=WAIT_MS)
+    assert await table.locator(".embed").inner_text() != before
+
+
+async def make_a_move(hand: Any) -> re.Pattern[str]:
+    """Play the first playable card (naming the first color for a wild), else draw, else accept
+    what is pending; returns the table log line to expect."""
+    cards = set((await hand.locator(".field", has_text="Your cards").inner_text()).splitlines()[1:])
+    buttons = hand.locator("button:enabled")
+    labels = [label.strip() for label in await buttons.all_inner_texts()]
+    playable = [label for label in labels if label in cards]
+    if not playable:
+        choice = "Draw" if "Draw" in labels else "Accept"
+        await hand.get_by_role("button", name=choice, exact=True).click()
+        return re.compile(r"alice drew \d+ cards?")
+    card = playable[0]
+    await hand.get_by_role("button", name=card, exact=True).click()
+    if "wild" not in card:
+        return re.compile(re.escape(f"alice played {card}"))
+    back = hand.get_by_role("button", name="Back")
+    await expect(back).to_be_visible(timeout=WAIT_MS)  # the color picker replaced the cards
+    color = hand.locator("button:enabled", has_not_text="Back").first
+    name = (await color.inner_text()).split()[-1]
+    await color.click()
+    return re.compile(re.escape(f"alice played {card} → {name}"))
