@@ -198,7 +198,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
         lines = [
-            f"{i + 1}. <@{r.user_id}> — {r.games_won} won / {r.games_played} played"
+            f"{i + 1}. {_who(r.user_id)} — {r.games_won} won / {r.games_played} played"
             f" ({r.win_rate:.0%}), {r.rounds_won} rounds, {r.points} points"
             for i, r in enumerate(rows)
         ]
@@ -234,6 +234,11 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await interaction.response.send_message(
             f"Done: your name was removed from {changed} record(s).", ephemeral=True
         )
+
+
+def _who(user_id: str) -> str:
+    """A leaderboard name: a mention, or a neutral label for a player who asked to be forgotten."""
+    return "a former player" if user_id.startswith("forgotten:") else f"<@{user_id}>"
 
 
 async def setup(bot: UnoBot) -> None:

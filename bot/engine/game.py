@@ -14,7 +14,10 @@ True
 
 from __future__ import annotations
 
+import base64
+import binascii
 import random
+import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
@@ -1293,7 +1296,7 @@ class Game:
             "options": self.options.to_dict(),
             "players": list(self.players),
             "seed": self.seed,
-            "rng": [version, list(internal), gauss],
+            "rng": [version, _pack(internal), gauss],
             "out": dict(self.out),
             "scores": dict(self.scores),
             "deck": _names(self.deck),
@@ -1338,7 +1341,7 @@ class Game:
             game.seed = int(data["seed"])
             game.rng = random.Random()
             v, internal, gauss = data["rng"]
-            game.rng.setstate((v, tuple(internal), gauss))
+            game.rng.setstate((v, _unpack(internal), gauss))
             game.out = dict(data["out"])
             game.scores = {k: int(s) for k, s in data["scores"].items()}
             game.deck = [Card.parse(c) for c in data["deck"]]
@@ -1366,7 +1369,15 @@ class Game:
             game.round_points = int(data["round_points"])
         except BadState:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError, UnoError) as exc:
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            binascii.Error,
+            struct.error,
+            UnoError,
+        ) as exc:
             raise BadState(f"Saved game is malformed: {exc!r}.") from None
         game._check_consistent()
         return game
@@ -1474,6 +1485,21 @@ class Game:
         game._flush()
         game.version = 0
         return game, []
+
+
+def _pack(numbers: Sequence[int]) -> str:
+    """The random generator's state (625 32-bit words) as compact base64 text."""
+    return base64.b64encode(struct.pack(f"<{len(numbers)}I", *numbers)).decode("ascii")
+
+
+def _unpack(text: str) -> tuple[int, ...]:
+    """Inverse of :func:`_pack`. Raises ValueError on malformed text."""
+    if not isinstance(text, str):
+        raise ValueError("random state must be text")
+    raw = base64.b64decode(text.encode("ascii"), validate=True)
+    if len(raw) % 4:
+        raise ValueError("random state has a partial word")
+    return struct.unpack(f"<{len(raw) // 4}I", raw)
 
 
 def _color_name(color: Color | None) -> str | None:

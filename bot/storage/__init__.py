@@ -116,5 +116,11 @@ class Storage(Protocol):
     async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
         """One player's record in the guild, with per-variant counts."""
 
+    async def get_game(self, game_id: str) -> GameResult | None:
+        """A recorded game, or None."""
+
+    async def get_rounds(self, game_id: str) -> list[RoundResult]:
+        """A game's recorded rounds, in order."""
+
     async def forget_user(self, user_id: str) -> int:
         """Remove a user's name from every record (results stay counted); returns rows changed."""

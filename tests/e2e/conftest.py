@@ -30,6 +30,7 @@ def make_bot(stand_in: StandIn, db: Path, **game: Any) -> UnoBot:
     settings = load_settings(None, environ={}, require_token=False)
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
     settings.game.turn_seconds = game.pop("turn_seconds", 0)
+    settings.game.seed = game.pop("seed", 1)  # the same deals every run
     for key, value in game.items():
         setattr(settings.game, key, value)
     return UnoBot(local_settings(settings, stand_in), SqliteStorage(db), guild_ready_timeout=0.05)

@@ -79,7 +79,8 @@ async def test_flip_turns_the_table(uno: LocalDiscord) -> None:
         discard=["blue 3 / teal 1", "red 5 / orange 2"], draw=["green 4 / pink 6"],
     )  # fmt: skip
     await click(uno, alice, await hand(uno, alice, ch), "🟥 red flip")
-    text = await uno.stand_in.wait_until(lambda: "Side: **dark**" in (t := table_message(uno, ch).text) and t)
+    text = await uno.stand_in.wait_until(lambda: "alice played" in (t := table_message(uno, ch).text) and t)
+    assert "Side: **dark**" in text
     assert "teal 1" in text and "FLIP!" in text
     bob_hand = await hand(uno, bob, ch)
     assert "🩷 pink 3" in bob_hand.text and "(back: 🟦 blue 6)" in bob_hand.text

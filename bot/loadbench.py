@@ -1,0 +1,863 @@
+"""Load benchmark: ``python -m bot.loadbench --tables 200 --seconds 30``.
+
+Plays many UNO tables at once through the local Discord stand-in (``bot/localdiscord``) and
+measures how fast the production bot (``UnoBot``, SQLite in a temporary directory, AI delay
+``--ai-delay``, no turn timer) acknowledges interactions; then runs the same load shape against
+a trivial discord.py bot that answers every slash command and button with "pong", as the floor
+that the stand-in, the loopback network and discord.py alone impose.
+
+UNO run: the stand-in (127.0.0.1, a free port) gets one channel and two users per table. Each
+table is opened through the UI (``/uno new`` by the first user, the second user presses Join,
+the host presses Add bot twice and Start) and then played: whenever the table message says the
+game waits for one of the two humans, that human presses My hand on the table message and makes
+random choices among the enabled buttons and selects of their hand (UNO! first, then a card,
+Draw, a color, a decision...) until the hand no longer says it is their move; the AI seats play
+by themselves. A finished game is followed by a new ``/uno new``. The clock starts once every
+table is open and runs ``--seconds``.
+
+Pong run: a fresh stand-in with the same channels and users; in each channel the two users take
+turns: ``/ping`` (answered with an ephemeral "pong" carrying a button, as My hand is answered
+with an ephemeral hand), then a click on that button (answered by updating the message, as a
+card click updates the hand). The channels start these rounds at random times at the rate the
+UNO run reached (``--pong-rate``), so both bots are compared at the same load; ``--pong-rate 0``
+instead lets each channel go again after a pause of ``--pong-gap`` seconds (default two AI
+delays, the two AI turns of an UNO table), which pushes the pong bot as hard as it can go.
+
+The time measured for an interaction is the stand-in's own: from creating the interaction
+(just before dispatching INTERACTION_CREATE on the gateway) to accepting the bot's callback
+(``InteractionRecord.created_at`` → ``acknowledged_at``). It therefore includes the gateway
+frame, discord.py's parsing and dispatch, the bot's handler up to its response, and the
+callback's HTTP round trip. Work the bot does after acknowledging (table message edit, hand
+refreshes, pings, AI moves) only counts where it delays other interactions.
+
+By default the bot runs in its own process (the stand-in and the simulated users in this
+one), as Discord and the bot run on different machines; ``--in-process`` shares one event loop.
+``--profile DIR`` writes cProfile statistics (CPU time of the event-loop thread, so time spent
+waiting or descheduled is not counted) of the bot process (``DIR/<run>-bot.prof``, its whole
+life) and of this process during the measured window (``DIR/<run>-stand-in.prof``).
+
+Prints one JSON line::
+
+    {"tables", "seconds", "uno": {...}, "pong": {...}, "p99_ratio"}
+
+where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
+``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``unacknowledged``,
+``discord_errors`` (stand-in requests answered with an error), ``bot_log_errors`` (WARNING or
+worse logged in the bot), ``refusals`` (ephemeral text answers such as a stale click), ``cpu``
+(cores used in the window by this process, the bot process, and the whole machine: other
+programs running at the same time show as ``machine`` above the sum) and ``by_kind`` (count, p50, p99 per
+command or component verb). ``p99_ratio`` is the UNO p99 over the pong p99. Progress, error
+samples and the machine go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import json
+import logging
+import math
+import multiprocessing
+import os
+import platform
+import queue
+import random
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, ParamSpec, TypeVar
+
+import discord
+from discord import app_commands
+from pydantic import SecretStr
+
+from bot.client import UnoBot, point_at
+from bot.localdiscord.interactions import CommandUsageError
+from bot.localdiscord.records import Channel, InteractionRecord, InteractionResponse, Message, User
+from bot.localdiscord.server import StandIn, point_discord_py_at, start_stand_in
+from bot.localdiscord.state import State
+from bot.settings import load_settings
+from bot.storage.sqlite import SqliteStorage
+
+BotKind = Literal["uno", "pong"]
+T = TypeVar("T")
+P = ParamSpec("P")
+
+ACK_TIMEOUT = 5.0  # wall seconds to wait for a callback (the stand-in refuses it after 3)
+POLL_SECONDS = 0.002  # how often the watcher re-checks what the simulated users wait for
+STALL_SECONDS = 15.0  # an AI turn that does not come within this is counted as a stall
+CONTROL = {"Refresh", "Back", "◀", "▶"}
+WAITING = re.compile(r"Waiting for \*\*(.+?)\*\*")
+MAX_LOG_LINES = 200
+MP = multiprocessing.get_context("spawn")
+
+
+# ====================================================================== the bots
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """What a bot process needs to log into the stand-in."""
+
+    kind: BotKind
+    api_url: str
+    gateway_url: str
+    token: str
+    guild_id: int
+    ai_delay: float
+    database: str
+    profile: str | None = None
+
+
+def make_uno_bot(spec: BotSpec) -> UnoBot:
+    """The production bot with fast settings, pointed at the stand-in (as ``bot/local.py`` does)."""
+    settings = load_settings(None, environ={}, require_token=False)
+    settings.game.ai_delay_seconds = spec.ai_delay
+    settings.game.turn_seconds = 0
+    discord_settings = settings.discord.model_copy(
+        update={
+            "token": SecretStr(spec.token),
+            "api_base": spec.api_url,
+            "gateway_url": spec.gateway_url,
+            "dev_guild_id": spec.guild_id,
+            "sync_commands": True,
+        }
+    )
+    settings = settings.model_copy(update={"discord": discord_settings})
+    point_at(settings)
+    return UnoBot(settings, SqliteStorage(spec.database), guild_ready_timeout=0.05)
+
+
+class PongView(discord.ui.View):
+    """One persistent button whose click is answered by updating its message to "pong"."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Pong", custom_id="pong:again")
+    async def again(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        """Answer at once (callback type 7)."""
+        await interaction.response.edit_message(content="pong")
+
+
+async def _ping(interaction: discord.Interaction[Any]) -> None:
+    """Answer at once with an ephemeral "pong" and its button (callback type 4)."""
+    await interaction.response.send_message("pong", view=PongView(), ephemeral=True)
+
+
+class PongBot(discord.Client):
+    """The trivial bot: ``/ping`` and its button answer "pong", nothing else happens."""
+
+    def __init__(self, guild_id: int) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            intents=intents, allowed_mentions=discord.AllowedMentions.none(), guild_ready_timeout=0.05
+        )
+        self.guild = discord.Object(guild_id)
+        self.tree = app_commands.CommandTree(self)
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name="ping", description="Answer pong", callback=_ping
+        )
+        self.tree.add_command(command, guild=self.guild)
+
+    async def setup_hook(self) -> None:
+        """Register the button and sync ``/ping`` to the guild."""
+        self.add_view(PongView())
+        await self.tree.sync(guild=self.guild)
+
+
+def make_pong_bot(spec: BotSpec) -> PongBot:
+    """The pong bot, pointed at the stand-in."""
+    point_discord_py_at(spec.api_url.removesuffix("/api/v10"))
+    return PongBot(spec.guild_id)
+
+
+class _Forward(logging.Handler):
+    """Sends WARNING and worse records (at most `MAX_LOG_LINES`) to the parent."""
+
+    def __init__(self, sink: Any) -> None:
+        super().__init__(logging.WARNING)
+        self._sink = sink
+        self._sent = 0
+        self.armed = False  # set once the bot is ready (start-up notices such as "no voice" are not counted)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not self.armed:
+            return
+        self._sent += 1
+        if self._sent > MAX_LOG_LINES:
+            return
+        text = f"{record.levelname} {record.name}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({record.exc_info[1]!r})"
+        with contextlib.suppress(Exception):
+            self._sink.put(text)
+
+
+async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
+    """Run a bot against the stand-in until ``stop`` (an Event) is set; ``ready`` is set once
+    it has the guild. WARNING and worse log records go to ``sink`` (a queue)."""
+    handler = _Forward(sink)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    client: discord.Client = make_uno_bot(spec) if spec.kind == "uno" else make_pong_bot(spec)
+    try:
+        async with client:
+            task = asyncio.create_task(client.start(spec.token))
+            while client.get_guild(spec.guild_id) is None and not task.done():
+                await asyncio.sleep(0.02)
+            handler.armed = True
+            ready.set()
+            while not stop.is_set() and not task.done():
+                await asyncio.sleep(0.1)
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                sink.put(f"ERROR bot: client.start() died: {task.exception()!r}")
+            await client.close()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 10)
+    finally:
+        root.removeHandler(handler)
+
+
+def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
+    """Entry point of the bot process (optionally under cProfile)."""
+    logging.getLogger().setLevel(logging.WARNING)  # records are forwarded to the parent, which prints them
+    profiler = cProfile.Profile(time.thread_time) if spec.profile else None
+    if profiler is not None:
+        profiler.enable()
+    try:
+        asyncio.run(serve_bot(spec, ready, stop, sink))
+    finally:
+        if profiler is not None and spec.profile:
+            profiler.disable()
+            profiler.dump_stats(spec.profile)
+
+
+class BotRunner:
+    """A bot in its own process (default) or as a task on this loop."""
+
+    def __init__(self, spec: BotSpec, *, in_process: bool) -> None:
+        self.spec = spec
+        self.in_process = in_process
+        self._ready = MP.Event()
+        self._stop = MP.Event()
+        self._sink: Any = MP.Queue()
+        self._process: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self.logs: list[str] = []
+
+    @property
+    def pid(self) -> int | None:
+        """The bot process's id (None in-process)."""
+        return None if self._process is None else int(self._process.pid)
+
+    async def start(self, timeout: float = 60.0) -> None:
+        """Start the bot and wait until it has the guild.
+
+        Raises:
+            RuntimeError: the bot died or was not ready in time.
+        """
+        if self.in_process:
+            self._task = asyncio.create_task(serve_bot(self.spec, self._ready, self._stop, self._sink))
+        else:
+            self._process = MP.Process(
+                target=bot_process_main,
+                args=(self.spec, self._ready, self._stop, self._sink),
+                name=f"loadbench-{self.spec.kind}-bot",
+                daemon=True,
+            )
+            self._process.start()
+        deadline = time.monotonic() + timeout
+        while not self._ready.is_set():
+            dead = (self._task is not None and self._task.done()) or (
+                self._process is not None and not self._process.is_alive()
+            )
+            if dead or time.monotonic() > deadline:
+                self._drain()
+                raise RuntimeError(f"the {self.spec.kind} bot did not start: {self.logs[-5:]}")
+            await asyncio.sleep(0.05)
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                self.logs.append(self._sink.get_nowait())
+            except (queue.Empty, OSError, ValueError):
+                return
+
+    async def stop(self) -> list[str]:
+        """Stop the bot (closing its client and storage); returns what it logged."""
+        self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._task, 30)
+        if self._process is not None:
+            deadline = time.monotonic() + 30
+            while self._process.is_alive() and time.monotonic() < deadline:
+                self._drain()
+                await asyncio.sleep(0.05)
+            if self._process.is_alive():
+                self._process.terminate()
+                self.logs.append("ERROR loadbench: the bot process did not stop; terminated")
+            self._process.join(5)
+        self._drain()
+        return self.logs
+
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU seconds of the bot process so far (Linux), None in-process."""
+        if self.pid is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# ====================================================================== the simulated users
+
+
+class Watcher:
+    """Wakes coroutines waiting for a condition on the stand-in's state: one task re-checks
+    every waiting predicate after state changes (at most every `POLL_SECONDS`), so hundreds of
+    waiting users cost one scan, not hundreds of polls (``State.wait_until`` wakes every waiter
+    on every change)."""
+
+    def __init__(self, state: State) -> None:
+        self._waits: list[tuple[Callable[[], Any], asyncio.Future[Any], float]] = []
+        self._dirty = True
+        self._remove = state.add_listener(self._mark)
+        self._task: asyncio.Task[None] | None = None
+
+    def _mark(self) -> None:
+        self._dirty = True
+
+    def start(self) -> None:
+        """Start re-checking."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        """Stop; pending waits are cancelled."""
+        self._remove()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for _, future, _ in self._waits:
+            future.cancel()
+        self._waits.clear()
+
+    async def wait(self, predicate: Callable[[], T | None], timeout: float) -> T:
+        """``predicate()`` once it is truthy.
+
+        Raises:
+            TimeoutError: not within ``timeout`` seconds.
+        """
+        result = predicate()
+        if result:
+            return result
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._waits.append((predicate, future, loop.time() + timeout))
+        return await future
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        last_full = 0.0
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            now = loop.time()
+            if not self._dirty and now - last_full < 0.05:
+                continue
+            self._dirty = False
+            last_full = now
+            keep = []
+            for item in self._waits:
+                predicate, future, deadline = item
+                if future.done():
+                    continue
+                try:
+                    result = predicate()
+                except Exception as exc:
+                    future.set_exception(exc)
+                    continue
+                if result:
+                    future.set_result(result)
+                elif now > deadline:
+                    future.set_exception(TimeoutError(f"not within the time allowed: {predicate}"))
+                else:
+                    keep.append(item)
+            self._waits = keep
+
+
+def has_button(message: Message, label: str) -> bool:
+    """Whether ``message`` has a button labelled ``label``."""
+    return any(b.get("label") == label for b in message.buttons)
+
+
+def waiting_for(message: Message) -> str | None:
+    """The name the table message says the game waits for."""
+    match = WAITING.search(message.text)
+    return match.group(1) if match else None
+
+
+def my_move(hand: Message) -> bool:
+    """Whether a hand message says it is its holder's move (or shows a color/player picker)."""
+    return "🟢 Your move" in hand.text or has_button(hand, "Back")
+
+
+def edited_since(message: Message, revision: int) -> Callable[[], bool]:
+    """A predicate: ``message`` was edited (or deleted) since ``revision``."""
+    return lambda: message.revision != revision or message.deleted
+
+
+def no_longer_waiting_for(table: Message, name: str) -> Callable[[], bool]:
+    """A predicate: the table message no longer says the game waits for ``name``."""
+    return lambda: table.deleted or waiting_for(table) != name
+
+
+def find_table_message(state: State, channel: Channel, after: int) -> Message | None:
+    """The bot's newest public message in ``channel`` with a My hand button, newer than ``after``
+    (scans from the newest message back to ``after``)."""
+    for message in reversed(state.messages.values()):
+        if message.id <= after:
+            return None
+        if (
+            message.channel is channel
+            and message.author is state.bot
+            and not message.ephemeral
+            and not message.deleted
+            and has_button(message, "My hand")
+        ):
+            return message
+    return None
+
+
+@dataclass
+class Driver:
+    """The simulated users of one run and what went wrong for them."""
+
+    stand_in: StandIn
+    watcher: Watcher
+    rng: random.Random
+    tables: int
+    think: float = 0.0
+    stopping: bool = False
+    opened: int = 0
+    all_open: asyncio.Event = field(default_factory=asyncio.Event)
+    usage_errors: Counter[str] = field(default_factory=Counter)
+    unacknowledged: int = 0
+    stalls: int = 0
+    games_started: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)
+
+    async def act(
+        self, start: Callable[P, Awaitable[InteractionRecord]], *args: P.args, **kwargs: P.kwargs
+    ) -> InteractionResponse | None:
+        """Start an interaction (``stand_in.slash/click/select``) and wait for its callback;
+        None when stopping, refused by the stand-in (a click Discord would not send), or not
+        acknowledged in time."""
+        if self.stopping:
+            return None
+        try:
+            record = await start(*args, **kwargs)
+        except CommandUsageError as exc:
+            self.usage_errors[re.sub(r"\d+", "N", str(exc))[:80]] += 1
+            return None
+        try:
+            response = await self.watcher.wait(record.current_response, ACK_TIMEOUT)
+        except TimeoutError:
+            self.unacknowledged += 1
+            return None
+        message = response.message
+        if response.type == 4 and message is not None and message.ephemeral and not message.components:
+            self.refusals[message.content[:80]] += 1
+        return response
+
+    async def pause(self) -> None:
+        """A human's thinking time before an action: exponential with mean ``think`` (0: none)."""
+        if self.think > 0:
+            await asyncio.sleep(self.rng.expovariate(1 / self.think))
+
+    def _opened_one(self) -> None:
+        self.opened += 1
+        if self.opened >= self.tables:
+            self.all_open.set()
+
+    # ------------------------------------------------------------------ UNO
+
+    async def uno_table(self, channel: Channel, host: User, guest: User) -> None:
+        """Open a table in ``channel`` and play it, again and again, until stopping."""
+        humans = {host.name: host, guest.name: guest}
+        first = True
+        while not self.stopping:
+            table = await self.open_uno(channel, host, guest)
+            if table is None:
+                await asyncio.sleep(0.5)
+                continue
+            self.games_started += 1
+            if first:
+                first = False
+                self._opened_one()
+            await self.play_uno(table, humans)
+
+    async def open_uno(self, channel: Channel, host: User, guest: User) -> Message | None:
+        """``/uno new``, Join, Add bot ×2, Start; returns the table message."""
+        s = self.stand_in
+        new = await self.act(s.slash, host, channel, "uno new")
+        if new is None or new.message is None or not has_button(new.message, "Join"):
+            await self.act(s.slash, host, channel, "uno end")  # e.g. a table left open
+            return None
+        lobby = new.message
+        for user, label in ((guest, "Join"), (host, "Add bot"), (host, "Add bot"), (host, "Start")):
+            if await self.act(s.click, user, lobby, label=label) is None:
+                return None
+        state = s.state
+        try:
+            return await self.watcher.wait(lambda: find_table_message(state, channel, lobby.id), 10)
+        except TimeoutError:
+            self.stalls += 1
+            return None
+
+    async def play_uno(self, table: Message, humans: dict[str, User]) -> None:
+        """Play the humans' turns until the game is over (or stopping)."""
+        while not self.stopping:
+            if table.deleted or not has_button(table, "My hand"):
+                return  # the game is over: the table message lost its buttons
+            user = humans.get(waiting_for(table) or "")
+            if user is None:  # an AI seat's turn
+                revision = table.revision
+                try:
+                    await self.watcher.wait(edited_since(table, revision), STALL_SECONDS)
+                except TimeoutError:
+                    self.stalls += 1
+                continue
+            await self.uno_turn(user, table)
+            name = user.name
+            with contextlib.suppress(TimeoutError):  # the table message catches up with the move
+                await self.watcher.wait(no_longer_waiting_for(table, name), 2.0)
+
+    async def uno_turn(self, user: User, table: Message) -> None:
+        """My hand, then random enabled choices (UNO! first) while the hand says it is their move
+        (see ``tests/e2e/helpers.play_randomly``); `pause` before each."""
+        s = self.stand_in
+        await self.pause()
+        response = await self.act(s.click, user, table, label="My hand")
+        hand = response.message if response is not None else None
+        for _ in range(8):
+            if hand is None or not hand.ephemeral or not my_move(hand):
+                return
+            await self.pause()
+            buttons = [b for b in hand.buttons if not b.get("disabled") and b.get("label") not in CONTROL]
+            uno = [b for b in buttons if b.get("label") == "UNO!"]
+            if uno:
+                response = await self.act(s.click, user, hand, uno[0]["custom_id"])
+            elif hand.selects and (not buttons or self.rng.random() < 0.5):
+                select = hand.selects[0]
+                value = self.rng.choice(select["options"])["value"]
+                response = await self.act(s.select, user, hand, select["custom_id"], [value])
+            elif buttons:
+                response = await self.act(s.click, user, hand, self.rng.choice(buttons)["custom_id"])
+            else:
+                return
+            hand = response.message if response is not None else None
+
+    # ------------------------------------------------------------------ pong
+
+    async def pong_channel(
+        self, channel: Channel, users: Sequence[User], rate: float | None, gap: float
+    ) -> None:
+        """The users take turns: ``/ping``, then a click on its answer (a round). With ``rate``
+        (interactions per second over all channels) a channel starts rounds at random (Poisson)
+        times averaging that rate, at once when a round overran; without, it pauses ``gap``
+        ± 50 % after each round and `pause` before each action."""
+        s = self.stand_in
+        self._opened_one()
+        loop = asyncio.get_running_loop()
+        period = 2 * len(users) * self.tables / rate if rate else None
+        next_start = loop.time() + (self.rng.uniform(0, period) if period else 0.0)
+        while not self.stopping:
+            if period is not None:
+                await asyncio.sleep(max(0.0, next_start - loop.time()))
+            for user in users:
+                if period is None:
+                    await self.pause()
+                response = await self.act(s.slash, user, channel, "ping")
+                if response is not None and response.message is not None:
+                    if period is None:
+                        await self.pause()
+                    await self.act(s.click, user, response.message, label="Pong")
+            if period is not None:
+                next_start = max(next_start + self.rng.expovariate(1 / period), loop.time())
+            else:
+                await asyncio.sleep(gap * self.rng.uniform(0.5, 1.5))
+
+
+# ====================================================================== one run
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float | None:
+    """Nearest-rank percentile of sorted values (None if empty)."""
+    if not sorted_values:
+        return None
+    return sorted_values[min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))]
+
+
+def kind_of(record: InteractionRecord) -> str:
+    """``/uno new``, ``lobby:join``, ``table:hand``, ``hand:p`` (component verb), ``pong:again``."""
+    if record.command:
+        return "/" + record.command
+    custom_id = str(record.payload.get("data", {}).get("custom_id", ""))
+    parts = custom_id.split(":")
+    if parts[0] in ("uno", "unos") and len(parts) >= 5:
+        scope = {"l": "lobby", "t": "table", "h": "hand"}.get(parts[1], parts[1])
+        return f"{scope}:{parts[4]}"
+    return custom_id or "?"
+
+
+def machine_busy_seconds() -> float | None:
+    """CPU seconds (all cores, every process) spent busy since boot, from ``/proc/stat``."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    ticks = [int(f) for f in fields]
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def summarize(state: State, start: float, end: float) -> dict[str, Any]:
+    """Figures for the interactions created in ``[start, end)`` (stand-in clock)."""
+    records = [r for r in state.interactions.values() if start <= r.created_at < end]
+    latencies: list[float] = []
+    kinds: dict[str, list[float]] = {}
+    unacknowledged = 0
+    for record in records:
+        if record.acknowledged_at is None:
+            unacknowledged += 1
+            continue
+        ms = (record.acknowledged_at - record.created_at) * 1000
+        latencies.append(ms)
+        kinds.setdefault(kind_of(record), []).append(ms)
+    latencies.sort()
+    by_kind = {}
+    for name, values in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+        values.sort()
+        by_kind[name] = {
+            "n": len(values),
+            "p50_ms": _ms(percentile(values, 0.5)),
+            "p99_ms": _ms(percentile(values, 0.99)),
+        }
+    seconds = end - start
+    return {
+        "interactions": len(latencies),
+        "per_second": round(len(latencies) / seconds, 1) if seconds > 0 else None,
+        "ack_p50_ms": _ms(percentile(latencies, 0.5)),
+        "ack_p99_ms": _ms(percentile(latencies, 0.99)),
+        "ack_max_ms": _ms(latencies[-1] if latencies else None),
+        "ack_mean_ms": _ms(sum(latencies) / len(latencies) if latencies else None),
+        "unacknowledged": unacknowledged,
+        "by_kind": by_kind,
+    }
+
+
+def _log(text: str) -> None:
+    print(f"[loadbench] {text}", file=sys.stderr, flush=True)
+
+
+async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | None = None) -> dict[str, Any]:
+    """One run (``uno`` or ``pong``) on a fresh stand-in; returns its figures. ``pong_rate``:
+    the pong run's target interactions per second (None: pause ``--pong-gap`` per round)."""
+    n = args.tables
+    channels = [f"table-{i:03d}" for i in range(n)]
+    users = [f"u{i:03d}{side}" for i in range(n) for side in "ab"]
+    stand_in = await start_stand_in("127.0.0.1", 0, "Load Bench", users, channels=channels)
+    profile_dir = Path(args.profile) if args.profile else None
+    if profile_dir is not None:
+        profile_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="uno-loadbench-") as tmp:
+        spec = BotSpec(
+            kind=kind,
+            api_url=stand_in.api_url,
+            gateway_url=stand_in.gateway_url,
+            token=stand_in.token,
+            guild_id=stand_in.guild_id,
+            ai_delay=args.ai_delay,
+            database=str(Path(tmp) / "uno.db"),
+            profile=str(profile_dir / f"{kind}-bot.prof") if profile_dir and not args.in_process else None,
+        )
+        bot = BotRunner(spec, in_process=args.in_process)
+        watcher = Watcher(stand_in.state)
+        driver = Driver(stand_in, watcher, random.Random(args.seed), n, think=args.think)
+        tasks: list[asyncio.Task[None]] = []
+        logs: list[str] = []
+        try:
+            await bot.start()
+            await stand_in.wait_until(lambda: stand_in.commands(), 10)
+            _log(f"{kind}: bot ready ({'in-process' if args.in_process else f'pid {bot.pid}'})")
+            watcher.start()
+            begun = time.monotonic()
+            gap = args.pong_gap if args.pong_gap is not None else 2 * args.ai_delay
+            for i, channel in enumerate(stand_in.channels):
+                a, b = stand_in.user(users[2 * i]), stand_in.user(users[2 * i + 1])
+                coro = (
+                    driver.uno_table(channel, a, b)
+                    if kind == "uno"
+                    else driver.pong_channel(channel, [a, b], pong_rate, gap)
+                )
+                tasks.append(asyncio.create_task(coro))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(driver.all_open.wait(), max(60.0, n * 0.5))
+            open_seconds = time.monotonic() - begun
+            if kind == "pong":
+                await asyncio.sleep(1.0)  # warm-up, as the UNO tables warm up while opening
+            _log(
+                f"{kind}: {driver.opened}/{n} tables open after {open_seconds:.1f} s; measuring {args.seconds} s"
+            )
+            profiler = cProfile.Profile(time.thread_time) if profile_dir is not None else None
+            cpu_bot0, cpu_self0, busy0 = bot.cpu_seconds(), time.process_time(), machine_busy_seconds()
+            if profiler is not None:
+                profiler.enable()
+            start = stand_in.clock.now()
+            await asyncio.sleep(args.seconds)
+            end = stand_in.clock.now()
+            if profiler is not None and profile_dir is not None:
+                profiler.disable()
+                profiler.dump_stats(str(profile_dir / f"{kind}-stand-in.prof"))
+            cpu_bot1, cpu_self1, busy1 = bot.cpu_seconds(), time.process_time(), machine_busy_seconds()
+            driver.stopping = True
+            _, pending = await asyncio.wait(tasks, timeout=ACK_TIMEOUT + 5)
+            for task in pending:
+                task.cancel()
+            for task in tasks:
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    driver.usage_errors[f"driver crashed: {task.exception()!r}"[:120]] += 1
+        finally:
+            for task in tasks:
+                task.cancel()
+            await watcher.close()
+            logs = await bot.stop()
+            await stand_in.close()
+    figures = summarize(stand_in.state, start, end)
+    errors = stand_in.errors
+    seconds = end - start
+    cpu_stand_in = round((cpu_self1 - cpu_self0) / seconds, 2)
+    cpu: dict[str, float | None] = {
+        "stand_in": cpu_stand_in,
+        "bot": None if cpu_bot0 is None or cpu_bot1 is None else round((cpu_bot1 - cpu_bot0) / seconds, 2),
+        "machine": None if busy0 is None or busy1 is None else round((busy1 - busy0) / seconds, 2),
+    }
+    bot_cpu = cpu["bot"] if cpu["bot"] is not None else cpu_stand_in
+    per_second = figures["per_second"]
+    figures.update(
+        {
+            "bot_cpu_ms_per_interaction": round(1000 * bot_cpu / per_second, 2) if per_second else None,
+            "tables_open": driver.opened,
+            "open_seconds": round(open_seconds, 1),
+            "games_started": driver.games_started,
+            "discord_errors": len(errors),
+            "unknown_routes": len(stand_in.unknown_routes),
+            "stand_in_problems": len(stand_in.state.problems),
+            "bot_log_errors": len(logs),
+            "refusals": sum(driver.refusals.values()),
+            "usage_errors": sum(driver.usage_errors.values()),
+            "stalls": driver.stalls,
+            "cpu": cpu,
+        }
+    )
+    if kind == "pong":
+        figures["pace"] = (
+            {"target_per_second": round(pong_rate, 1)} if pong_rate else {"gap_seconds": round(gap, 3)}
+        )
+    for record in errors[:10]:
+        code = record.error.code if record.error is not None else ""
+        _log(
+            f"{kind}: Discord error {record.status} {code} on {record.method} {record.path}: {record.response}"
+        )
+    for problem in stand_in.state.problems[:10]:
+        _log(f"{kind}: stand-in problem: {problem}")
+    for line in logs[:20]:
+        _log(f"{kind}: bot log: {line}")
+    for text, count in driver.usage_errors.most_common(10):
+        _log(f"{kind}: refused by the stand-in ×{count}: {text}")
+    for text, count in driver.refusals.most_common(10):
+        _log(f"{kind}: bot answered with a refusal ×{count}: {text!r}")
+    _log(f"{kind}: {json.dumps({k: v for k, v in figures.items() if k != 'by_kind'})}")
+    return figures
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    """The UNO run, then the pong run; the JSON figures."""
+    result: dict[str, Any] = {"tables": args.tables, "seconds": args.seconds}
+    if args.only in (None, "uno"):
+        result["uno"] = await run_one("uno", args)
+    if args.only in (None, "pong"):
+        rate = args.pong_rate
+        if rate is None and "uno" in result:
+            rate = result["uno"]["per_second"]
+        result["pong"] = await run_one("pong", args, rate or None)
+    uno, pong = result.get("uno"), result.get("pong")
+    if uno and pong and uno["ack_p99_ms"] and pong["ack_p99_ms"]:
+        result["p99_ratio"] = round(uno["ack_p99_ms"] / pong["ack_p99_ms"], 2)
+    else:
+        result["p99_ratio"] = None
+    return result
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="python -m bot.loadbench", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--tables", type=int, default=200, help="simultaneous tables (default 200)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per run (default 30)")
+    parser.add_argument("--ai-delay", type=float, default=0.05, help="the AI seats' delay (default 0.05 s)")
+    parser.add_argument(
+        "--pong-rate",
+        type=float,
+        help="pong run: target interactions per second (default: the UNO run's; 0: use --pong-gap)",
+    )
+    parser.add_argument(
+        "--pong-gap",
+        type=float,
+        help="pong run without a rate: pause per channel after both users (default: 2 × --ai-delay)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a human waits before each action (exponential; default 0: at once)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the users' random choices")
+    parser.add_argument("--only", choices=("uno", "pong"), help="run only one of the two bots")
+    parser.add_argument("--in-process", action="store_true", help="run the bot on this process's event loop")
+    parser.add_argument("--profile", metavar="DIR", help="write cProfile statistics to DIR")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; prints the JSON line, returns the exit status (1 if any Discord error)."""
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="[stand-in] %(levelname)s %(name)s: %(message)s")
+    _log(
+        f"machine: {os.cpu_count()} CPUs ({platform.processor() or platform.machine()}), "
+        f"Python {platform.python_version()}, discord.py {discord.__version__}"
+    )
+    result = asyncio.run(bench(args))
+    print(json.dumps(result), flush=True)
+    runs = [result[k] for k in ("uno", "pong") if k in result]
+    failed = any(r["discord_errors"] or r["unacknowledged"] or r["stand_in_problems"] for r in runs)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+"""Storage benchmark: ``python -m bot.storage.bench --tables 200 --actions 20 --restore 1000``.
+
+Runs on fresh SQLite files in a temporary directory (or ``--db-dir``) and prints one JSON line.
+``--inline-checkpoints`` measures without the background checkpoint connection.
+Each table is a real engine game (``Game(...).start_round()``) played by ``ai.random_action``;
+after every action the table's snapshot (``Game.to_dict()`` plus the table's own keys, about
+11 kB) is saved, as the bot does inside the table lock before answering.
+
+* Saturated: every table acts and saves back to back, all at once.
+  ``actions_per_second`` is the actions persisted per second; ``saturated_p50_persist_ms`` /
+  ``saturated_p99_persist_ms`` include waiting behind the other tables' saves.
+* Paced: every table acts about every ``--interval-ms`` (uniform 0.5-1.5 x, random start;
+  default 1000, a brisk table: AI turns wait 1.2 s by default, people take longer), the load of
+  ``tables`` busy channels. ``p50_persist_ms`` / ``p99_persist_ms`` / ``max_persist_ms``
+  are the time from the accepted action to its snapshot being committed (``to_dict``, JSON, the
+  wait for the connection and the write). Target: p99 under 5 ms.
+* Control: the paced run again with a storage that only serializes and makes one trip to a
+  thread (``control_p50_ms`` / ``control_p99_ms``): the floor this machine's scheduler and the
+  event loop set, whatever the database. On a loaded machine it explains most of the p99.
+* Restore: ``--restore`` games in mid-round are saved, the storage closed, then
+  ``restore_seconds`` times a restart: open, ``load_tables``, ``Game.from_dict`` for each.
+  ``restore_load_seconds`` is the storage's part (open and ``load_tables``). Target: under 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.engine.ai import random_action
+from bot.engine.game import Game
+from bot.storage.sqlite import SqliteStorage
+
+GUILD = 111_111_111_111_111_111
+CHANNEL = 222_222_222_222_222_000
+
+
+class Table:
+    """One channel's game, driven by random legal actions."""
+
+    def __init__(self, n: int, seed: int) -> None:
+        self.n = n
+        self.channel_id = CHANNEL + n
+        self.rng = random.Random(seed * 7_919 + n)
+        self.games = 0
+        self.new_game(seed * 1_000_003 + n)
+
+    def new_game(self, seed: int) -> None:
+        """Seat two humans and two AI players and deal."""
+        self.games += 1
+        humans = [str(300_000_000_000_000_000 + self.n * 10 + i) for i in range(2)]
+        self.game = Game([*humans, f"ai:{self.n}:1", f"ai:{self.n}:2"], seed=seed)
+        self.game.start_round()
+
+    def act(self) -> None:
+        """One accepted action (a new round or game when one ends)."""
+        game = self.game
+        if game.game_over:
+            self.new_game(self.rng.randrange(2**31))
+            return
+        if game.round_over:
+            game.start_round()
+            return
+        player = game.pending.player
+        assert player is not None
+        game.apply(player, random_action(game, player, self.rng))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table as the bot saves it: the game plus the table's own keys."""
+        return {
+            "kind": "game",
+            "guild_id": GUILD,
+            "channel_id": self.channel_id,
+            "game_id": f"{self.channel_id}-{self.games}",
+            "host": self.game.players[0],
+            "message_id": 900_000_000_000_000_000 + self.n,
+            "turn_deadline": time.time() + 90,
+            "timeouts": {p: 0 for p in self.game.players},
+            "game": self.game.to_dict(),
+        }
+
+
+def _ms(ns: Sequence[int], q: float) -> float:
+    ordered = sorted(ns)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1e6, 3)
+
+
+async def _persist(storage: SqliteStorage | NoStorage, table: Table, timings: list[int]) -> None:
+    t0 = time.perf_counter_ns()
+    await storage.save_table(GUILD, table.channel_id, table.snapshot())
+    timings.append(time.perf_counter_ns() - t0)
+
+
+async def saturated(
+    path: Path, tables: int, actions: int, seed: int, checkpoints: float | None
+) -> dict[str, Any]:
+    """Every table acting and saving back to back."""
+    storage = SqliteStorage(path, checkpoint_seconds=checkpoints)
+    await storage.open()
+    timings: list[int] = []
+    live = [Table(n, seed) for n in range(tables)]
+
+    async def run(table: Table) -> None:
+        for _ in range(actions):
+            table.act()
+            await _persist(storage, table, timings)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(run(t) for t in live))
+    seconds = time.perf_counter() - start
+    await storage.close()
+    return {
+        "actions_per_second": round(len(timings) / seconds),
+        "saturated_p50_persist_ms": _ms(timings, 0.50),
+        "saturated_p99_persist_ms": _ms(timings, 0.99),
+    }
+
+
+class NoStorage:
+    """The control: serialize the snapshot and make one trip to a thread, store nothing."""
+
+    async def save_table(self, guild_id: int, channel_id: int, snapshot: dict[str, Any]) -> None:
+        """What any thread-based driver costs before it writes anything."""
+        json.dumps(snapshot)
+        await asyncio.to_thread(int)
+
+    async def close(self) -> None:
+        """Nothing to close."""
+
+
+async def paced(
+    path: Path | None,
+    tables: int,
+    actions: int,
+    seed: int,
+    interval: float,
+    checkpoints: float | None = None,
+) -> dict[str, Any]:
+    """Every table acting about every ``interval`` seconds (``path`` None: the control)."""
+    storage: SqliteStorage | NoStorage = (
+        NoStorage() if path is None else SqliteStorage(path, checkpoint_seconds=checkpoints)
+    )
+    if isinstance(storage, SqliteStorage):
+        await storage.open()
+    timings: list[int] = []
+    live = [Table(n, seed + 1) for n in range(tables)]
+
+    async def run(table: Table) -> None:
+        await asyncio.sleep(table.rng.uniform(0, interval))
+        for _ in range(actions):
+            table.act()
+            await _persist(storage, table, timings)
+            await asyncio.sleep(interval * table.rng.uniform(0.5, 1.5))
+
+    start = time.perf_counter()
+    await asyncio.gather(*(run(t) for t in live))
+    seconds = time.perf_counter() - start
+    await storage.close()
+    return {
+        "paced_actions_per_second": round(len(timings) / seconds),
+        "p50_persist_ms": _ms(timings, 0.50),
+        "p99_persist_ms": _ms(timings, 0.99),
+        "max_persist_ms": round(max(timings) / 1e6, 3),
+        "mean_persist_ms": round(statistics.fmean(timings) / 1e6, 3),
+    }
+
+
+async def restore(path: Path, games: int, seed: int) -> dict[str, Any]:
+    """Save ``games`` tables in mid-round, then time a restart that restores them all."""
+    storage = SqliteStorage(path)
+    await storage.open()
+    size = 0
+    for n in range(games):
+        table = Table(n, seed + 2)
+        for _ in range(table.rng.randrange(30)):
+            table.act()
+        snapshot = table.snapshot()
+        size += len(json.dumps(snapshot))
+        await storage.save_table(GUILD + n % 50, table.channel_id, snapshot)
+    await storage.close()
+
+    start = time.perf_counter()
+    storage = SqliteStorage(path)
+    await storage.open()
+    snapshots = await storage.load_tables()
+    loaded = time.perf_counter()
+    restored = [Game.from_dict(s["game"]) for s in snapshots]
+    done = time.perf_counter()
+    await storage.close()
+    if len(restored) != games:
+        raise SystemExit(f"restored {len(restored)} games, expected {games}")
+    return {
+        "restore_games": games,
+        "restore_seconds": round(done - start, 3),
+        "restore_load_seconds": round(loaded - start, 3),
+        "snapshot_bytes": round(size / max(games, 1)),
+        "database_bytes": path.stat().st_size,
+    }
+
+
+async def main_async(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
+    """All three measurements, each on its own database file."""
+    checkpoints = None if args.inline_checkpoints else 1.0
+    figures: dict[str, Any] = {"tables": args.tables, "actions_per_table": args.actions}
+    figures |= await saturated(directory / "saturated.db", args.tables, args.actions, args.seed, checkpoints)
+    figures["interval_ms"] = args.interval_ms
+    figures |= await paced(
+        directory / "paced.db",
+        args.tables,
+        args.actions,
+        args.seed,
+        args.interval_ms / 1000,
+        checkpoints,
+    )
+    control = await paced(None, args.tables, args.actions, args.seed, args.interval_ms / 1000)
+    figures["control_p50_ms"] = control["p50_persist_ms"]
+    figures["control_p99_ms"] = control["p99_persist_ms"]
+    figures |= await restore(directory / "restore.db", args.restore, args.seed)
+    figures["background_checkpoints"] = checkpoints is not None
+    figures["sqlite"] = sqlite3.sqlite_version
+    figures["python"] = platform.python_version()
+    return figures
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse the arguments, run the benchmark, print one JSON line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=200, help="active tables (default 200)")
+    parser.add_argument("--actions", type=int, default=20, help="actions per table (default 20)")
+    parser.add_argument("--restore", type=int, default=1000, help="games to restore (default 1000)")
+    parser.add_argument(
+        "--interval-ms",
+        type=float,
+        default=1000.0,
+        help="paced run: mean time between one table's actions (default 1000)",
+    )
+    parser.add_argument(
+        "--inline-checkpoints",
+        action="store_true",
+        help="no background checkpoint connection: SQLite checkpoints inside commits",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db-dir", type=Path, help="directory for the database files")
+    args = parser.parse_args(argv)
+    if args.db_dir is not None:
+        args.db_dir.mkdir(parents=True, exist_ok=True)
+        for name in ("saturated.db", "paced.db", "restore.db"):
+            for suffix in ("", "-wal", "-shm"):
+                (args.db_dir / (name + suffix)).unlink(missing_ok=True)
+        figures = asyncio.run(main_async(args, args.db_dir))
+    else:
+        with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
+            figures = asyncio.run(main_async(args, Path(tmp)))
+    json.dump(figures, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()
