@@ -1,0 +1,643 @@
+"""A crash test: the production bot (``python -m bot``) in a subprocess on the local stand-in,
+killed with SIGKILL at seeded random points of a two-player game (between moves and in the middle
+of moves), restarted each time, and the game played on to its end.
+
+The game is fully determined by its seed and the users' choices, and the users choose by a fixed
+policy of what their hand shows. So a reference run, never killed, gives the expected moves and
+states, and the crashed run must match it: an answered move is in the restored game (not lost),
+no move is applied twice (a click retried after a kill is refused as stale when its first try
+was saved), every saved state equals the reference's state of the same version, and the moves,
+the final standings and the recorded results are the same.
+
+The test is the oracle: it reads the bot's SQLite file (the table snapshot is saved before each
+answer) to know the game's version, and it decides where to kill: before a click, right after
+dispatching it, a random few milliseconds after, when the bot posts its answer (which then never
+arrives, or does), or once the table message is updated after the answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine.cards import Color
+from bot.localdiscord import interactions, limits
+from bot.localdiscord.records import Channel, InteractionRecord, Message, User
+from bot.localdiscord.server import StandIn, start_stand_in
+
+REPO = Path(__file__).resolve().parents[2]
+GAME_SEED = 1  # the seed of the table's game (see `BotProcess`)
+KILL_SEED = int(os.environ.get("CRASH_TEST_SEED", "2024"))  # where and how the bot is killed
+# How the bot is killed around a click (see `Killer`), and how many times each. The final move
+# gets one more "before-answer" kill: the game ends while the bot dies.
+KILL_PLAN = {
+    "idle": 4,  # between moves: no interaction in flight
+    "dispatch": 4,  # the click is dispatched; the bot is killed before it can read it
+    "random": 6,  # the click is dispatched; the bot is killed a random 0-6 ms later
+    "before-answer": 5,  # the bot posts its answer: killed, the answer never arrives
+    "after-answer": 4,  # the bot's answer arrives: killed at that instant
+    "after-publish": 3,  # killed once the table message was updated after the answer
+}
+MIN_KILLS = 20
+CONTROL = {"Refresh", "Back", "◀", "▶"}
+DECISIONS = {"Draw", "Keep it", "Accept", "Challenge!", "Let them see", "Keep all my cards"}
+COLORS = {c.value for c in Color}
+HAND = "Your hand at"
+STALE = "⚠️"
+TIMEOUT = 20.0
+MAX_STEPS = 2000
+
+
+# ---------------------------------------------------------------------- the database (oracle)
+
+
+def read_snapshot(db: Path, channel_id: int) -> dict[str, Any] | None:
+    """The table snapshot the bot saved for the channel (None: no table, e.g. the game ended)."""
+    if not db.exists():
+        return None
+    with contextlib.closing(sqlite3.connect(db, timeout=10)) as con:
+        row = con.execute("SELECT snapshot FROM open_tables WHERE channel_id = ?", (channel_id,)).fetchone()
+    return None if row is None else json.loads(row[0])
+
+
+def version_of(snapshot: dict[str, Any] | None) -> int | None:
+    """The saved game's version (every accepted action adds one), None without a game."""
+    game = (snapshot or {}).get("game")
+    return None if game is None else int(game["version"])
+
+
+def read_results(db: Path) -> dict[str, list[Any]]:
+    """Every recorded result (without timestamps and random game ids)."""
+    queries = {
+        "people": "SELECT id, user_id FROM people ORDER BY id",
+        "games": "SELECT id, variant, rounds, result, finished_at IS NOT NULL FROM games ORDER BY id",
+        "game_players": "SELECT game, person, won FROM game_players ORDER BY game, person",
+        "rounds": "SELECT game, round_no, variant, points, result FROM rounds ORDER BY game, round_no",
+        "round_players": "SELECT game, round_no, person, won FROM round_players ORDER BY 1, 2, 3",
+        "open_tables": "SELECT channel_id FROM open_tables",
+    }
+    with contextlib.closing(sqlite3.connect(db, timeout=10)) as con:
+        return {name: con.execute(sql).fetchall() for name, sql in queries.items()}
+
+
+# ---------------------------------------------------------------------- the bot process
+
+
+class BotProcess:
+    """``python -m bot`` in a subprocess, logged into the stand-in, with its own database.
+
+    It runs in ``workdir``, which has no ``config.toml`` (``--config`` with a missing file is
+    refused), so every setting comes from ``UNO_…`` variables.
+    """
+
+    def __init__(self, stand_in: StandIn, channel: Channel, workdir: Path) -> None:
+        workdir.mkdir()
+        self.stand_in = stand_in
+        self.channel = channel
+        self.workdir = workdir
+        self.db = workdir / "uno.db"
+        self.log = workdir / "bot.log"
+        self.proc: asyncio.subprocess.Process | None = None
+        self.killed = False
+        self.kills = 0
+        self.start_seconds: list[float] = []
+        env = {k: v for k, v in os.environ.items() if not k.upper().startswith("UNO_")}
+        env.update(
+            PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])),
+            UNO_DISCORD__TOKEN=stand_in.token,
+            UNO_DISCORD__API_BASE=stand_in.api_url,
+            UNO_DISCORD__GATEWAY_URL=stand_in.gateway_url,
+            UNO_DISCORD__DEV_GUILD_ID=str(stand_in.guild_id),
+            UNO_DATABASE__PATH=str(self.db),
+            # A table's game is seeded with game.seed + the channel id, and the stand-in's ids
+            # follow the clock: this makes it GAME_SEED in every test run (the same deal).
+            UNO_GAME__SEED=str(GAME_SEED - channel.id),
+            UNO_GAME__TURN_SECONDS="0",
+            UNO_GAME__AI_DELAY_SECONDS="0",
+        )
+        self.env = env
+
+    def output(self) -> str:
+        """Everything the bot processes printed."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def tail(self, lines: int = 30) -> str:
+        """The end of the output, for failure messages."""
+        return "\n".join(self.output().splitlines()[-lines:]) or "(no output)"
+
+    def dead(self) -> bool:
+        """Killed, or exited by itself."""
+        return self.killed or (self.proc is not None and self.proc.returncode is not None)
+
+    async def start(self) -> None:
+        """Start the bot; wait until it has logged in to the gateway and, with a game saved, has
+        restored the table message (it edits it before connecting)."""
+        started = time.monotonic()
+        identifies = self.stand_in.gateway.identifies
+        first_request = len(self.stand_in.requests)
+        snapshot = read_snapshot(self.db, self.channel.id)
+        with self.log.open("ab") as out:
+            out.write(
+                f"---- start {len(self.start_seconds) + 1}, game version {version_of(snapshot)}\n".encode()
+            )
+            out.flush()
+            self.proc = proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=self.workdir,
+                env=self.env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=out,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        self.killed = False
+        table_path = f"/channels/{self.channel.id}/messages/{(snapshot or {}).get('message_id')}"
+        restoring = snapshot is not None and snapshot.get("state") == "playing"
+
+        def ready() -> bool:
+            if proc.returncode is not None:
+                return True
+            if self.stand_in.gateway.identifies <= identifies:
+                return False
+            return not restoring or any(
+                r.method == "PATCH" and r.path == table_path and r.status == 200
+                for r in self.stand_in.requests[first_request:]
+            )
+
+        await self.stand_in.wait_until(ready, TIMEOUT)
+        if proc.returncode is not None:
+            raise AssertionError(f"the bot exited with status {proc.returncode}:\n{self.tail()}")
+        self.start_seconds.append(time.monotonic() - started)
+
+    def kill(self) -> None:
+        """SIGKILL, now (synchronously: nothing else runs in the test's event loop meanwhile)."""
+        assert self.proc is not None and not self.killed
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.killed = True
+        self.kills += 1
+
+    async def restart(self) -> None:
+        """After a kill: reap the process, start a new one."""
+        assert self.proc is not None and self.killed
+        await self.proc.wait()
+        await self.start()
+
+    async def stop(self) -> None:
+        """Kill the process if it still runs, and reap it."""
+        proc = self.proc
+        if proc is not None and proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(proc.wait(), 10)
+
+
+# ---------------------------------------------------------------------- killing
+
+
+class Killer:
+    """Kills the bot at a point of one interaction's handling, as the stand-in sees it.
+
+    ``before-answer`` and ``after-answer`` act inside the stand-in's interaction callback (the
+    answer is dropped, or recorded, at the instant of the kill); ``after-publish`` acts once the
+    bot completes its first request after the answer (the table message edit).
+    """
+
+    def __init__(self, stand_in: StandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.stand_in = stand_in
+        self.bot: BotProcess | None = None
+        self.mode: str | None = None
+        self.token: str | None = None
+        self.answered_at: int | None = None
+        original = interactions.callback
+
+        def callback(state: Any, interaction_id: str, token: str, body: Any, files: Any = ()) -> Any:
+            mode = self.mode if self.token == token else None
+            if mode == "before-answer":
+                self.fire()
+                raise limits.unknown("interaction")  # as if it had never been sent
+            result = original(state, interaction_id, token, body, files)
+            if mode == "after-answer":
+                self.fire()
+            elif mode == "after-publish":
+                self.answered_at = len(state.requests)
+            return result
+
+        monkeypatch.setattr(interactions, "callback", callback)
+        stand_in.state.add_listener(self._on_change)
+
+    def arm(self, mode: str, record: InteractionRecord) -> None:
+        """Kill the bot at ``mode``'s point of handling ``record``."""
+        self.mode, self.token, self.answered_at = mode, record.token, None
+
+    def disarm(self) -> None:
+        """Nothing to kill any more."""
+        self.mode = self.token = self.answered_at = None
+
+    def fire(self) -> None:
+        """Kill the bot now (if not yet)."""
+        if self.bot is not None and not self.bot.killed:
+            self.bot.kill()
+        self.disarm()
+
+    def _on_change(self) -> None:
+        if (
+            self.mode == "after-publish"
+            and self.answered_at is not None
+            and any(r.status for r in self.stand_in.requests[self.answered_at :])
+        ):
+            self.fire()
+
+
+class KillPlan:
+    """Seeded kill points, ``(game version, mode)``, used in order by the clicks on hands; a kill
+    planned for a version the game has passed comes at the next click (but the final move only
+    gets its own)."""
+
+    def __init__(self, rng: random.Random, first: int, moves: int) -> None:
+        modes = [mode for mode, n in KILL_PLAN.items() for _ in range(n)]
+        rng.shuffle(modes)
+        self.final = first + moves - 1
+        versions = sorted(rng.choice(range(first, self.final)) for _ in modes)
+        self.pending = [*zip(versions, modes, strict=True), (self.final, "before-answer")]
+
+    def take(self, version: int) -> str | None:
+        """The kill for a click at ``version``, if one is due."""
+        if version >= self.final:
+            self.pending = [p for p in self.pending if p[0] == self.final]
+        if not self.pending or self.pending[0][0] > version:
+            return None
+        return self.pending.pop(0)[1]
+
+
+# ---------------------------------------------------------------------- the users
+
+
+def my_move(message: Message) -> bool:
+    """The hand says it is the user's move."""
+    return "🟢 Your move" in message.text
+
+
+def picking(message: Message) -> bool:
+    """The hand shows a color or player picker (a wild in progress)."""
+    return any(b.get("label") == "Back" for b in message.buttons)
+
+
+def policy(message: Message) -> tuple[dict[str, Any], str | None]:
+    """The user's choice, from what their hand shows: UNO! if offered, else the first playable
+    card in label order, else Draw, else the first other decision (a color, Keep it, Accept...).
+    Returns the component and, for a select, the value picked."""
+    buttons = [b for b in message.buttons if not b.get("disabled") and b.get("label") not in CONTROL]
+    by_label = {str(b.get("label")): b for b in buttons}
+    if "UNO!" in by_label:
+        return by_label["UNO!"], None
+    cards = sorted(label for label in by_label if label not in DECISIONS | COLORS | {"UNO!"})
+    if cards:
+        return by_label[cards[0]], None
+    if message.selects:
+        select = message.selects[0]
+        return select, select["options"][0]["value"]
+    if "Draw" in by_label:
+        return by_label["Draw"], None
+    if buttons:
+        return buttons[0], None
+    raise AssertionError(f"a hand that says it's our move offers nothing: {message.text!r}")
+
+
+@dataclass
+class Outcome:
+    """What one run did."""
+
+    moves: list[tuple[int, str, str]] = field(default_factory=list)  # (version, user, labels)
+    states: dict[int, dict[str, Any]] = field(default_factory=dict)  # version -> saved game
+    first_version: int = 0
+    standings: str = ""
+    results: dict[str, list[Any]] = field(default_factory=dict)
+    kills: Counter[str] = field(default_factory=Counter)  # by mode
+    cases: Counter[str] = field(default_factory=Counter)  # clicks killed in flight, by outcome
+    retries: int = 0
+    stale_refusals: int = 0
+    seconds: float = 0.0
+
+
+class Play:
+    """Two users playing one game through the stand-in, against one bot process; with a
+    reference and a kill plan, the bot is killed and every saved state is checked."""
+
+    def __init__(
+        self,
+        stand_in: StandIn,
+        channel: Channel,
+        users: list[User],
+        bot: BotProcess,
+        *,
+        reference: Outcome | None = None,
+        killer: Killer | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.s = stand_in
+        self.channel = channel
+        self.users = users
+        self.bot = bot
+        self.reference = reference
+        self.killer = killer
+        self.rng = rng or random.Random(0)
+        self.plan: KillPlan | None = None
+        self.name = "reference run" if reference is None else "crash run"
+        self.out = Outcome()
+        self.table: Message | None = None
+        self.wild = ""  # the card of a wild whose color comes next
+
+    # ------------------------------------------------------------ the oracle
+
+    def saved(self) -> dict[str, Any] | None:
+        """The saved snapshot of this game (None once the game is over)."""
+        return read_snapshot(self.bot.db, self.channel.id)
+
+    def check_saved(self, context: str) -> int | None:
+        """The saved game's version; its state is recorded (reference run) or must be the
+        reference's state at that version (crash run)."""
+        snapshot = self.saved()
+        version = version_of(snapshot)
+        if snapshot is None or version is None:
+            return None
+        game = snapshot["game"]
+        if self.reference is None:
+            self.out.states[version] = game
+            return version
+        expected = self.reference.states.get(version)
+        assert expected is not None, f"{context}: the game is at version {version}, unknown to the reference"
+        if game != expected:
+            keys = sorted(k for k in expected if expected.get(k) != game.get(k))
+            raise AssertionError(
+                f"{context}: the saved game at version {version} differs from the reference's in "
+                f"{keys}: an action was lost or applied twice"
+            )
+        return version
+
+    # ------------------------------------------------------------ playing
+
+    async def open(self, host: User, guest: User) -> None:
+        """``/uno new scoring:single-round``, the guest joins, the host starts."""
+        run = await self.s.slash(host, self.channel, "uno new", scoring="single-round", timeout=TIMEOUT)
+        lobby = (await run.response(TIMEOUT)).message
+        assert lobby is not None
+        await (await self.s.click(guest, lobby, label="Join")).response(TIMEOUT)
+        await (await self.s.click(host, lobby, label="Start")).response(TIMEOUT)
+
+        def table() -> Message | None:
+            found = [
+                m
+                for m in self.s.messages(self.channel)
+                if m.id > lobby.id and any(b.get("label") == "My hand" for b in m.buttons)
+            ]
+            return found[-1] if found else None
+
+        self.table = await self.s.wait_until(table, TIMEOUT)
+        await self.s.wait_until(lambda: version_of(self.saved()) is not None, TIMEOUT)
+        first = self.check_saved(f"{self.name}: the deal")
+        assert first is not None
+        self.out.first_version = first
+
+    async def play(self) -> Outcome:
+        """Play the game to its end: each turn, the users open their hands from the table
+        message; the one whose hand says it's their move acts by the policy."""
+        started = time.monotonic()
+        table = self.table
+        assert table is not None
+        turn, misses = 0, 0
+        for _ in range(MAX_STEPS):
+            if self.saved() is None:
+                break
+            user = self.users[turn]
+            hand = await self.press(user, table, table.component(label="My hand"))
+            if hand is not None and my_move(hand):
+                misses = 0
+                while hand is not None and my_move(hand):
+                    component, value = policy(hand)
+                    hand = await self.press(user, hand, component, value)
+            else:
+                misses += 1
+                assert misses < 3 or self.saved() is None, f"{self.name}: no hand says it's their move"
+            turn = 1 - turn
+        else:
+            raise AssertionError(f"{self.name}: the game did not end in {MAX_STEPS} steps")
+        final = await self.s.wait_for_message(
+            self.channel, lambda m: "won!" in m.text and m.id > table.id, timeout=TIMEOUT
+        )
+        self.out.standings = final.text
+        self.out.results = read_results(self.bot.db)
+        self.out.seconds = time.monotonic() - started
+        return self.out
+
+    async def press(
+        self, user: User, message: Message, component: dict[str, Any], value: str | None = None
+    ) -> Message | None:
+        """One click (or select) by ``user``, as a user does it: clicked again until the bot
+        answers it. Kills the bot where the plan says, and checks what was saved.
+
+        Returns:
+            The message the bot answered with; None if the game is over.
+        """
+        custom_id = str(component["custom_id"])
+        label = str(component.get("label") or value)
+        on_hand = custom_id.startswith(("uno:h:", "unos:h:"))
+        first_try = True
+        while True:
+            before = version_of(self.saved())
+            if before is None:
+                return None  # the game is over (a retried final move finds no table)
+            if not any(c.get("custom_id") == custom_id for c in message.all_components()):
+                # Retrying, the user finds their hand redrawn (the bot refreshes open hands after
+                # each move): they go on from what it shows.
+                return message
+            self.out.retries += not first_try
+            first_try = False
+            mode = self.plan.take(before) if self.plan is not None and on_hand else None
+            context = f"{self.name}: {user.name} clicking {label!r} at version {before}"
+            if mode is not None:
+                context += f" (killed: {mode})"
+                self.out.kills[mode] += 1
+            if mode == "idle":
+                self.bot.kill()
+                await self.bot.restart()
+                restored = self.check_saved(context + ", restored")
+                assert restored == before, f"{context}: restored at version {restored}"
+            record = await self._start(user, message, custom_id, value)
+            if mode == "dispatch":
+                self.bot.kill()
+            elif mode == "random":
+                await asyncio.sleep(self.rng.uniform(0, 0.006))  # the random kill point
+                if not self.bot.killed:
+                    self.bot.kill()
+            elif mode in ("before-answer", "after-answer", "after-publish"):
+                assert self.killer is not None
+                self.killer.arm(mode, record)
+            await self.s.wait_until(lambda r=record: r.acknowledged() or self.bot.dead(), TIMEOUT)
+            if mode == "after-publish" and not self.bot.dead():
+                response = record.current_response()
+                assert response is not None and self.killer is not None
+                if self._is_move(response.message):
+                    await self.s.wait_until(self.bot.dead, TIMEOUT)
+                else:  # nothing is published after a picker: kill at the answer
+                    self.killer.fire()
+            if self.killer is not None:
+                self.killer.disarm()
+            if not self.bot.killed and not record.acknowledged():
+                raise AssertionError(f"{context}: the bot died without answering:\n{self.bot.tail()}")
+            if self.bot.killed:
+                await self.bot.restart()
+            answered = record.acknowledged()  # an answer sent just before the kill counts
+            context += ", answered" if answered else ", not answered"
+            after = self.check_saved(context)
+            moved = after != before
+            if moved:
+                assert after is None or after == before + 1, (
+                    f"{context}: the game went from version {before} to {after}: an action doubled"
+                )
+                self.record_move(before, user, label)
+            if mode is not None and mode != "idle":
+                outcome = ("answered" if answered else "not answered") + (
+                    ", applied" if moved else ", not applied"
+                )
+                self.out.cases[outcome] += 1
+            if not answered:
+                continue  # no answer seen: the user clicks again (maybe refused as stale)
+            response = record.current_response()
+            assert response is not None
+            answer = response.message
+            expected = on_hand and self._is_move(answer)
+            assert moved == expected, (
+                f"{context}: answered with {answer.text[:300] if answer else None!r}, but the saved "
+                f"game went from version {before} to {after}: "
+                + ("an answered action was lost" if expected else "an action was applied without being asked")
+            )
+            if answer is not None and on_hand and STALE in answer.content:
+                self.out.stale_refusals += 1
+            if answer is not None and on_hand and picking(answer):
+                self.wild = label
+            return answer
+
+    async def _start(
+        self, user: User, message: Message, custom_id: str, value: str | None
+    ) -> InteractionRecord:
+        if value is None:
+            return await self.s.click(user, message, custom_id)
+        return await self.s.select(user, message, custom_id, [value])
+
+    def _is_move(self, answer: Message | None) -> bool:
+        """Whether the answer to a hand click says it was a move: the refreshed hand, not a
+        picker (a wild's color comes next) nor a refusal as stale."""
+        if answer is None:
+            return False
+        if not answer.content.startswith(HAND):
+            raise AssertionError(f"{self.name}: a hand click was answered with {answer.text!r}")
+        return not picking(answer) and STALE not in answer.content
+
+    def record_move(self, before: int, user: User, label: str) -> None:
+        """Note the move that took the game from version ``before`` to the next; in the crash
+        run it must be the reference's."""
+        move = (before, user.name, f"{self.wild} → {label}" if label in COLORS and self.wild else label)
+        self.wild = ""
+        self.out.moves.append(move)
+        if self.reference is not None:
+            index = before - self.reference.first_version
+            expected = self.reference.moves[index] if index < len(self.reference.moves) else None
+            assert move == expected, f"{self.name}: move {index} was {move}, the reference's {expected}"
+
+
+# ---------------------------------------------------------------------- the test
+
+
+async def test_game_survives_sigkill_at_random_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot, killed with SIGKILL 20+ times during a game (between moves and in the middle of
+    moves) and restarted each time, finishes the game exactly as a run that was never killed."""
+    stand_in = await start_stand_in("127.0.0.1", 0, "Crash Guild", ["alice", "bob"], channels=["uno"])
+    channel = stand_in.channel("uno")  # both runs play here: the same channel id, the same deal
+    users = [stand_in.user("alice"), stand_in.user("bob")]
+    killer = Killer(stand_in, monkeypatch)
+    bots: list[BotProcess] = []
+    try:
+        # The reference: the same bot, seed, channel and policy; never killed.
+        ref_bot = BotProcess(stand_in, channel, tmp_path / "reference")
+        bots.append(ref_bot)
+        await ref_bot.start()
+        ref_play = Play(stand_in, channel, users, ref_bot)
+        await ref_play.open(users[0], users[1])
+        reference = await ref_play.play()
+        await ref_bot.stop()  # the game is over
+        ref_pings = _pings(stand_in, channel)
+        assert len(reference.moves) >= 10, f"the reference game is too short: {reference.moves}"
+
+        # The crash run: a fresh database, the same game, the bot killed again and again.
+        bot = BotProcess(stand_in, channel, tmp_path / "crash")
+        bots.append(bot)
+        killer.bot = bot
+        rng = random.Random(KILL_SEED)
+        await bot.start()
+        play = Play(stand_in, channel, users, bot, reference=reference, killer=killer, rng=rng)
+        await play.open(users[0], users[1])
+        play.plan = KillPlan(rng, reference.first_version, len(reference.moves))
+        crashed = await play.play()
+
+        pings = _pings(stand_in, channel) - ref_pings
+        summary = (
+            f"reference: {len(reference.moves)} moves in {reference.seconds:.1f}s; crash run: "
+            f"{len(crashed.moves)} moves in {crashed.seconds:.1f}s with {bot.kills} kills "
+            f"{dict(crashed.kills)}; clicks killed in flight: {dict(crashed.cases)}; "
+            f"{crashed.retries} clicks retried, {crashed.stale_refusals} refused as stale; "
+            f"bot starts {min(bot.start_seconds):.2f}-{max(bot.start_seconds):.2f}s; "
+            f"'your move' pings left in the channel: {ref_pings} by the reference, {pings} by the crash run"
+        )
+        print(summary)
+        assert crashed.moves == reference.moves, f"the moves differ from the reference's\n{summary}"
+        assert crashed.standings == reference.standings, (
+            f"the final standings differ:\n{crashed.standings}\nthe reference's:\n{reference.standings}"
+        )
+        assert crashed.results == reference.results, (
+            f"the recorded results differ:\n{crashed.results}\nthe reference's:\n{reference.results}"
+        )
+        assert crashed.results["games"] and crashed.results["games"][0][-1], "no finished game recorded"
+        assert not crashed.results["open_tables"], "the finished game is still saved as open"
+        assert bot.kills >= MIN_KILLS, f"only {bot.kills} kills\n{summary}"
+        in_flight = sum(crashed.cases.values())
+        assert in_flight >= MIN_KILLS // 2, f"only {in_flight} kills with a click in flight\n{summary}"
+        for case in ("not answered, not applied", "not answered, applied", "answered, applied"):
+            assert crashed.cases[case], f"no click killed in flight ended {case!r}\n{summary}"
+        problems = stand_in.state.problems + [f"unknown route {r}" for r in stand_in.unknown_routes]
+        assert not problems, problems
+        errors = Counter(f"{r.method} {r.path.split('/')[1]} {r.error.code}" for r in stand_in.errors)
+        dropped = Counter({"POST interactions 10062": crashed.kills["before-answer"]})
+        assert errors == dropped, f"Discord errors {dict(errors)}; expected only the dropped answers"
+        for each in bots:
+            logged = [line for line in each.output().splitlines() if " ERROR " in line]
+            assert not logged, "the bot logged errors:\n" + "\n".join(logged)
+    except BaseException:
+        for each in bots:
+            print(f"---- the {each.workdir.name} bot's output (end):\n{each.tail()}")
+        raise
+    finally:
+        for each in bots:
+            await each.stop()
+        await stand_in.close()
+
+
+def _pings(stand_in: StandIn, channel: Channel) -> int:
+    """The bot's "it's your move" messages in the channel (it deletes each when it pings again)."""
+    return sum("it's your move" in m.text for m in stand_in.messages(channel))
