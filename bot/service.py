@@ -52,7 +52,6 @@ class TableService:
         self.tables = TableRegistry()
         self._hands: dict[tuple[int, str], tuple[discord.Interaction[Any], float]] = {}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
-        self._pinged: dict[int, tuple[str, int | None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._rng = random.Random(defaults.seed)
 
@@ -555,7 +554,7 @@ class TableService:
             return
         player = game.pending.player
         seat = table.seat(player or "")
-        last_player, last_message = self._pinged.get(table.channel_id, ("", None))
+        last_player, last_message = table.pinged, table.ping_message_id
         if seat is None or seat.is_ai or player == last_player:
             return
         channel = self._channel(table)
@@ -568,7 +567,9 @@ class TableService:
             )
         except (discord.HTTPException, ValueError):
             return
-        self._pinged[table.channel_id] = (player or "", message.id)
+        async with self.tables.lock(table.channel_id):  # kept with the table: survives a restart
+            table.pinged, table.ping_message_id = player or "", message.id
+            await self._save(table)
         if last_message is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(last_message).delete()

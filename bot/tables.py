@@ -87,6 +87,8 @@ class Table:
         log: the last events as short lines for the table message.
         timeouts: consecutive timeouts per player (3 remove them; RULES.md section 11).
         lobby_version: bumped by every lobby change (stale-button checks before the game).
+        recorded_rounds: rounds already recorded in storage (never twice).
+        pinged, ping_message_id: the player last mentioned for their turn, and that message.
         touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
     """
 
@@ -106,6 +108,8 @@ class Table:
     lobby_version: int = 0
     touched: float = field(default_factory=time.time)
     recorded_rounds: int = 0
+    pinged: str = ""
+    ping_message_id: int | None = None
 
     @classmethod
     def new(
@@ -256,6 +260,8 @@ class Table:
             "lobby_version": self.lobby_version,
             "touched": self.touched,
             "recorded_rounds": self.recorded_rounds,
+            "pinged": self.pinged,
+            "ping_message_id": self.ping_message_id,
         }
 
     @classmethod
@@ -283,6 +289,8 @@ class Table:
                 lobby_version=int(data["lobby_version"]),
                 touched=float(data["touched"]),
                 recorded_rounds=int(data.get("recorded_rounds", 0)),
+                pinged=str(data.get("pinged", "")),
+                ping_message_id=data.get("ping_message_id"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise BadOption(f"table snapshot is malformed: {exc!r}") from None
