@@ -1,7 +1,8 @@
 """Baseline speed of rlcard 1.2.0's UNO, the comparison point for this engine's benchmark.
 
 :func:`measure_rlcard` plays ``games`` complete 4-player games twice, timed with
-``time.perf_counter``:
+``time.process_time`` (CPU seconds of this process, so other load on the machine does not
+skew the comparison):
 
 * ``env_*``: the RL layer, ``rlcard.make('uno')`` with a ``RandomAgent`` in each seat and
   ``env.run(is_training=False)`` (includes rlcard's state encoding and trajectories);
@@ -60,10 +61,10 @@ def measure_rlcard(games: int, seed: int) -> RlcardBaseline | None:
     saved = np.random.get_state()
     np.random.seed(seed)  # RandomAgent draws from numpy's global generator
     try:
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(games):
             env.run(is_training=False)
-        env_seconds = time.perf_counter() - start
+        env_seconds = time.process_time() - start
     finally:
         np.random.set_state(saved)
     env_steps = env.timestep  # counts every env.step, never reset
@@ -72,13 +73,13 @@ def measure_rlcard(games: int, seed: int) -> RlcardBaseline | None:
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
     game_steps = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         game.init_game()
         while not game.is_over():
             game.step(rng.choice(game.get_legal_actions()))
             game_steps += 1
-    game_seconds = time.perf_counter() - start
+    game_seconds = time.process_time() - start
 
     return RlcardBaseline(
         rlcard_version=str(rlcard.__version__),

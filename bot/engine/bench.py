@@ -3,7 +3,9 @@
 Plays complete rounds ("games") between uniformly random legal agents (``ai.random_action``) and
 prints one JSON line:
 
-* ``games``, ``seconds``, ``games_per_second``: whole rounds, from a new game to its end;
+* ``games``, ``seconds``, ``games_per_second``: whole rounds, from a new game to its end, timed in
+  CPU seconds of this process (``time.process_time``), so that other load on the machine does not
+  skew the figures (rlcard is timed the same way); ``wall_seconds`` is the elapsed time;
 * ``decisions_per_second``, ``decisions_per_game``: decisions made (``Game.apply`` calls);
 * ``p50_decision_us``, ``p99_decision_us``: time the engine takes for one decision (``apply``);
 * ``bytes_per_live_game``: memory held by one game in mid-round (tracemalloc over many games);
@@ -44,7 +46,7 @@ def run(variant: str, players: int, games: int, seed: int, options: Options) -> 
     clock = time.perf_counter_ns
     names = _players(players)
     gc.collect()
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     for i in range(games):
         game = Game(names, variant=variant, options=options, seed=seed * 1_000_003 + i)
         game.start_round()
@@ -57,13 +59,15 @@ def run(variant: str, players: int, games: int, seed: int, options: Options) -> 
             game.apply(player, action)
             timings.append(clock() - t0)
         decisions += len(timings) - decisions
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
+    wall = time.perf_counter() - wall
     timings.sort()
     return {
         "variant": variant,
         "players": players,
         "games": games,
         "seconds": round(seconds, 3),
+        "wall_seconds": round(wall, 3),
         "games_per_second": round(games / seconds, 1),
         "decisions_per_second": round(decisions / seconds, 1),
         "decisions_per_game": round(decisions / games, 2),

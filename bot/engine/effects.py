@@ -2,7 +2,8 @@
 Wild Customizable rules (DC Super Hero Girls).
 
 Each effect runs after its card reached the discard pile with cards left in its player's hand,
-and must leave the game waiting on exactly one decision.
+and must leave the game waiting on exactly one decision. Ranks without an entry in
+:data:`EFFECTS` (numbers, plain wilds, Invisibility) simply pass the turn on.
 
 >>> sorted(CUSTOMIZABLE_RULES)[:3]
 ['everyone-draws-one', 'next-draws-two', 'pass-hands']
@@ -88,11 +89,6 @@ def last_card(game: Game, player: str, face: Face) -> None:
             game._take_penalty(victim, rank, rank.draw_count, "penalty")
     elif rank is Rank.FLIP:
         game._flip()
-
-
-def pass_on(game: Game, play: Play) -> None:
-    """Numbers and plain wilds: play continues with the next player."""
-    game._pass_turn(play.player)
 
 
 def seven_o(game: Game, play: Play) -> None:

@@ -233,15 +233,14 @@ class Game:
     def _draw_for_dealer(self, cards: list[Card]) -> str:
         contenders = self.seated
         drawn: dict[str, str] = {}
-        pile: list[Card] = []
+        left = list(range(len(cards)))  # cards not drawn yet (a full shuffle is not needed)
         while True:
             best = -1
             values: dict[str, int] = {}
             for p in contenders:
-                if not pile:
-                    pile = list(cards)
-                    shuffle(self.rng, pile)
-                card = pile.pop()
+                if not left:
+                    left = list(range(len(cards)))
+                card = cards[left.pop(int(self.rng.random() * len(left)))]
                 drawn[p] = card.name
                 values[p] = card.light.rank.number or 0
                 best = max(best, values[p])
@@ -918,7 +917,7 @@ class Game:
         names_color = face.wild and face.rank not in effects.VICTIM_NAMES_COLOR
         if names_color and (color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR):
             self._check_color(color)
-        if self._needs_target(face) and not last:
+        if face.rank in self._target_ranks and not last:
             if target is None:
                 raise TargetRequired()
             if target == player or target not in self.hands:
@@ -927,7 +926,7 @@ class Game:
     # ------------------------------------------------------------------ mechanics
 
     def _emit(self, kind: str, player: str | None, **data: Any) -> None:
-        self._events.append(Event(kind, player, data))
+        self._events.append(_new_event(Event, (kind, player, data)))
 
     def _flush(self) -> list[Event]:
         events, self._events = self._events, []
@@ -956,7 +955,7 @@ class Game:
 
     def _pass_turn(self, player: str) -> None:
         """Play continues with the player after ``player``."""
-        self._set_turn(self._next_seat(player))
+        self.pending = _turn_of(self._next_seat(player))
 
     def _lose_turn(self, player: str) -> None:
         self._emit("turn-skipped", player)
@@ -1124,9 +1123,11 @@ class Game:
             return
         if len(hand) == 1 and player not in self.called:
             self.catchable.add(player)  # the catch window opens (RULES.md section 7)
-        effects.EFFECTS.get(face.rank, effects.pass_on)(
-            self, effects.Play(player, card, face, target, prev_color)
-        )
+        effect = effects.EFFECTS.get(face.rank)
+        if effect is None:  # numbers and plain wilds: play continues with the next player
+            self.pending = _turn_of(self._next_seat(player))
+        else:
+            effect(self, effects.Play(player, card, face, target, prev_color))
         if face.wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
             self.protected = None
             self._emit("protection-ended", None)
@@ -1510,6 +1511,7 @@ _COLOR_NAMES = {c: c.value for c in Color}
 
 
 DRAW = Action("draw")
+_new_event = tuple.__new__  # builds an Event without NamedTuple's Python-level __new__ (speed)
 _OWN_DECISIONS = frozenset(
     {
         PendingKind.TURN,
