@@ -19,6 +19,11 @@ async def run_bot(settings: Settings, *, database: Path | None = None, sync_glob
     """Log in and serve until stopped; returns the exit status (2: bad token or database)."""
     point_at(settings)
     storage = SqliteStorage(database or settings.database.path)
+    try:
+        await storage.open()  # a bad database stops the bot before it contacts Discord
+    except StorageError as exc:
+        log.error("database: %s", exc)
+        return 2
     bot = UnoBot(settings, storage, sync_global=sync_global)
     token = settings.discord.token.get_secret_value() if settings.discord.token else ""
     try:

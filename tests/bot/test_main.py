@@ -1,0 +1,69 @@
+"""Starting the bot from the command line: bad settings and bad databases stop it with one clear
+line, before anything is sent anywhere; the token is never printed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bot(tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env={**clean, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
+    """No token: exit 2 with one line naming the setting and how to set it."""
+    result = run_bot(tmp_path, {})
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "discord.token" in lines[0] and "UNO_DISCORD__TOKEN" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("env", "name"),
+    [
+        ({"UNO_GAME__TARGET_SCORE": "lots"}, "game.target_score"),
+        ({"UNO_GAME__VARIANT": "uno-attack"}, "game.variant"),
+        ({"UNO_DISCORD__API_BASE": "discord.com"}, "discord.api_base"),
+    ],
+)
+def test_invalid_setting_names_it(tmp_path: Path, env: dict[str, str], name: str) -> None:
+    """An invalid setting: exit 2, one line naming it; the token is not echoed."""
+    result = run_bot(tmp_path, {"UNO_DISCORD__TOKEN": "secret-token-value", **env})
+    assert result.returncode == 2
+    assert name in result.stderr and "secret-token-value" not in result.stderr + result.stdout
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_corrupt_database_stops_the_bot_and_changes_nothing(tmp_path: Path) -> None:
+    """A corrupt database file: exit 2 with a clear message, the file unchanged, nothing sent."""
+    db = tmp_path / "uno.db"
+    db.write_bytes(b"this is not a database" * 100)
+    before = db.read_bytes()
+    result = run_bot(
+        tmp_path,
+        {
+            "UNO_DISCORD__TOKEN": "secret-token-value",
+            "UNO_DATABASE__PATH": str(db),
+            # Nothing listens here: reaching the network would fail differently.
+            "UNO_DISCORD__API_BASE": "http://127.0.0.1:9/api/v10",
+        },
+    )
+    assert result.returncode == 2
+    assert "database" in result.stderr and str(db) in result.stderr
+    assert "secret-token-value" not in result.stderr + result.stdout
+    assert db.read_bytes() == before
