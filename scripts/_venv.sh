@@ -14,8 +14,12 @@ fi
 PY=.venv/bin/python
 stamp=.venv/.installed-$(cat pyproject.toml | "$PY" -c 'import hashlib,sys; print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest()[:12])')
 if [ ! -f "$stamp" ]; then
-    "$PY" -m pip install --quiet --upgrade pip
-    "$PY" -m pip install --quiet -e '.[test]'
+    echo "Installing the project and its test dependencies into .venv (log: .venv/install.log)..."
+    if ! { "$PY" -m pip install --upgrade pip && "$PY" -m pip install -e '.[test]'; } >.venv/install.log 2>&1; then
+        tail -n 30 .venv/install.log >&2
+        echo "error: installing dependencies failed (full log: .venv/install.log)" >&2
+        exit 1
+    fi
     rm -f .venv/.installed-*
     touch "$stamp"
 fi
