@@ -28,12 +28,19 @@ from bot.engine.options import Options, PendingKind
 from bot.engine.variants import VARIANTS
 from bot.errors import reply_error
 from bot.settings import GameDefaults
-from bot.storage import GameResult, RoundResult, Storage
+from bot.storage import GameResult, RoundResult, Storage, StorageError
 from bot.tables import LobbyError, Seat, StaleAction, Table, TableRegistry, options_from
 
 log = logging.getLogger(__name__)
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 NONE = discord.AllowedMentions.none()
+
+
+class NotSaved(UnoError):
+    """The move could not be saved, so it was not made (the table is as before it)."""
+
+    reason = "not-saved"
+    default_message = "The game couldn't be saved just now, so your move was not made. Please try again."
 
 
 class TableService:
@@ -390,9 +397,17 @@ class TableService:
                 return
             if player not in game.hands:
                 raise NotInGame()
+            before = table.to_snapshot()
             events = action(game, player)
             table.timeouts.pop(player, None)
-            await self._changed(table, events)
+            try:
+                await self._changed(table, events)
+            except StorageError as exc:
+                # Nothing is lost: the table goes back to its last saved state, and the player
+                # is told their move was not made.
+                log.error("table %s: could not save a move: %s", table.channel_id, exc)
+                self.tables.put(Table.from_snapshot(before))
+                raise NotSaved() from None
             if answer is None:
                 await self._respond_hand(interaction, table, player)
             else:

@@ -186,3 +186,34 @@ async def test_host_changes_options_before_start(uno: LocalDiscord) -> None:
     assert len(table.seats) == 2
     answer = await command(uno, bob, ch, "uno new", target_score=5)
     assert answer is not None and "already open" in answer.text and table.options.target_score == 100
+
+
+async def test_failed_save_leaves_the_game_as_it_was(uno: LocalDiscord) -> None:
+    """If saving a move fails, the move is not made, the player is told, and play goes on."""
+    from bot.storage import StorageError
+
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    before = table_of(uno, ch).to_snapshot()
+    storage = uno.client.storage  # type: ignore[attr-defined]
+    real_save = storage.save_table
+
+    async def failing_save(*args: object) -> None:
+        raise StorageError("disk full")
+
+    storage.save_table = failing_save
+    try:
+        answer = await click(uno, alice, await hand(uno, alice, ch), "🟥 red 2")
+    finally:
+        storage.save_table = real_save
+    assert answer is not None and "couldn't be saved" in answer.text
+    assert table_of(uno, ch).to_snapshot()["game"] == before["game"]
+    await click(uno, alice, await hand(uno, alice, ch), "🟥 red 2")
+    game = table_of(uno, ch).game
+    assert game is not None and game.top.name == "red 2"
