@@ -640,6 +640,7 @@ class TableService:
                 ):
                     return
                 game = table.game
+                before = table.to_snapshot()
                 events: list[Event] = []
                 for seat in table.seats:
                     if seat.is_ai and seat.id in game.hands:
@@ -658,7 +659,14 @@ class TableService:
                     events += game.apply(player, ai.choose(game, player, self._rng))
                 if not events:
                     return
-                await self._changed(table, events)
+                try:
+                    await self._changed(table, events)
+                except StorageError as exc:  # back to the saved state; the move is tried again
+                    log.error("table %s: could not save a move: %s", channel_id, exc)
+                    restored = Table.from_snapshot(before)
+                    self.tables.put(restored)
+                    self._schedule(restored)
+                    return
                 await self._publish(table)
             self._after(table)
         except asyncio.CancelledError:
