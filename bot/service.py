@@ -300,11 +300,13 @@ class TableService:
                     await self._close(table)
                 else:
                     await self._save(table)
-                embed, view = render.lobby(table)
+                embed, lobby_view = render.lobby(table)
+                view = lobby_view if table.state == "lobby" else None
+                if view is None:
+                    embed.title = "UNO lobby (closed: everyone left)"
+                    embed.set_footer(text="Start a new one with /uno new.")
                 if from_lobby_message:
-                    await interaction.response.edit_message(
-                        embed=embed, view=view if table.state == "lobby" else None
-                    )
+                    await interaction.response.edit_message(embed=embed, view=view)
                 else:
                     await interaction.response.send_message(ack or "Done.", ephemeral=True)
                     await self._edit_lobby_message(table, embed, view)

@@ -57,7 +57,8 @@ class StillClock(Clock):
 def browser_env(tmp_path: Path) -> LocalDiscord:
     """The production bot with a seeded deal, in a guild with alice and bob and channel #uno."""
     return LocalDiscord(  # seed 5: alice's first playable card is a wild, so she names a color too
-        lambda s: make_bot(s, tmp_path / "uno.db", seed=5),
+        # Bots think 0.7 s, so alice's move stays in the table's last eight lines while we look.
+        lambda s: make_bot(s, tmp_path / "uno.db", seed=5, ai_delay_seconds=0.7),
         users=("alice", "bob"),
         channels=("uno",),
         clock=StillClock(),
