@@ -13,7 +13,9 @@ game waits for one of the two humans, that human presses My hand on the table me
 random choices among the enabled buttons and selects of their hand (UNO! first, then a card,
 Draw, a color, a decision...) until the hand no longer says it is their move; the AI seats play
 by themselves. A finished game is followed by a new ``/uno new``. The clock starts once every
-table is open and runs ``--seconds``.
+table is open and runs ``--seconds``. The humans act as soon as they can (a stress test: real
+players take seconds); ``--think S`` adds a thinking time (exponential, mean S) before every
+action.
 
 Pong run: a fresh stand-in with the same channels and users; in each channel the two users take
 turns: ``/ping`` (answered with an ephemeral "pong" carrying a button, as My hand is answered
@@ -32,6 +34,9 @@ refreshes, pings, AI moves) only counts where it delays other interactions.
 
 By default the bot runs in its own process (the stand-in and the simulated users in this
 one), as Discord and the bot run on different machines; ``--in-process`` shares one event loop.
+This process's garbage collector is off during the measured window: the stand-in keeps every
+request, message and interaction, and its full collections (0.1 s and more) would show up in
+both bots' tails (with ``--in-process`` this also turns off the bot's).
 ``--profile DIR`` writes cProfile statistics (CPU time of the event-loop thread, so time spent
 waiting or descheduled is not counted) of the bot process (``DIR/<run>-bot.prof``, its whole
 life) and of this process during the measured window (``DIR/<run>-stand-in.prof``).
@@ -41,13 +46,17 @@ Prints one JSON line::
     {"tables", "seconds", "uno": {...}, "pong": {...}, "p99_ratio"}
 
 where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
-``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``unacknowledged``,
-``discord_errors`` (stand-in requests answered with an error), ``bot_log_errors`` (WARNING or
-worse logged in the bot), ``refusals`` (ephemeral text answers such as a stale click), ``cpu``
-(cores used in the window by this process, the bot process, and the whole machine: other
-programs running at the same time show as ``machine`` above the sum) and ``by_kind`` (count, p50, p99 per
-command or component verb). ``p99_ratio`` is the UNO p99 over the pong p99. Progress, error
-samples and the machine go to stderr.
+``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``ack_mean_ms``,
+``unacknowledged``, ``discord_errors`` (stand-in requests answered with an error),
+``bot_log_errors`` (WARNING or worse logged in the bot once ready), ``refusals`` (ephemeral text
+answers such as a stale click), ``usage_errors`` (clicks the stand-in refused), ``stalls``,
+``bot_cpu_ms_per_interaction``, ``bot_requests_per_interaction`` (REST calls of the bot in the
+window per interaction), ``cpu`` (cores used in the window by this process, the bot process,
+and the whole machine: other programs running at the same time show as ``machine`` above the
+sum) and ``by_kind`` (count, p50, p99 per command or component verb: ``table:hand`` is My hand,
+``hand:p`` a card played...). ``p99_ratio`` is the UNO p99 over the pong p99. Progress, the
+busiest routes, error samples and the machine go to stderr. The exit status is 1 if an
+interaction went unacknowledged or the stand-in answered any request with an error.
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import json
 import logging
 import math
@@ -135,21 +145,32 @@ def make_uno_bot(spec: BotSpec) -> UnoBot:
     return UnoBot(settings, SqliteStorage(spec.database), guild_ready_timeout=0.05)
 
 
-class PongView(discord.ui.View):
-    """One persistent button whose click is answered by updating its message to "pong"."""
+class PongButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pong:again"):
+    """The one button, answered by updating its message to "pong". A dynamic item, like the UNO
+    bot's buttons, so discord.py keeps no view per message."""
 
     def __init__(self) -> None:
-        super().__init__(timeout=None)
+        super().__init__(discord.ui.Button(label="Pong", custom_id="pong:again"))
 
-    @discord.ui.button(label="Pong", custom_id="pong:again")
-    async def again(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PongButton:
+        """Any click on a ``pong:again`` button."""
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Answer at once (callback type 7)."""
         await interaction.response.edit_message(content="pong")
 
 
 async def _ping(interaction: discord.Interaction[Any]) -> None:
     """Answer at once with an ephemeral "pong" and its button (callback type 4)."""
-    await interaction.response.send_message("pong", view=PongView(), ephemeral=True)
+    view = discord.ui.View(timeout=None).add_item(PongButton())
+    await interaction.response.send_message("pong", view=view, ephemeral=True)
+    # discord.py gives a view sent with an ephemeral message a 15-minute timeout task, which keeps
+    # it alive (and the garbage collector busy); the dynamic button needs no view to be answered.
+    view.stop()
 
 
 class PongBot(discord.Client):
@@ -170,7 +191,7 @@ class PongBot(discord.Client):
 
     async def setup_hook(self) -> None:
         """Register the button and sync ``/ping`` to the guild."""
-        self.add_view(PongView())
+        self.add_dynamic_items(PongButton)
         await self.tree.sync(guild=self.guild)
 
 
@@ -633,6 +654,12 @@ def machine_busy_seconds() -> float | None:
     return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+def route_of(method: str, path: str) -> str:
+    """``PATCH /channels/{id}/messages/{id}``: a request's route, ids and tokens replaced."""
+    parts = ["{id}" if p.isdigit() else "{token}" if len(p) > 40 else p for p in path.split("/")]
+    return f"{method} {'/'.join(parts)}"
+
+
 def _ms(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
@@ -729,9 +756,16 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             cpu_bot0, cpu_self0, busy0 = bot.cpu_seconds(), time.process_time(), machine_busy_seconds()
             if profiler is not None:
                 profiler.enable()
-            start = stand_in.clock.now()
-            await asyncio.sleep(args.seconds)
-            end = stand_in.clock.now()
+            gc.collect()
+            gc.freeze()
+            gc.disable()  # the stand-in's own collection pauses (it keeps everything) are not the bot's
+            try:
+                start = stand_in.clock.now()
+                await asyncio.sleep(args.seconds)
+                end = stand_in.clock.now()
+            finally:
+                gc.enable()
+                gc.unfreeze()
             if profiler is not None and profile_dir is not None:
                 profiler.disable()
                 profiler.dump_stats(str(profile_dir / f"{kind}-stand-in.prof"))
@@ -750,6 +784,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             logs = await bot.stop()
             await stand_in.close()
     figures = summarize(stand_in.state, start, end)
+    routes = Counter(route_of(r.method, r.path) for r in stand_in.state.requests if start <= r.at < end)
     errors = stand_in.errors
     seconds = end - start
     cpu_stand_in = round((cpu_self1 - cpu_self0) / seconds, 2)
@@ -763,6 +798,9 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
     figures.update(
         {
             "bot_cpu_ms_per_interaction": round(1000 * bot_cpu / per_second, 2) if per_second else None,
+            "bot_requests_per_interaction": (
+                round(routes.total() / figures["interactions"], 2) if figures["interactions"] else None
+            ),
             "tables_open": driver.opened,
             "open_seconds": round(open_seconds, 1),
             "games_started": driver.games_started,
@@ -780,6 +818,8 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
         figures["pace"] = (
             {"target_per_second": round(pong_rate, 1)} if pong_rate else {"gap_seconds": round(gap, 3)}
         )
+    for route, count in routes.most_common(8):
+        _log(f"{kind}: {count / seconds:7.1f}/s {route}")
     for record in errors[:10]:
         code = record.error.code if record.error is not None else ""
         _log(

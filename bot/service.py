@@ -24,7 +24,7 @@ from bot.engine.cards import Color
 from bot.engine.errors import BadOption, NotInGame, NotYourTurn, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import Options, PendingKind
+from bot.engine.options import Options
 from bot.engine.variants import VARIANTS
 from bot.errors import reply_error
 from bot.settings import GameDefaults
@@ -813,6 +813,3 @@ def _color(text: str) -> Color:
         return Color(text)
     except ValueError:
         raise BadOption(f"{text!r} isn't a color.") from None
-
-
-PENDING = PendingKind

@@ -23,7 +23,7 @@ from typing import Any
 from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import HouseRule, Options, Scoring
+from bot.engine.options import Options
 
 LOG_LINES = 8
 MAX_SEATS = 10
@@ -299,14 +299,6 @@ class Table:
         return table
 
 
-def parse_house_rules(values: list[str]) -> frozenset[HouseRule]:
-    """House rule ids to the engine's enum. Raises BadOption on an unknown id."""
-    try:
-        return frozenset(HouseRule(v) for v in values)
-    except ValueError:
-        raise BadOption(f"Unknown house rule in {values}.") from None
-
-
 def options_from(defaults: dict[str, Any]) -> Options:
     """Engine options from a channel-settings dict (keys of ``Options``; extra keys ignored)."""
     keys = {"target_score", "scoring", "partners", "elimination", "house_rules", "customizable_rule"}
@@ -356,11 +348,9 @@ class TableRegistry:
 __all__ = [
     "LobbyError",
     "NoTable",
-    "Scoring",
     "Seat",
     "StaleAction",
     "Table",
     "TableRegistry",
     "options_from",
-    "parse_house_rules",
 ]
