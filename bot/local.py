@@ -49,6 +49,8 @@ async def run_local(settings: Settings, *, database: Path | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="uno-local-") as tmp:
         path = database or Path(tmp) / "uno.db"
+        # The first user is the server's admin, so hosts can try /uno settings, kick and end.
+        stand_in.grant(stand_in.user(PLAYERS[0]), "manage_channels", "manage_messages")
         bot_settings = local_settings(settings, stand_in)
         point_at(bot_settings)
         bot = UnoBot(bot_settings, SqliteStorage(path))

@@ -166,7 +166,7 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     lines.append(f"Direction: {'⟳ left' if game.direction == 1 else '⟲ right'}")
     lines.append(pending_text(tbl, game))
     embed = discord.Embed(
-        title=f"UNO · {variant.name} · round {game.round_no}",
+        title=f"{variant.name} · round {game.round_no}",
         description="\n".join(lines),
         color=EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31,
     )
@@ -454,11 +454,13 @@ def standings(tbl: Table) -> discord.Embed:
     game = tbl.game
     assert game is not None
     low_wins = game.options.effective_scoring.value == "running-tally"
-    order = sorted(game.scores.items(), key=lambda kv: kv[1], reverse=not low_wins)
+    winners_first = sorted(game.scores.items(), key=lambda kv: kv[0] not in game.winners)
+    order = sorted(winners_first, key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1]))
     lines = [f"{i + 1}. {tbl.name(k)} — {v}" for i, (k, v) in enumerate(order)]
     winners = " & ".join(tbl.name(w) for w in game.winners) or "nobody"
     embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
-    embed.set_footer(text=f"{game.variant.name} · {game.round_no} round{'s' if game.round_no != 1 else ''}")
+    rounds = f"{game.round_no} round{'s' if game.round_no != 1 else ''}"
+    embed.set_footer(text=f"{game.variant.name} · {rounds}")
     return embed
 
 

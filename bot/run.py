@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import aiohttp
 import discord
 
 from bot.client import UnoBot, point_at
@@ -31,6 +32,9 @@ async def run_bot(settings: Settings, *, database: Path | None = None, sync_glob
             await bot.start(token)
     except discord.LoginFailure:
         log.error("Discord refused the token (setting discord.token).")
+        return 2
+    except (aiohttp.ClientError, OSError) as exc:
+        log.error("cannot reach Discord at %s: %s (setting discord.api_base)", settings.discord.api_base, exc)
         return 2
     except StorageError as exc:
         log.error("database: %s", exc)

@@ -482,10 +482,14 @@ class TableService:
             await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
 
     async def _close(self, table: Table) -> None:
-        """Forget a finished table: storage, registry, timers."""
+        """Forget a finished table: storage, registry, timers, the last turn ping."""
         await self.storage.delete_table(table.channel_id)
         self.tables.remove(table.channel_id)
         self._cancel(table.channel_id)
+        if table.ping_message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._channel(table).get_partial_message(table.ping_message_id).delete()
+            table.ping_message_id = None
 
     async def _respond_hand(
         self,
@@ -543,8 +547,13 @@ class TableService:
         for job in (self._refresh_hands(table, skip), self._ping(table)):
             task = asyncio.get_running_loop().create_task(job)
             self._background.add(task)  # keep a reference until it is done
-            task.add_done_callback(self._background.discard)
+            task.add_done_callback(self._background_done)
         self._schedule(table)
+
+    def _background_done(self, task: asyncio.Task[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("background job failed: %r", task.exception())
 
     async def _refresh_hands(self, table: Table, skip: str | None) -> None:
         now = time.monotonic()
@@ -595,7 +604,9 @@ class TableService:
 
     def _cancel(self, channel_id: int) -> None:
         for key in [k for k in self._tasks if k[0] == channel_id]:
-            self._tasks.pop(key).cancel()
+            task = self._tasks.pop(key)
+            if task is not asyncio.current_task():  # an AI move may be closing its own table
+                task.cancel()
 
     def _start_task(self, channel_id: int, name: str, coro: Any) -> None:
         old = self._tasks.pop((channel_id, name), None)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -36,6 +36,8 @@ class SettingsError(Exception):
 class DiscordSettings(BaseModel):
     """How to reach Discord (or a Discord-compatible server)."""
 
+    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
+
     token: SecretStr | None = None
     api_base: str = "https://discord.com/api/v10"
     gateway_url: str = "wss://gateway.discord.gg"
@@ -53,11 +55,15 @@ class DiscordSettings(BaseModel):
 class DatabaseSettings(BaseModel):
     """Where games, scores and channel settings are kept."""
 
+    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
+
     path: Path = Path("uno.db")
 
 
 class GameDefaults(BaseModel):
     """Defaults for new tables; each channel's ``/uno settings`` override them."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
 
     variant: str = "classic"
     target_score: int = Field(500, ge=1, le=100_000)
@@ -89,6 +95,8 @@ class GameDefaults(BaseModel):
 
 class LocalSettings(BaseModel):
     """Local mode (``--local``): the Discord stand-in and its browser page."""
+
+    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
 
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=1, le=65535)

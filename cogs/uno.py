@@ -115,7 +115,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        perms = interaction.permissions
+        asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds)
+        if asked != (None,) * 6 and not interaction.permissions.manage_channels:
+            raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
         changes: dict[str, object] = {
             k: v
             for k, v in {
@@ -138,8 +140,6 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             changes["house_rules"] = rules
         current = await self.service.channel_defaults(interaction.channel_id or 0)
         if changes:
-            if not perms.manage_channels:
-                raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
             saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
             saved.update(changes)
             merged = {**current, **saved}

@@ -217,3 +217,24 @@ async def test_failed_save_leaves_the_game_as_it_was(uno: LocalDiscord) -> None:
     await click(uno, alice, await hand(uno, alice, ch), "🟥 red 2")
     game = table_of(uno, ch).game
     assert game is not None and game.top.name == "red 2"
+
+
+async def test_a_bot_winning_closes_the_table(uno: LocalDiscord) -> None:
+    """When a bot wins, the table message says the game is over and loses its buttons."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    await open_table(uno, ch, alice, [], bots=1, scoring="single-round")
+    rig(
+        uno, ch, variant="classic", dealer="Bot 1",
+        hands={"alice": ["red 2", "red 3"], "Bot 1": ["red 5"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    table = table_of(uno, ch)
+    message = table_message(uno, ch)
+    answer = await click(uno, alice, await hand(uno, alice, ch), "UNO!")
+    assert answer is not None
+    await click(uno, alice, answer, "🟥 red 2")
+    await uno.stand_in.wait_for_message(ch, lambda m: "Bot 1 won!" in m.text)
+    await uno.stand_in.wait_until(lambda: "The game is over." in message.text and not message.components)
+    assert table.game is not None and table.game.winners == ["ai:1"]
+    assert not any("it's your move" in m.text for m in uno.stand_in.messages(ch))
