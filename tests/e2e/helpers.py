@@ -127,6 +127,9 @@ def rig(
 
 async def hand(env: LocalDiscord, user: User, channel: Channel) -> Message:
     """Open the user's hand from the table's My hand button."""
+    await env.stand_in.wait_until(
+        lambda: "My hand" in labels(table_message(env, channel)), timeout=10
+    )  # the table message is published after the action that changed it
     message = await click(env, user, table_message(env, channel), "My hand")
     assert message is not None and message.ephemeral
     return message
