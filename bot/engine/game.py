@@ -1218,6 +1218,8 @@ class Game:
         self.game_over = True
         self.round_over = True
         self.pending = NOTHING
+        self.drawn = None
+        self.catchable.clear()
         self.winners = winners
         self._emit("game-over", None, winners=list(winners))
 
