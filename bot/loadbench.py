@@ -48,9 +48,10 @@ Prints one JSON line::
 where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
 ``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``ack_mean_ms``,
 ``unacknowledged``, ``discord_errors`` (stand-in requests answered with an error),
-``bot_log_errors`` (WARNING or worse logged in the bot once ready), ``refusals`` (ephemeral text
-answers such as a stale click), ``usage_errors`` (clicks the stand-in refused), ``stalls``,
-``bot_cpu_ms_per_interaction``, ``bot_requests_per_interaction`` (REST calls of the bot in the
+``bot_log_warnings`` (WARNING or worse logged in the bot once ready), ``refusals`` (ephemeral
+text answers such as a stale click), ``usage_errors`` (clicks the stand-in refused), ``stalls``,
+``bot_cpu_ms_per_interaction`` (with ``--in-process``, the whole process's),
+``bot_requests_per_interaction`` (REST calls of the bot in the
 window per interaction), ``cpu`` (cores used in the window by this process, the bot process,
 and the whole machine: other programs running at the same time show as ``machine`` above the
 sum) and ``by_kind`` (count, p50, p99 per command or component verb: ``table:hand`` is My hand,
@@ -235,8 +236,9 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
             task = asyncio.create_task(client.start(spec.token))
             while client.get_guild(spec.guild_id) is None and not task.done():
                 await asyncio.sleep(0.02)
-            handler.armed = True
-            ready.set()
+            if not task.done():
+                handler.armed = True
+                ready.set()
             while not stop.is_set() and not task.done():
                 await asyncio.sleep(0.1)
             if task.done() and not task.cancelled() and task.exception() is not None:
@@ -706,6 +708,7 @@ def _log(text: str) -> None:
 async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | None = None) -> dict[str, Any]:
     """One run (``uno`` or ``pong``) on a fresh stand-in; returns its figures. ``pong_rate``:
     the pong run's target interactions per second (None: pause ``--pong-gap`` per round)."""
+    gc.collect()  # the previous run's stand-in, now (a full collection can take a second)
     n = args.tables
     channels = [f"table-{i:03d}" for i in range(n)]
     users = [f"u{i:03d}{side}" for i in range(n) for side in "ab"]
@@ -756,8 +759,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             cpu_bot0, cpu_self0, busy0 = bot.cpu_seconds(), time.process_time(), machine_busy_seconds()
             if profiler is not None:
                 profiler.enable()
-            gc.collect()
-            gc.freeze()
+            gc.freeze()  # collected at the start of the run
             gc.disable()  # the stand-in's own collection pauses (it keeps everything) are not the bot's
             try:
                 start = stand_in.clock.now()
@@ -807,7 +809,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             "discord_errors": len(errors),
             "unknown_routes": len(stand_in.unknown_routes),
             "stand_in_problems": len(stand_in.state.problems),
-            "bot_log_errors": len(logs),
+            "bot_log_warnings": len(logs),
             "refusals": sum(driver.refusals.values()),
             "usage_errors": sum(driver.usage_errors.values()),
             "stalls": driver.stalls,
