@@ -347,12 +347,7 @@ class Game:
 
     def most_held_color(self, player: str) -> Color:
         """The active color ``player`` holds most of (ties: color order); timeouts use it."""
-        counts = dict.fromkeys(self.colors, 0)
-        for card in self.hands.get(player, ()):
-            f = card.face(self.side)
-            if f.color in counts:
-                counts[f.color] += 1
-        return max(self.colors, key=lambda c: counts[c])  # max keeps the first of equals
+        return self._most_of(self.hands.get(player, []))
 
     # ------------------------------------------------------------------ legal actions
 
@@ -1049,7 +1044,7 @@ class Game:
             f = card.face(self.side)
             if f.color in counts:
                 counts[f.color] += 1
-        return max(self.colors, key=lambda c: counts[c])
+        return max(self.colors, key=lambda c: counts[c])  # max keeps the first of equals
 
     def swap_hands(self, a: str, b: str) -> None:
         """Exchange two hands (Seven-O 7, Wild Customizable swap); opens no catch window."""
