@@ -282,6 +282,9 @@ class TableService:
                 seed = None if self.defaults.seed is None else self.defaults.seed + table.channel_id
                 events = table.start(seed)
                 table.log.extend(filter(None, (render.describe(table, e) for e in events)))
+                # The table gets its own message below the lobby; forget the lobby's before
+                # answering, so no one sees a started table pointing at its lobby message.
+                lobby_id, table.message_id = table.message_id, None
                 await self._save(table)
                 embed, _ = render.lobby(table)
                 embed.title = "UNO: the game has started"
@@ -290,8 +293,7 @@ class TableService:
                     await interaction.response.edit_message(embed=embed, view=None)
                 else:
                     await interaction.response.send_message("The game has started.", ephemeral=True)
-                    await self._edit_lobby_message(table, embed, None)
-                table.message_id = None  # the table gets its own message, below the lobby
+                    await self._edit_message(table, lobby_id, embed, None)
             else:
                 assert change is not None
                 change(table)
@@ -319,10 +321,15 @@ class TableService:
     async def _edit_lobby_message(
         self, table: Table, embed: discord.Embed, view: discord.ui.View | None
     ) -> None:
-        if table.message_id is None:
+        await self._edit_message(table, table.message_id, embed, view)
+
+    async def _edit_message(
+        self, table: Table, message_id: int | None, embed: discord.Embed, view: discord.ui.View | None
+    ) -> None:
+        if message_id is None:
             return
         with contextlib.suppress(discord.HTTPException):
-            await self._channel(table).get_partial_message(table.message_id).edit(embed=embed, view=view)
+            await self._channel(table).get_partial_message(message_id).edit(embed=embed, view=view)
 
     async def _on_table(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
         if verb == "hand":

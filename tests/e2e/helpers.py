@@ -65,9 +65,15 @@ def lobby_message(env: LocalDiscord, channel: Channel) -> Message:
 
 def table_message(env: LocalDiscord, channel: Channel) -> Message:
     """The current table message."""
+    message = published_table(env, channel)
+    assert message is not None, "the table has no published message"
+    return message
+
+
+def published_table(env: LocalDiscord, channel: Channel) -> Message | None:
+    """The table message if the channel shows it yet (for `wait_until`), else None."""
     table = table_of(env, channel)
-    assert table.message_id is not None
-    return next(m for m in env.stand_in.messages(channel) if m.id == table.message_id)
+    return next((m for m in env.stand_in.messages(channel) if m.id == table.message_id), None)
 
 
 async def open_table(
@@ -87,7 +93,7 @@ async def open_table(
     for _ in range(bots):
         await click(env, host, lobby_message(env, channel), "Add bot")
     await click(env, host, lobby_message(env, channel), "Start")
-    await env.stand_in.wait_until(lambda: table_of(env, channel).message_id)
+    await env.stand_in.wait_until(lambda: published_table(env, channel))
     return table_of(env, channel)
 
 
@@ -127,9 +133,10 @@ def rig(
 
 async def hand(env: LocalDiscord, user: User, channel: Channel) -> Message:
     """Open the user's hand from the table's My hand button."""
+    # The table message is published after the action that changed it.
     await env.stand_in.wait_until(
-        lambda: "My hand" in labels(table_message(env, channel)), timeout=10
-    )  # the table message is published after the action that changed it
+        lambda: (m := published_table(env, channel)) and "My hand" in labels(m), timeout=10
+    )
     message = await click(env, user, table_message(env, channel), "My hand")
     assert message is not None and message.ephemeral
     return message
