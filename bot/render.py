@@ -441,6 +441,8 @@ def describe(tbl: Table, event: Event) -> str | None:
     if k == "player-eliminated":
         return f"❌ {name} reached {d['score']} and is out"
     if k == "round-over":
+        if d["winner"] is None:
+            return "🔄 The round went in circles and is void: nobody scores"
         return f"🏁 {tbl.name(d['winner'])} wins the round (+{d['points']})"
     if k == "game-over":
         return f"🏆 {' & '.join(tbl.name(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the game"
@@ -469,4 +471,6 @@ def round_summary(tbl: Table, winner: str | None, points: int) -> str:
     game = tbl.game
     assert game is not None
     scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
+    if winner is None:  # docs/rules.md, "A round that goes in circles"
+        return f"🔄 Round {game.round_no} went in circles and is void: nobody scores. Scores: {scores}"
     return f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out (+{points}). Scores: {scores}"

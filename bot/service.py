@@ -462,7 +462,7 @@ class TableService:
                 players=list(game.players),
             )
         )
-        if not game.game_over and game.round_winner is not None:
+        if not game.game_over:
             with contextlib.suppress(discord.HTTPException):
                 await self._channel(table).send(
                     render.round_summary(table, game.round_winner, game.round_points), allowed_mentions=NONE

@@ -30,7 +30,8 @@ deck-reshuffled      count: cards in the new draw pile
 house-rule           text: the Wild Customizable's rule as announced
 player-left          (none)
 player-eliminated    score
-round-over           winner (player or team), points, scores
+round-over           winner (player or team; None for a void round), points, scores, void (only when
+                     true: the round went in circles, see docs/rules.md)
 game-over            winners: list of players or teams
 ==================== ==========================================================================
 """

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import random
 import struct
 from collections import Counter
@@ -55,6 +56,9 @@ from bot.engine.variants import Variant, get_variant
 SCHEMA_VERSION = 1
 HAND_SIZE = 7
 LEFT, RIGHT = 1, -1
+REPETITIONS = 3
+"""The same position after a rebuilt draw pile this many times voids the round (docs/rules.md,
+"A round that goes in circles")."""
 
 
 class Action(NamedTuple):
@@ -188,6 +192,8 @@ class Game:
         self.round_over = False
         self.round_winner: str | None = None
         self.round_points = 0
+        self.repeats: dict[str, int] = {}
+        self._reshuffled = False
         self._events: list[Event] = []
 
     @property
@@ -924,6 +930,10 @@ class Game:
         self._events.append(_new_event(Event, (kind, player, data)))
 
     def _flush(self) -> list[Event]:
+        if self._reshuffled:
+            self._reshuffled = False
+            if not self.round_over:
+                self._count_position()
         events, self._events = self._events, []
         self.version += 1
         return events
@@ -977,6 +987,7 @@ class Game:
             del self.discard_pile[:-1]
             shuffle(self.rng, rest)
             self.draw_pile = rest
+            self._reshuffled = True
             self._emit("deck-reshuffled", None, count=len(rest))
         return self.draw_pile.pop()
 
@@ -1168,6 +1179,43 @@ class Game:
 
     # ------------------------------------------------------------------ scoring
 
+    def _count_position(self) -> None:
+        """Count the position after an action that rebuilt the draw pile; void the round when it
+        comes up the `REPETITIONS`-th time (docs/rules.md, "A round that goes in circles").
+
+        A round that never ends rebuilds its draw pile again and again, and a round has finitely
+        many positions, so one of them must repeat: this is what ends every endless round. A
+        position that repeats by chance needs the same draw pile in the same order, which only
+        happens when the pile is a card or two.
+        """
+        position = (
+            self.side.value,
+            _color_name(self.color),
+            self.direction,
+            self.pending.to_dict(),
+            self.drawn.name if self.drawn else None,
+            self.protected,
+            sorted(self.called),
+            sorted(self.catchable),
+            [(p, sorted(c.name for c in self.hands[p])) for p in self.seated],
+            _names(self.draw_pile),
+            _names(self.discard_pile),
+        )
+        key = hashlib.blake2b(repr(position).encode(), digest_size=8).hexdigest()
+        self.repeats[key] = seen = self.repeats.get(key, 0) + 1
+        if seen >= REPETITIONS:
+            self._void_round()
+
+    def _void_round(self) -> None:
+        """End the round with no winner and no points; the next round is dealt as usual."""
+        self.pending = NOTHING
+        self.round_over = True
+        self.drawn = None
+        self.catchable.clear()
+        self.round_winner = None
+        self.round_points = 0
+        self._emit("round-over", None, winner=None, points=0, scores=dict(self.scores), void=True)
+
     def _end_round(self, winner: str) -> None:
         """``winner`` has no cards left: score the round (RULES.md section 8)."""
         self.pending = NOTHING
@@ -1318,6 +1366,7 @@ class Game:
             "round_over": self.round_over,
             "round_winner": self.round_winner,
             "round_points": self.round_points,
+            "repeats": dict(self.repeats),
         }
 
     @classmethod
@@ -1365,6 +1414,7 @@ class Game:
             game.round_over = bool(data["round_over"])
             game.round_winner = data["round_winner"]
             game.round_points = int(data["round_points"])
+            game.repeats = {str(k): int(n) for k, n in data.get("repeats", {}).items()}
         except BadState:
             raise
         except (

@@ -10,6 +10,7 @@ import pytest
 
 from bot import render
 from bot.engine import ai
+from bot.engine.cards import Card, Color
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
@@ -125,3 +126,30 @@ def test_describe_gives_a_line_for_every_public_event() -> None:
                 assert line is None
             elif event.kind != "cards-drawn":  # draws for a catch are told by the catch line
                 assert line, event
+
+
+def test_void_round_is_told_without_a_winner() -> None:
+    """A round that goes in circles (docs/rules.md ruling 46) is announced as void, naming nobody."""
+    table = _table("classic", 3, Options(house_rules=frozenset({HouseRule.FORCED_PLAY})), 1)
+    a, b, c = (s.id for s in table.seats)
+    hands = {a: ["green 1", "green 2"], b: ["yellow 1", "yellow 2"], c: ["blue 3", "blue 4"]}
+    table.game, _ = Game.from_deal(
+        [a, b, c],
+        variant="classic",
+        options=table.options,
+        dealer=c,
+        hands={p: [Card.parse(x) for x in h] for p, h in hands.items()},
+        draw_pile=[],
+        discard_pile=[Card.parse("green reverse"), Card.parse("red reverse")],
+        color=Color.RED,
+    )
+    game = table.game
+    rng = random.Random(0)
+    lines = []
+    while not game.round_over:
+        player = game.pending.player
+        assert player is not None
+        lines += [render.describe(table, e) for e in game.apply(player, ai.random_action(game, player, rng))]
+    assert lines[-1] == "🔄 The round went in circles and is void: nobody scores"
+    summary = render.round_summary(table, game.round_winner, game.round_points)
+    assert "void" in summary and "went out" not in summary
