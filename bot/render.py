@@ -102,10 +102,15 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         discord.SelectOption(label=r.value, value=r.value, default=r in table.options.house_rules)
         for r in HouseRule
     ]
-    view = view_of(
+    seat_buttons = [
         UnoButton("l", ch, v, "join", label="Join", style=discord.ButtonStyle.success, row=0),
         UnoButton("l", ch, v, "leave", label="Leave", row=0),
         UnoButton("l", ch, v, "bot", label="Add bot", emoji="🤖", row=0),
+    ]
+    if any(s.is_ai for s in table.seats):
+        seat_buttons.append(UnoButton("l", ch, v, "unbot", label="Remove bot", row=0))
+    view = view_of(
+        *seat_buttons,
         UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
         UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
         UnoSelect("l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2),

@@ -176,6 +176,16 @@ class Table:
         self._changed()
         return seat
 
+    def remove_ai(self) -> Seat:
+        """Remove the last-added computer seat. Raises LobbyError: started, or no computer seat."""
+        self._need_lobby()
+        seat = next((s for s in reversed(self.seats) if s.is_ai), None)
+        if seat is None:
+            raise LobbyError("There is no bot at this table to remove.")
+        self.seats.remove(seat)
+        self._changed()
+        return seat
+
     def leave_lobby(self, player_id: str) -> None:
         """Stand up before the start; the host's leaving hands the lobby to the next human.
 

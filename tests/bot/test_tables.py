@@ -54,6 +54,24 @@ def test_start_needs_two_players_and_valid_options() -> None:
     assert table.state == "lobby"
 
 
+def test_remove_ai_takes_the_last_added_bot() -> None:
+    """The host's Remove bot takes the newest computer seat; none left, or a started game, is refused."""
+    table = _lobby("Ana")
+    table.add_ai()
+    table.join(Seat("2", "Ben"))
+    table.add_ai()
+    v = table.version
+    assert table.remove_ai().name == "Bot 2"
+    assert [s.name for s in table.seats] == ["Ana", "Bot 1", "Ben"] and table.version == v + 1
+    table.remove_ai()
+    with pytest.raises(LobbyError):
+        table.remove_ai()
+    table.add_ai()
+    table.start(seed=1)
+    with pytest.raises(LobbyError):
+        table.remove_ai()
+
+
 def test_lobby_changes_bump_the_version() -> None:
     """Every lobby change bumps the version carried by the lobby's buttons."""
     table = _lobby("Ana")

@@ -238,3 +238,21 @@ async def test_a_bot_winning_closes_the_table(uno: LocalDiscord) -> None:
     await uno.stand_in.wait_until(lambda: "The game is over." in message.text and not message.components)
     assert table.game is not None and table.game.winners == ["ai:1"]
     assert not any("it's your move" in m.text for m in uno.stand_in.messages(ch))
+
+
+async def test_host_removes_bots_in_the_lobby(uno: LocalDiscord) -> None:
+    """Remove bot (host only, shown while a bot is seated) takes the last bot added."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, ch, "uno new")
+    assert "Remove bot" not in labels(lobby_message(uno, ch))
+    await click(uno, alice, lobby_message(uno, ch), "Add bot")
+    await click(uno, bob, lobby_message(uno, ch), "Join")
+    await click(uno, alice, lobby_message(uno, ch), "Add bot")
+    answer = await click(uno, bob, lobby_message(uno, ch), "Remove bot")
+    assert answer is not None and answer.ephemeral and "host" in answer.text
+    await click(uno, alice, lobby_message(uno, ch), "Remove bot")
+    assert [s.name for s in table_of(uno, ch).seats] == ["alice", "Bot 1", "bob"]
+    await click(uno, alice, lobby_message(uno, ch), "Remove bot")
+    message = lobby_message(uno, ch)
+    assert "Bot 1" not in message.text and "Remove bot" not in labels(message)
