@@ -92,7 +92,10 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         for i, s in enumerate(table.seats)
     )
     embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
-    embed.set_footer(text="The host picks the edition and house rules below, then presses Start.")
+    footer = "The host picks the edition and house rules below, then presses Start."
+    if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
+        footer = f"Partners need 4, 6, 8 or 10 players to start ({len(table.seats)} seated). " + footer
+    embed.set_footer(text=footer)
     ch, v = table.channel_id, table.version
     variant_options = [
         discord.SelectOption(label=var.name, value=var.id, default=var.id == table.variant)

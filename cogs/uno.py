@@ -36,8 +36,8 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         variant="Which edition to play (default: the channel's setting)",
         target_score="Points that win the game (default 500)",
         scoring="How rounds are scored",
-        partners="Play in teams of two seated across (4, 6, 8 or 10 players)",
-        elimination="Players reaching the target are out; the last one left wins",
+        partners="Play in teams of two seated across (4, 6, 8 or 10 players; not with elimination)",
+        elimination="Players reaching the target are out; the last one left wins (not with partners)",
     )
     async def new(
         self,

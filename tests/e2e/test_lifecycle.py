@@ -256,3 +256,21 @@ async def test_host_removes_bots_in_the_lobby(uno: LocalDiscord) -> None:
     await click(uno, alice, lobby_message(uno, ch), "Remove bot")
     message = lobby_message(uno, ch)
     assert "Bot 1" not in message.text and "Remove bot" not in labels(message)
+
+
+async def test_impossible_options_are_refused_when_chosen(uno: LocalDiscord) -> None:
+    """Partners with elimination is refused privately by /uno new and by the host's reconfiguring,
+    changing nothing; a player count partners can't use is shown in the lobby before Start."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    answer = await command(uno, alice, ch, "uno new", partners=True, elimination=True)
+    assert answer is not None and answer.ephemeral and "can't be combined" in answer.text
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
+    await command(uno, alice, ch, "uno new", partners=True)
+    assert "Partners need 4, 6, 8 or 10 players to start (1 seated)" in lobby_message(uno, ch).text
+    version = table_of(uno, ch).version
+    answer = await command(uno, alice, ch, "uno new", elimination=True, target_score=100)
+    assert answer is not None and answer.ephemeral and "can't be combined" in answer.text
+    table = table_of(uno, ch)
+    assert table.options.partners and not table.options.elimination and table.options.target_score == 500
+    assert table.version == version
