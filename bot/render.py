@@ -16,7 +16,7 @@ from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.events import Event
 from bot.engine.game import Action, Game
-from bot.engine.options import HouseRule, PendingKind
+from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.tables import Table
 
@@ -44,6 +44,23 @@ PENDING_TEXT = {
     PendingKind.HOWLER: "to answer the Howler",
     PendingKind.DRAW_DECISION: "to play the drawn card or keep it",
 }
+HOUSE_RULE_NAMES = {
+    HouseRule.STACKING: "Stacking",
+    HouseRule.JUMP_IN: "Jump-in",
+    HouseRule.SEVEN_O: "Seven-O",
+    HouseRule.DRAW_UNTIL_PLAYABLE: "Draw until playable",
+    HouseRule.FORCED_PLAY: "Forced play",
+    HouseRule.NO_BLUFFING: "No bluffing",
+}
+"""The one place a house rule's id becomes the name players read (docs/rules.md's headings)."""
+HOUSE_RULE_HINTS = {
+    HouseRule.STACKING: "Answer a Draw card with the same Draw card, passing the total on",
+    HouseRule.JUMP_IN: "Play a card identical to the top card out of turn",
+    HouseRule.SEVEN_O: "A 7 swaps hands with a player you pick; a 0 passes every hand on",
+    HouseRule.DRAW_UNTIL_PLAYABLE: "Drawing goes on until a playable card comes",
+    HouseRule.FORCED_PLAY: "A playable drawn card must be played",
+    HouseRule.NO_BLUFFING: "A restricted wild is refused while you hold the current color",
+}
 
 
 def face_label(face: Face) -> str:
@@ -60,6 +77,42 @@ def _cards_text(cards: Iterable[str], side: Side) -> str:
     return ", ".join(card_label(Card.parse(c), side) for c in cards) or "none"
 
 
+def house_rules_text(rules: Iterable[HouseRule]) -> str:
+    """``"Stacking, Seven-O"`` (in a fixed order), or ``"none"``."""
+    return ", ".join(name for rule, name in HOUSE_RULE_NAMES.items() if rule in set(rules)) or "none"
+
+
+def scoring_text(options: Options) -> str:
+    """How the game is won, with the target score only where it applies."""
+    target = options.target_score
+    if options.elimination:
+        return f"elimination: out at {target} points, the last one left wins"
+    if options.scoring is Scoring.SINGLE_ROUND:
+        return "single round: the first player out wins"
+    if options.scoring is Scoring.RUNNING_TALLY:
+        return f"running tally: the game ends at {target} points, lowest total wins"
+    return f"first to {target} points"
+
+
+def customizable_text(rule: str) -> str:
+    """The Wild Customizable rule as the table reads it."""
+    known = CUSTOMIZABLE_RULES.get(rule)
+    return known.name if known else rule or "plain wild"
+
+
+def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
+    """A channel's defaults for new games (``/uno settings``)."""
+    return "\n".join(
+        [
+            f"Edition: **{VARIANTS[variant].name}**",
+            f"Scoring: **{scoring_text(options)}**",
+            f"House rules: **{house_rules_text(options.house_rules)}**",
+            f"Wild Customizable: **{_trim(customizable_text(options.customizable_rule), 300)}**",
+            f"Turn timer: **{f'{turn_seconds}s' if turn_seconds else 'off'}**",
+        ]
+    )
+
+
 def _trim(text: str, limit: int = 1024) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -70,16 +123,13 @@ def _trim(text: str, limit: int = 1024) -> str:
 def options_text(table: Table) -> str:
     """One short paragraph of the table's options."""
     o = table.options
-    parts = [f"**{VARIANTS[table.variant].name}**", f"target {o.target_score}", o.scoring.value]
+    parts = [f"**{VARIANTS[table.variant].name}**", scoring_text(o)]
     if o.partners:
         parts.append("partners")
-    if o.elimination:
-        parts.append("elimination")
     if o.house_rules:
-        parts.append("house rules: " + ", ".join(sorted(r.value for r in o.house_rules)))
+        parts.append("house rules: " + house_rules_text(o.house_rules))
     if table.variant == "dc-super-hero-girls" and o.customizable_rule:
-        rule = CUSTOMIZABLE_RULES.get(o.customizable_rule)
-        parts.append(f"Wild Customizable: {rule.name if rule else o.customizable_rule}")
+        parts.append(f"Wild Customizable: {customizable_text(o.customizable_rule)}")
     parts.append(f"turn timer {table.turn_seconds}s" if table.turn_seconds else "no turn timer")
     return " · ".join(parts)
 
@@ -92,7 +142,10 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         for i, s in enumerate(table.seats)
     )
     embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
-    footer = "The host picks the edition and house rules below, then presses Start."
+    footer = (
+        "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
+        "then presses Start."
+    )
     if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
         footer = f"Partners need 4, 6, 8 or 10 players to start ({len(table.seats)} seated). " + footer
     embed.set_footer(text=footer)
@@ -102,7 +155,12 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         for var in VARIANTS.values()
     ]
     rule_options = [
-        discord.SelectOption(label=r.value, value=r.value, default=r in table.options.house_rules)
+        discord.SelectOption(
+            label=HOUSE_RULE_NAMES[r],
+            value=r.value,
+            description=HOUSE_RULE_HINTS[r],
+            default=r in table.options.house_rules,
+        )
         for r in HouseRule
     ]
     seat_buttons = [
@@ -180,11 +238,9 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     )
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
     embed.add_field(name="Players", value=_trim(players), inline=False)
-    if game.options.scoring.value != "single-round" or game.options.elimination:
+    if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
-        embed.add_field(
-            name=f"Scores (target {game.options.target_score})", value=_trim(scores), inline=False
-        )
+        embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=_trim(scores), inline=False)
     if tbl.log:
         embed.add_field(name="Last moves", value=_trim("\n".join(tbl.log)), inline=False)
     embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
@@ -449,7 +505,7 @@ def describe(tbl: Table, event: Event) -> str | None:
     if k == "player-eliminated":
         return f"❌ {name} reached {d['score']} and is out"
     if k == "round-over":
-        return f"🏁 {tbl.name(d['winner'])} wins the round (+{d['points']})"
+        return f"🏁 {tbl.name(d['winner'])} wins the round{_points(tbl, d['points'])}"
     if k == "game-over":
         return f"🏆 {' & '.join(tbl.name(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the game"
     if k == "round-started":
@@ -477,4 +533,12 @@ def round_summary(tbl: Table, winner: str | None, points: int) -> str:
     game = tbl.game
     assert game is not None
     scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
-    return f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out (+{points}). Scores: {scores}"
+    return (
+        f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out{_points(tbl, points)}. Scores: {scores}"
+    )
+
+
+def _points(tbl: Table, points: int) -> str:
+    """``" (+42)"`` for the round's winner, only where they score (standard scoring)."""
+    standard = tbl.game is not None and tbl.game.options.effective_scoring is Scoring.STANDARD
+    return f" (+{points})" if standard else ""

@@ -10,8 +10,10 @@ import pytest
 
 from bot import render
 from bot.engine import ai
+from bot.engine.cards import Card
+from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import HouseRule, Options
+from bot.engine.options import HouseRule, Options, Scoring
 from bot.engine.variants import VARIANTS
 from bot.tables import Seat, Table
 
@@ -125,3 +127,69 @@ def test_describe_gives_a_line_for_every_public_event() -> None:
                 assert line is None
             elif event.kind != "cards-drawn":  # draws for a catch are told by the catch line
                 assert line, event
+
+
+def _lobby(options: Options, variant: str = "classic") -> Table:
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("1", "Ana"), variant=variant, options=options)
+    table.join(Seat("2", "Ben"))
+    return table
+
+
+def _dealt(hands: dict[str, list[str]], options: Options | None = None, variant: str = "classic") -> Table:
+    table = _lobby(options or Options(), variant)
+    game, _ = Game.from_deal(
+        ["1", "2"],
+        variant=variant,
+        options=options,
+        dealer="2",
+        hands={p: [Card.parse(c) for c in cs] for p, cs in hands.items()},
+        draw_pile=[Card.parse("blue 1")] if variant == "classic" else [Card.parse("blue 1 / pink 2")],
+        discard_pile=[Card.parse("red 9")] if variant == "classic" else [Card.parse("red 9 / teal 3")],
+    )
+    table.game, table.state = game, "playing"
+    return table
+
+
+def test_house_rules_show_their_names_everywhere() -> None:
+    """Lobby text, its select and the settings text name house rules as players read them."""
+    options = Options(house_rules=frozenset({HouseRule.DRAW_UNTIL_PLAYABLE, HouseRule.SEVEN_O}))
+    embed, view = render.lobby(_lobby(options))
+    assert "Seven-O, Draw until playable" in str(embed.description)
+    assert "draw-until-playable" not in str(embed.description)
+    select = next(c for row in view.to_components() for c in row["components"] if "rules" in c["custom_id"])
+    assert {o["label"] for o in select["options"]} == set(render.HOUSE_RULE_NAMES.values())
+    assert "draw-until-playable" in {o["value"] for o in select["options"]}
+    assert "House rules: **Seven-O, Draw until playable**" in render.settings_text("classic", options, 0)
+    assert set(render.HOUSE_RULE_NAMES) == set(HouseRule) == set(render.HOUSE_RULE_HINTS)
+
+
+@pytest.mark.parametrize(
+    ("options", "shown", "hidden"),
+    [
+        (Options(scoring=Scoring.SINGLE_ROUND, target_score=500), "first player out wins", "500"),
+        (Options(target_score=300), "first to 300 points", "single"),
+        (Options(scoring=Scoring.RUNNING_TALLY, target_score=200), "lowest total wins", "first to"),
+        (Options(scoring=Scoring.SINGLE_ROUND, elimination=True), "elimination: out at 500", "single"),
+    ],
+)
+def test_scoring_mode_is_shown_without_a_target_where_none_applies(
+    options: Options, shown: str, hidden: str
+) -> None:
+    """Lobby, table and settings say how the game is won; single round has no target score."""
+    embed, _ = render.lobby(_lobby(options))
+    assert shown in str(embed.description) and hidden not in str(embed.description)
+    assert "target" not in str(embed.description)
+    assert shown in render.settings_text("classic", options, 90)
+    table_embed, _ = render.table(_dealt({"1": ["red 1"], "2": ["red 2"]}, options))
+    text = str(table_embed.to_dict())
+    assert "target" not in text
+    assert ("Scores" in text) == (options.scoring is not Scoring.SINGLE_ROUND or options.elimination)
+
+
+@pytest.mark.parametrize(("scoring", "shown"), [(Scoring.STANDARD, " (+12)"), (Scoring.RUNNING_TALLY, "")])
+def test_round_points_are_shown_only_where_the_winner_scores(scoring: Scoring, shown: str) -> None:
+    """A running tally's round winner scores nothing, so no "(+0)" is shown."""
+    table = _dealt({"1": ["red 1"], "2": ["red 2"]}, Options(scoring=scoring))
+    line = render.describe(table, Event("round-over", None, {"winner": "1", "points": 12}))
+    assert line == f"🏁 Ana wins the round{shown}"
+    assert f"**Ana** went out{shown}. Scores" in render.round_summary(table, "1", 12)

@@ -107,9 +107,10 @@ async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) ->
     assert answer is not None and "Manage Channels" in answer.text
     uno.stand_in.grant(alice, "manage_channels")
     answer = await command(
-        uno, alice, ch, "uno settings", variant="flip", target_score=200, house_rules="stacking, jump-in"
+        uno, alice, ch, "uno settings", variant="flip", target_score=200, house_rules="stacking, Jump-in"
     )
     assert answer is not None and "saved" in answer.text
+    assert "House rules: **Stacking, Jump-in**" in answer.text and "first to 200 points" in answer.text
     answer = await command(uno, alice, ch, "uno settings", house_rules="bluffing")
     assert answer is not None and "Unknown house rule" in answer.text
     await command(uno, bob, ch, "uno new")
@@ -182,7 +183,7 @@ async def test_host_changes_options_before_start(uno: LocalDiscord) -> None:
     assert answer is not None and answer.ephemeral and "changed" in answer.text
     table = table_of(uno, ch)
     assert table.options.target_score == 100 and table.options.scoring.value == "running-tally"
-    await uno.stand_in.wait_until(lambda: "target 100" in lobby_message(uno, ch).text)
+    await uno.stand_in.wait_until(lambda: "game ends at 100 points" in lobby_message(uno, ch).text)
     assert len(table.seats) == 2
     answer = await command(uno, bob, ch, "uno new", target_score=5)
     assert answer is not None and "already open" in answer.text and table.options.target_score == 100
