@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.components import UnoButton, UnoSelect, view_of
-from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.events import Event
 from bot.engine.game import Action, Game
@@ -61,6 +61,8 @@ HOUSE_RULE_HINTS = {
     HouseRule.FORCED_PLAY: "A playable drawn card must be played",
     HouseRule.NO_BLUFFING: "A restricted wild is refused while you hold the current color",
 }
+_COLOR_ORDER = {c: i for i, c in enumerate(Color)}
+_RANK_ORDER = {r: i for i, r in enumerate(Rank)}
 
 
 def face_label(face: Face) -> str:
@@ -74,7 +76,14 @@ def card_label(card: Card, side: Side) -> str:
 
 
 def _cards_text(cards: Iterable[str], side: Side) -> str:
-    return ", ".join(card_label(Card.parse(c), side) for c in cards) or "none"
+    faces = sorted((Card.parse(c).face(side) for c in cards), key=face_order)
+    return ", ".join(face_label(f) for f in faces) or "none"
+
+
+def face_order(face: Face) -> tuple[int, int, int]:
+    """Sort key of a hand: by color (the colors' fixed order), then rank; wilds last."""
+    color = -1 if face.color is None else _COLOR_ORDER[face.color]
+    return (face.color is None, color, _RANK_ORDER[face.rank])
 
 
 def house_rules_text(rules: Iterable[HouseRule]) -> str:
@@ -298,7 +307,7 @@ def hand(
         color=EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31,
     )
     shown = []
-    for card in cards:
+    for card in sorted_hand(cards, side):
         label = card_label(card, side)
         if card.dark is not None:
             label += f" (back: {face_label(card.face(side.other))})"
@@ -319,6 +328,11 @@ def hand(
             )
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=extra_row))
     return content, embed, view_of(*items)
+
+
+def sorted_hand(cards: Iterable[Card], side: Side) -> list[Card]:
+    """A hand as shown: sorted by :func:`face_order` of the active side (stable)."""
+    return sorted(cards, key=lambda c: face_order(c.face(side)))
 
 
 def _actions_by_card(actions: Iterable[Action]) -> dict[tuple[str, Card | None], list[Action]]:
@@ -355,6 +369,7 @@ def _decision_items(
         index = hand_cards.index(card) if kind != "play-drawn" else "-"
         prefix = {"play-drawn": "Play ", "jump-in": "Jump in: "}.get(kind, "")
         entries.append((_VERB[kind], index, prefix + card_label(card, side), card.face(side)))
+    entries.sort(key=lambda e: (list(_VERB.values()).index(e[0]), face_order(e[3])))
     if len(entries) <= CARD_BUTTONS:
         for n, (verb, index, label, face) in enumerate(entries):
             items.append(
@@ -393,9 +408,9 @@ def _decision_items(
                 )
             )
     if game.pending.kind is PendingKind.DISCARD and game.pending.player == player:
+        order = sorted(range(len(hand_cards)), key=lambda i: face_order(hand_cards[i].face(side)))
         options = [
-            discord.SelectOption(label=card_label(c, side)[:100], value=str(i))
-            for i, c in enumerate(hand_cards)
+            discord.SelectOption(label=card_label(hand_cards[i], side)[:100], value=str(i)) for i in order
         ][:SELECT_PAGE]
         if options:
             items.append(UnoSelect("h", ch, v, "dis", options=options, placeholder="Discard a card…", row=2))

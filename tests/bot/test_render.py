@@ -10,7 +10,7 @@ import pytest
 
 from bot import render
 from bot.engine import ai
-from bot.engine.cards import Card
+from bot.engine.cards import Card, Side
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Scoring
@@ -184,6 +184,43 @@ def test_scoring_mode_is_shown_without_a_target_where_none_applies(
     text = str(table_embed.to_dict())
     assert "target" not in text
     assert ("Scores" in text) == (options.scoring is not Scoring.SINGLE_ROUND or options.elimination)
+
+
+def test_hand_is_sorted_by_color_then_rank_with_wilds_last() -> None:
+    """The hand lists and buttons cards by color (fixed order), then rank, wilds last."""
+    hand = ["wild", "blue 3", "red skip", "green 1", "red 2", "wild draw four", "yellow 9", "red 2", "blue 0"]
+    table = _dealt({"1": hand, "2": ["green 5"]})
+    _, embed, view = render.hand(table, "1")
+    names = [line.strip("*").split(" ", 1)[1] for line in embed.fields[0].value.split("\n")]
+    order = [
+        "red 2",
+        "red 2",
+        "red skip",
+        "yellow 9",
+        "green 1",
+        "blue 0",
+        "blue 3",
+        "wild",
+        "wild draw four",
+    ]
+    assert names == order
+    buttons = [c.get("label") for row in view.to_components() for c in row["components"]]
+    assert buttons[:5] == ["🟥 red 2", "🟥 red skip", "🟨 yellow 9", "🌈 wild", "🌈 wild draw four"]
+    assert render.hand(table, "1")[1].to_dict() == embed.to_dict()  # deterministic
+
+
+def test_flip_hand_is_sorted_by_the_active_side() -> None:
+    """On the dark side, the dark colors order the hand."""
+    hand = ["red 1 / purple 2", "blue 2 / pink 5", "green 3 / wild draw color", "yellow 4 / pink 1"]
+    table = _dealt({"1": hand, "2": ["red 5 / teal 5"]}, variant="flip")
+    game = table.game
+    assert game is not None
+    game.side = Side.DARK
+    _, embed, _ = render.hand(table, "1")
+    lines = [
+        line.strip("*").split(" (back")[0].split(" ", 1)[1] for line in embed.fields[0].value.split("\n")
+    ]
+    assert lines == ["pink 1", "pink 5", "purple 2", "wild draw color"]
 
 
 @pytest.mark.parametrize(("scoring", "shown"), [(Scoring.STANDARD, " (+12)"), (Scoring.RUNNING_TALLY, "")])
