@@ -61,6 +61,13 @@ HOUSE_RULE_HINTS = {
     HouseRule.FORCED_PLAY: "A playable drawn card must be played",
     HouseRule.NO_BLUFFING: "A restricted wild is refused while you hold the current color",
 }
+TARGET_PROMPTS = {
+    Rank.SEVEN: "pick the player to swap hands with (Seven-O)",
+    Rank.HOWLER: "pick the player whose hand the Howler shows to the table",
+    Rank.SAVE_THE_DAY: "pick the player Save The Day protects",
+    Rank.WILD_CUSTOMIZABLE: "pick the player to swap hands with",
+}
+"""What a player is asked when a card they play needs a picked player (``effects.target_ranks``)."""
 _COLOR_ORDER = {c: i for i, c in enumerate(Color)}
 _RANK_ORDER = {r: i for i, r in enumerate(Rank)}
 
@@ -298,7 +305,13 @@ def hand(
     playable = {a.card for a in decisions if a.card is not None and a.kind in ("play", "play-drawn")}
     content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
     mine = game.pending.player == player and not game.round_over
-    status = "🟢 Your move: " + PENDING_TEXT[game.pending.kind] if mine else pending_text(tbl, game)
+    status = (
+        f"🟢 Your move: {PENDING_TEXT[game.pending.kind].removeprefix('to ')}."
+        if mine
+        else pending_text(tbl, game)
+    )
+    if pick:
+        status = _pick_status(game, cards, list(pick)) or status
     embed = discord.Embed(
         title=f"{len(cards)} card{'s' if len(cards) != 1 else ''}",
         description=f"Top card: **{face_label(game.top)}**"
@@ -333,6 +346,22 @@ def hand(
 def sorted_hand(cards: Iterable[Card], side: Side) -> list[Card]:
     """A hand as shown: sorted by :func:`face_order` of the active side (stable)."""
     return sorted(cards, key=lambda c: face_order(c.face(side)))
+
+
+def _pick_status(game: Game, cards: list[Card], pick: list[str]) -> str | None:
+    """What the second step of a play asks: the color, or the player to pick."""
+    index = pick[1]
+    if index == "-":
+        card = game.drawn
+    else:
+        card = cards[int(index)] if index.isdigit() and int(index) < len(cards) else None
+    if card is None:
+        return None
+    face = card.face(game.side)
+    if len(pick) == 2:
+        return f"🟢 Name the color for your **{face_label(face)}**."
+    prompt = TARGET_PROMPTS.get(face.rank, "pick a player")
+    return f"🟢 Your **{face_label(face)}**: {prompt}."
 
 
 def _actions_by_card(actions: Iterable[Action]) -> dict[tuple[str, Card | None], list[Action]]:

@@ -223,6 +223,18 @@ def test_flip_hand_is_sorted_by_the_active_side() -> None:
     assert lines == ["pink 1", "pink 5", "purple 2", "wild draw color"]
 
 
+def test_seven_o_target_pick_says_what_is_asked() -> None:
+    """Playing a Seven-O 7 asks for the player to swap hands with (the color step names the color)."""
+    options = Options(house_rules=frozenset({HouseRule.SEVEN_O}))
+    table = _dealt({"1": ["red 7", "wild", "blue 2"], "2": ["green 5"]}, options)
+    assert "🟢 Your move: play a card or draw." in str(render.hand(table, "1")[1].description)
+    _, embed, _ = render.hand(table, "1", pick=("p", "0", ""))
+    assert "pick the player to swap hands with (Seven-O)" in str(embed.description)
+    assert "play a card or draw" not in str(embed.description)
+    _, embed, _ = render.hand(table, "1", pick=("p", "1"))
+    assert "Name the color for your **🌈 wild**" in str(embed.description)
+
+
 @pytest.mark.parametrize(("scoring", "shown"), [(Scoring.STANDARD, " (+12)"), (Scoring.RUNNING_TALLY, "")])
 def test_round_points_are_shown_only_where_the_winner_scores(scoring: Scoring, shown: str) -> None:
     """A running tally's round winner scores nothing, so no "(+0)" is shown."""
