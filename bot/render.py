@@ -95,7 +95,8 @@ def face_order(face: Face) -> tuple[int, int, int]:
 
 def house_rules_text(rules: Iterable[HouseRule]) -> str:
     """``"Stacking, Seven-O"`` (in a fixed order), or ``"none"``."""
-    return ", ".join(name for rule, name in HOUSE_RULE_NAMES.items() if rule in set(rules)) or "none"
+    chosen = set(rules)
+    return ", ".join(name for rule, name in HOUSE_RULE_NAMES.items() if rule in chosen) or "none"
 
 
 def scoring_text(options: Options) -> str:
@@ -349,7 +350,7 @@ def sorted_hand(cards: Iterable[Card], side: Side) -> list[Card]:
 
 
 def _pick_status(game: Game, cards: list[Card], pick: list[str]) -> str | None:
-    """What the second step of a play asks: the color, or the player to pick."""
+    """What the second step of a play asks (the color, or the player to pick), still "Your move"."""
     index = pick[1]
     if index == "-":
         card = game.drawn
@@ -358,10 +359,8 @@ def _pick_status(game: Game, cards: list[Card], pick: list[str]) -> str | None:
     if card is None:
         return None
     face = card.face(game.side)
-    if len(pick) == 2:
-        return f"🟢 Name the color for your **{face_label(face)}**."
-    prompt = TARGET_PROMPTS.get(face.rank, "pick a player")
-    return f"🟢 Your **{face_label(face)}**: {prompt}."
+    prompt = "name the color" if len(pick) == 2 else TARGET_PROMPTS.get(face.rank, "pick a player")
+    return f"🟢 Your move ({face_label(face)}): {prompt}."
 
 
 def _actions_by_card(actions: Iterable[Action]) -> dict[tuple[str, Card | None], list[Action]]:

@@ -232,7 +232,7 @@ def test_seven_o_target_pick_says_what_is_asked() -> None:
     assert "pick the player to swap hands with (Seven-O)" in str(embed.description)
     assert "play a card or draw" not in str(embed.description)
     _, embed, _ = render.hand(table, "1", pick=("p", "1"))
-    assert "Name the color for your **🌈 wild**" in str(embed.description)
+    assert "🟢 Your move (🌈 wild): name the color." in str(embed.description)
 
 
 @pytest.mark.parametrize(("scoring", "shown"), [(Scoring.STANDARD, " (+12)"), (Scoring.RUNNING_TALLY, "")])

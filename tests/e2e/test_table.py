@@ -98,7 +98,7 @@ async def test_howler_shows_the_hand_to_the_table(uno: LocalDiscord) -> None:
     )  # fmt: skip
     message = await click(uno, alice, await hand(uno, alice, ch), "🌈 howler")
     assert message is not None
-    assert message is not None and "Name the color for your **🌈 howler**" in message.text
+    assert message is not None and "Your move (🌈 howler): name the color." in message.text
     message = await click(uno, alice, message, "blue")
     assert message is not None and message.selects  # the player picker
     assert "pick the player whose hand the Howler shows to the table" in message.text
@@ -123,7 +123,7 @@ async def test_seven_o_asks_whom_to_swap_hands_with(uno: LocalDiscord) -> None:
     )  # fmt: skip
     message = await click(uno, alice, await hand(uno, alice, ch), "🟥 red 7")
     assert message is not None and message.selects
-    assert "🟢 Your **🟥 red 7**: pick the player to swap hands with (Seven-O)." in message.text
+    assert "🟢 Your move (🟥 red 7): pick the player to swap hands with (Seven-O)." in message.text
     assert "play a card or draw" not in message.text
     carol_id = table_of(uno, ch).seats[2].id
     await choose(uno, alice, message, str(game.players.index(carol_id)))
