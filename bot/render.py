@@ -12,11 +12,11 @@ from typing import Any
 import discord
 
 from bot.components import UnoButton, UnoSelect, view_of
-from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.events import Event
 from bot.engine.game import Action, Game
-from bot.engine.options import HouseRule, PendingKind
+from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.tables import Table
 
@@ -44,6 +44,32 @@ PENDING_TEXT = {
     PendingKind.HOWLER: "to answer the Howler",
     PendingKind.DRAW_DECISION: "to play the drawn card or keep it",
 }
+HOUSE_RULE_NAMES = {
+    HouseRule.STACKING: "Stacking",
+    HouseRule.JUMP_IN: "Jump-in",
+    HouseRule.SEVEN_O: "Seven-O",
+    HouseRule.DRAW_UNTIL_PLAYABLE: "Draw until playable",
+    HouseRule.FORCED_PLAY: "Forced play",
+    HouseRule.NO_BLUFFING: "No bluffing",
+}
+"""The one place a house rule's id becomes the name players read (docs/rules.md's headings)."""
+HOUSE_RULE_HINTS = {
+    HouseRule.STACKING: "Answer a Draw card with the same Draw card, passing the total on",
+    HouseRule.JUMP_IN: "Play a card identical to the top card out of turn",
+    HouseRule.SEVEN_O: "A 7 swaps hands with a player you pick; a 0 passes every hand on",
+    HouseRule.DRAW_UNTIL_PLAYABLE: "Drawing goes on until a playable card comes",
+    HouseRule.FORCED_PLAY: "A playable drawn card must be played",
+    HouseRule.NO_BLUFFING: "A restricted wild is refused while you hold the current color",
+}
+TARGET_PROMPTS = {
+    Rank.SEVEN: "pick the player to swap hands with (Seven-O)",
+    Rank.HOWLER: "pick the player whose hand the Howler shows to the table",
+    Rank.SAVE_THE_DAY: "pick the player Save The Day protects",
+    Rank.WILD_CUSTOMIZABLE: "pick the player to swap hands with",
+}
+"""What a player is asked when a card they play needs a picked player (``effects.target_ranks``)."""
+_COLOR_ORDER = {c: i for i, c in enumerate(Color)}
+_RANK_ORDER = {r: i for i, r in enumerate(Rank)}
 
 
 def face_label(face: Face) -> str:
@@ -57,7 +83,51 @@ def card_label(card: Card, side: Side) -> str:
 
 
 def _cards_text(cards: Iterable[str], side: Side) -> str:
-    return ", ".join(card_label(Card.parse(c), side) for c in cards) or "none"
+    faces = sorted((Card.parse(c).face(side) for c in cards), key=face_order)
+    return ", ".join(face_label(f) for f in faces) or "none"
+
+
+def face_order(face: Face) -> tuple[int, int, int]:
+    """Sort key of a hand: by color (the colors' fixed order), then rank; wilds last."""
+    color = -1 if face.color is None else _COLOR_ORDER[face.color]
+    return (face.color is None, color, _RANK_ORDER[face.rank])
+
+
+def house_rules_text(rules: Iterable[HouseRule]) -> str:
+    """``"Stacking, Seven-O"`` (in a fixed order), or ``"none"``."""
+    chosen = set(rules)
+    return ", ".join(name for rule, name in HOUSE_RULE_NAMES.items() if rule in chosen) or "none"
+
+
+def scoring_text(options: Options) -> str:
+    """How the game is won, with the target score only where it applies."""
+    target = options.target_score
+    if options.elimination:
+        return f"elimination: out at {target} points, the last one left wins"
+    if options.scoring is Scoring.SINGLE_ROUND:
+        return "single round: the first player out wins"
+    if options.scoring is Scoring.RUNNING_TALLY:
+        return f"running tally: the game ends at {target} points, lowest total wins"
+    return f"first to {target} points"
+
+
+def customizable_text(rule: str) -> str:
+    """The Wild Customizable rule as the table reads it."""
+    known = CUSTOMIZABLE_RULES.get(rule)
+    return known.name if known else rule or "plain wild"
+
+
+def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
+    """A channel's defaults for new games (``/uno settings``)."""
+    return "\n".join(
+        [
+            f"Edition: **{VARIANTS[variant].name}**",
+            f"Scoring: **{scoring_text(options)}**",
+            f"House rules: **{house_rules_text(options.house_rules)}**",
+            f"Wild Customizable: **{_trim(customizable_text(options.customizable_rule), 300)}**",
+            f"Turn timer: **{f'{turn_seconds}s' if turn_seconds else 'off'}**",
+        ]
+    )
 
 
 def _trim(text: str, limit: int = 1024) -> str:
@@ -70,16 +140,13 @@ def _trim(text: str, limit: int = 1024) -> str:
 def options_text(table: Table) -> str:
     """One short paragraph of the table's options."""
     o = table.options
-    parts = [f"**{VARIANTS[table.variant].name}**", f"target {o.target_score}", o.scoring.value]
+    parts = [f"**{VARIANTS[table.variant].name}**", scoring_text(o)]
     if o.partners:
         parts.append("partners")
-    if o.elimination:
-        parts.append("elimination")
     if o.house_rules:
-        parts.append("house rules: " + ", ".join(sorted(r.value for r in o.house_rules)))
+        parts.append("house rules: " + house_rules_text(o.house_rules))
     if table.variant == "dc-super-hero-girls" and o.customizable_rule:
-        rule = CUSTOMIZABLE_RULES.get(o.customizable_rule)
-        parts.append(f"Wild Customizable: {rule.name if rule else o.customizable_rule}")
+        parts.append(f"Wild Customizable: {customizable_text(o.customizable_rule)}")
     parts.append(f"turn timer {table.turn_seconds}s" if table.turn_seconds else "no turn timer")
     return " · ".join(parts)
 
@@ -92,20 +159,36 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         for i, s in enumerate(table.seats)
     )
     embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
-    embed.set_footer(text="The host picks the edition and house rules below, then presses Start.")
+    footer = (
+        "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
+        "then presses Start."
+    )
+    if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
+        footer = f"Partners need 4, 6, 8 or 10 players to start ({len(table.seats)} seated). " + footer
+    embed.set_footer(text=footer)
     ch, v = table.channel_id, table.version
     variant_options = [
         discord.SelectOption(label=var.name, value=var.id, default=var.id == table.variant)
         for var in VARIANTS.values()
     ]
     rule_options = [
-        discord.SelectOption(label=r.value, value=r.value, default=r in table.options.house_rules)
+        discord.SelectOption(
+            label=HOUSE_RULE_NAMES[r],
+            value=r.value,
+            description=HOUSE_RULE_HINTS[r],
+            default=r in table.options.house_rules,
+        )
         for r in HouseRule
     ]
-    view = view_of(
+    seat_buttons = [
         UnoButton("l", ch, v, "join", label="Join", style=discord.ButtonStyle.success, row=0),
         UnoButton("l", ch, v, "leave", label="Leave", row=0),
         UnoButton("l", ch, v, "bot", label="Add bot", emoji="🤖", row=0),
+    ]
+    if any(s.is_ai for s in table.seats):
+        seat_buttons.append(UnoButton("l", ch, v, "unbot", label="Remove bot", row=0))
+    view = view_of(
+        *seat_buttons,
         UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
         UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
         UnoSelect("l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2),
@@ -172,11 +255,9 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     )
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
     embed.add_field(name="Players", value=_trim(players), inline=False)
-    if game.options.scoring.value != "single-round" or game.options.elimination:
+    if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
-        embed.add_field(
-            name=f"Scores (target {game.options.target_score})", value=_trim(scores), inline=False
-        )
+        embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=_trim(scores), inline=False)
     if tbl.log:
         embed.add_field(name="Last moves", value=_trim("\n".join(tbl.log)), inline=False)
     embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
@@ -225,7 +306,13 @@ def hand(
     playable = {a.card for a in decisions if a.card is not None and a.kind in ("play", "play-drawn")}
     content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
     mine = game.pending.player == player and not game.round_over
-    status = "🟢 Your move: " + PENDING_TEXT[game.pending.kind] if mine else pending_text(tbl, game)
+    status = (
+        f"🟢 Your move: {PENDING_TEXT[game.pending.kind].removeprefix('to ')}."
+        if mine
+        else pending_text(tbl, game)
+    )
+    if pick:
+        status = _pick_status(game, cards, list(pick)) or status
     embed = discord.Embed(
         title=f"{len(cards)} card{'s' if len(cards) != 1 else ''}",
         description=f"Top card: **{face_label(game.top)}**"
@@ -234,7 +321,7 @@ def hand(
         color=EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31,
     )
     shown = []
-    for card in cards:
+    for card in sorted_hand(cards, side):
         label = card_label(card, side)
         if card.dark is not None:
             label += f" (back: {face_label(card.face(side.other))})"
@@ -255,6 +342,25 @@ def hand(
             )
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=extra_row))
     return content, embed, view_of(*items)
+
+
+def sorted_hand(cards: Iterable[Card], side: Side) -> list[Card]:
+    """A hand as shown: sorted by :func:`face_order` of the active side (stable)."""
+    return sorted(cards, key=lambda c: face_order(c.face(side)))
+
+
+def _pick_status(game: Game, cards: list[Card], pick: list[str]) -> str | None:
+    """What the second step of a play asks (the color, or the player to pick), still "Your move"."""
+    index = pick[1]
+    if index == "-":
+        card = game.drawn
+    else:
+        card = cards[int(index)] if index.isdigit() and int(index) < len(cards) else None
+    if card is None:
+        return None
+    face = card.face(game.side)
+    prompt = "name the color" if len(pick) == 2 else TARGET_PROMPTS.get(face.rank, "pick a player")
+    return f"🟢 Your move ({face_label(face)}): {prompt}."
 
 
 def _actions_by_card(actions: Iterable[Action]) -> dict[tuple[str, Card | None], list[Action]]:
@@ -291,6 +397,7 @@ def _decision_items(
         index = hand_cards.index(card) if kind != "play-drawn" else "-"
         prefix = {"play-drawn": "Play ", "jump-in": "Jump in: "}.get(kind, "")
         entries.append((_VERB[kind], index, prefix + card_label(card, side), card.face(side)))
+    entries.sort(key=lambda e: (list(_VERB.values()).index(e[0]), face_order(e[3])))
     if len(entries) <= CARD_BUTTONS:
         for n, (verb, index, label, face) in enumerate(entries):
             items.append(
@@ -329,9 +436,9 @@ def _decision_items(
                 )
             )
     if game.pending.kind is PendingKind.DISCARD and game.pending.player == player:
+        order = sorted(range(len(hand_cards)), key=lambda i: face_order(hand_cards[i].face(side)))
         options = [
-            discord.SelectOption(label=card_label(c, side)[:100], value=str(i))
-            for i, c in enumerate(hand_cards)
+            discord.SelectOption(label=card_label(hand_cards[i], side)[:100], value=str(i)) for i in order
         ][:SELECT_PAGE]
         if options:
             items.append(UnoSelect("h", ch, v, "dis", options=options, placeholder="Discard a card…", row=2))
@@ -443,7 +550,7 @@ def describe(tbl: Table, event: Event) -> str | None:
     if k == "round-over":
         if d["winner"] is None:
             return "🔄 The round went in circles and is void: nobody scores"
-        return f"🏁 {tbl.name(d['winner'])} wins the round (+{d['points']})"
+        return f"🏁 {tbl.name(d['winner'])} wins the round{_points(tbl, d['points'])}"
     if k == "game-over":
         return f"🏆 {' & '.join(tbl.name(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the game"
     if k == "round-started":
@@ -473,4 +580,12 @@ def round_summary(tbl: Table, winner: str | None, points: int) -> str:
     scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
     if winner is None:  # docs/rules.md, "A round that goes in circles"
         return f"🔄 Round {game.round_no} went in circles and is void: nobody scores. Scores: {scores}"
-    return f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out (+{points}). Scores: {scores}"
+    return (
+        f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out{_points(tbl, points)}. Scores: {scores}"
+    )
+
+
+def _points(tbl: Table, points: int) -> str:
+    """``" (+42)"`` for the round's winner, only where they score (standard scoring)."""
+    standard = tbl.game is not None and tbl.game.options.effective_scoring is Scoring.STANDARD
+    return f" (+{points})" if standard else ""

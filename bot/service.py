@@ -241,7 +241,7 @@ class TableService:
         self, interaction: discord.Interaction[Any], table: Table, version: int, verb: str, values: list[str]
     ) -> None:
         user = _seat(interaction.user)
-        host_only = verb in ("start", "variant", "rules")
+        host_only = verb in ("start", "variant", "rules", "unbot")
         if host_only and user.id != table.host.id:
             raise LobbyError("Only the host can do that.")
         if verb == "start":
@@ -255,6 +255,7 @@ class TableService:
             "join": lambda t: t.join(user),
             "leave": lambda t: t.leave_lobby(user.id),
             "bot": lambda t: t.add_ai(),
+            "unbot": lambda t: t.remove_ai(),
         }
         if verb not in changes:
             raise LobbyError("Unknown lobby button.")

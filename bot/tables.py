@@ -176,6 +176,16 @@ class Table:
         self._changed()
         return seat
 
+    def remove_ai(self) -> Seat:
+        """Remove the last-added computer seat. Raises LobbyError: started, or no computer seat."""
+        self._need_lobby()
+        seat = next((s for s in reversed(self.seats) if s.is_ai), None)
+        if seat is None:
+            raise LobbyError("There is no bot at this table to remove.")
+        self.seats.remove(seat)
+        self._changed()
+        return seat
+
     def leave_lobby(self, player_id: str) -> None:
         """Stand up before the start; the host's leaving hands the lobby to the next human.
 
@@ -200,8 +210,15 @@ class Table:
         options: Options | None = None,
         turn_seconds: int | None = None,
     ) -> None:
-        """Change the lobby's options (host only; checked by the caller). Raises LobbyError."""
+        """Change the lobby's options (host only; checked by the caller); nothing changes on error.
+
+        Raises:
+            LobbyError: the game has started.
+            BadOption: options that can't go together (see :func:`check_options`).
+        """
         self._need_lobby()
+        if options is not None:
+            check_options(options)
         if variant is not None:
             self.variant = variant
         if options is not None:
@@ -299,10 +316,28 @@ class Table:
         return table
 
 
+def check_options(options: Options) -> Options:
+    """Refuse options no table could start with, whoever sits down (the engine refuses them at the
+    start); the player count partners need is checked at the start. Returns ``options``.
+
+    Raises:
+        BadOption: partners with elimination.
+    """
+    if options.partners and options.elimination:
+        raise BadOption(
+            "Partners and elimination can't be combined: choose one of them. Nothing was changed."
+        )
+    return options
+
+
 def options_from(defaults: dict[str, Any]) -> Options:
-    """Engine options from a channel-settings dict (keys of ``Options``; extra keys ignored)."""
+    """Engine options from a channel-settings dict (keys of ``Options``; extra keys ignored).
+
+    Raises:
+        BadOption: a bad value, or options that can't go together (:func:`check_options`).
+    """
     keys = {"target_score", "scoring", "partners", "elimination", "house_rules", "customizable_rule"}
-    return Options.parse({k: v for k, v in defaults.items() if k in keys})
+    return check_options(Options.parse({k: v for k, v in defaults.items() if k in keys}))
 
 
 class TableRegistry:
@@ -352,5 +387,6 @@ __all__ = [
     "StaleAction",
     "Table",
     "TableRegistry",
+    "check_options",
     "options_from",
 ]

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
@@ -34,10 +35,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.command(name="new")
     @app_commands.describe(
         variant="Which edition to play (default: the channel's setting)",
-        target_score="Points that win the game (default 500)",
+        target_score="Points that end the game (default 500; unused with single-round scoring)",
         scoring="How rounds are scored",
-        partners="Play in teams of two seated across (4, 6, 8 or 10 players)",
-        elimination="Players reaching the target are out; the last one left wins",
+        partners="Play in teams of two seated across (4, 6, 8 or 10 players; not with elimination)",
+        elimination="Players reaching the target are out; the last one left wins (not with partners)",
     )
     async def new(
         self,
@@ -129,8 +130,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             }.items()
             if v is not None
         }
-        if house_rules is not None:
-            rules = [r.strip() for r in house_rules.split(",") if r.strip() and r.strip() != "none"]
+        if house_rules is not None:  # ids, or the names players read ("Draw until playable")
+            rules = [r.strip().lower().replace(" ", "-") for r in house_rules.split(",")]
+            rules = [r for r in rules if r and r != "none"]
             known = {r.value for r in HouseRule}
             bad = [r for r in rules if r not in known]
             if bad:
@@ -148,15 +150,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                 interaction.guild_id or 0, interaction.channel_id or 0, saved
             )
             current = merged
-        lines = [
-            f"Edition: **{VARIANTS[current['variant']].name}**",
-            f"Target score: **{current['target_score']}** · scoring: **{current['scoring']}**",
-            f"House rules: **{', '.join(current.get('house_rules') or []) or 'none'}**",
-            f"Wild Customizable: **{current.get('customizable_rule') or 'plain wild'}**",
-            f"Turn timer: **{current['turn_seconds'] or 'off'}{'s' if current['turn_seconds'] else ''}**",
-        ]
+        text = render.settings_text(current["variant"], options_from(current), int(current["turn_seconds"]))
         title = "Channel settings saved" if changes else "Channel settings"
-        await interaction.response.send_message(f"**{title}**\n" + "\n".join(lines), ephemeral=True)
+        await interaction.response.send_message(f"**{title}**\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules")
     @app_commands.describe(

@@ -10,9 +10,10 @@ import pytest
 
 from bot import render
 from bot.engine import ai
-from bot.engine.cards import Card, Color
+from bot.engine.cards import Card, Color, Side
+from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import HouseRule, Options
+from bot.engine.options import HouseRule, Options, Scoring
 from bot.engine.variants import VARIANTS
 from bot.tables import Seat, Table
 
@@ -153,3 +154,118 @@ def test_void_round_is_told_without_a_winner() -> None:
     assert lines[-1] == "🔄 The round went in circles and is void: nobody scores"
     summary = render.round_summary(table, game.round_winner, game.round_points)
     assert "void" in summary and "went out" not in summary
+
+
+def _lobby(options: Options, variant: str = "classic") -> Table:
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("1", "Ana"), variant=variant, options=options)
+    table.join(Seat("2", "Ben"))
+    return table
+
+
+def _dealt(hands: dict[str, list[str]], options: Options | None = None, variant: str = "classic") -> Table:
+    table = _lobby(options or Options(), variant)
+    game, _ = Game.from_deal(
+        ["1", "2"],
+        variant=variant,
+        options=options,
+        dealer="2",
+        hands={p: [Card.parse(c) for c in cs] for p, cs in hands.items()},
+        draw_pile=[Card.parse("blue 1")] if variant == "classic" else [Card.parse("blue 1 / pink 2")],
+        discard_pile=[Card.parse("red 9")] if variant == "classic" else [Card.parse("red 9 / teal 3")],
+    )
+    table.game, table.state = game, "playing"
+    return table
+
+
+def test_house_rules_show_their_names_everywhere() -> None:
+    """Lobby text, its select and the settings text name house rules as players read them."""
+    options = Options(house_rules=frozenset({HouseRule.DRAW_UNTIL_PLAYABLE, HouseRule.SEVEN_O}))
+    embed, view = render.lobby(_lobby(options))
+    assert "Seven-O, Draw until playable" in str(embed.description)
+    assert "draw-until-playable" not in str(embed.description)
+    select = next(c for row in view.to_components() for c in row["components"] if "rules" in c["custom_id"])
+    assert {o["label"] for o in select["options"]} == set(render.HOUSE_RULE_NAMES.values())
+    assert "draw-until-playable" in {o["value"] for o in select["options"]}
+    assert "House rules: **Seven-O, Draw until playable**" in render.settings_text("classic", options, 0)
+    assert set(render.HOUSE_RULE_NAMES) == set(HouseRule) == set(render.HOUSE_RULE_HINTS)
+
+
+@pytest.mark.parametrize(
+    ("options", "shown", "hidden"),
+    [
+        (Options(scoring=Scoring.SINGLE_ROUND, target_score=500), "first player out wins", "500"),
+        (Options(target_score=300), "first to 300 points", "single"),
+        (Options(scoring=Scoring.RUNNING_TALLY, target_score=200), "lowest total wins", "first to"),
+        (Options(scoring=Scoring.SINGLE_ROUND, elimination=True), "elimination: out at 500", "single"),
+    ],
+)
+def test_scoring_mode_is_shown_without_a_target_where_none_applies(
+    options: Options, shown: str, hidden: str
+) -> None:
+    """Lobby, table and settings say how the game is won; single round has no target score."""
+    embed, _ = render.lobby(_lobby(options))
+    assert shown in str(embed.description) and hidden not in str(embed.description)
+    assert "target" not in str(embed.description)
+    assert shown in render.settings_text("classic", options, 90)
+    table_embed, _ = render.table(_dealt({"1": ["red 1"], "2": ["red 2"]}, options))
+    text = str(table_embed.to_dict())
+    assert "target" not in text
+    assert ("Scores" in text) == (options.scoring is not Scoring.SINGLE_ROUND or options.elimination)
+
+
+def test_hand_is_sorted_by_color_then_rank_with_wilds_last() -> None:
+    """The hand lists and buttons cards by color (fixed order), then rank, wilds last."""
+    hand = ["wild", "blue 3", "red skip", "green 1", "red 2", "wild draw four", "yellow 9", "red 2", "blue 0"]
+    table = _dealt({"1": hand, "2": ["green 5"]})
+    _, embed, view = render.hand(table, "1")
+    names = [line.strip("*").split(" ", 1)[1] for line in embed.fields[0].value.split("\n")]
+    order = [
+        "red 2",
+        "red 2",
+        "red skip",
+        "yellow 9",
+        "green 1",
+        "blue 0",
+        "blue 3",
+        "wild",
+        "wild draw four",
+    ]
+    assert names == order
+    buttons = [c.get("label") for row in view.to_components() for c in row["components"]]
+    assert buttons[:5] == ["🟥 red 2", "🟥 red skip", "🟨 yellow 9", "🌈 wild", "🌈 wild draw four"]
+    assert render.hand(table, "1")[1].to_dict() == embed.to_dict()  # deterministic
+
+
+def test_flip_hand_is_sorted_by_the_active_side() -> None:
+    """On the dark side, the dark colors order the hand."""
+    hand = ["red 1 / purple 2", "blue 2 / pink 5", "green 3 / wild draw color", "yellow 4 / pink 1"]
+    table = _dealt({"1": hand, "2": ["red 5 / teal 5"]}, variant="flip")
+    game = table.game
+    assert game is not None
+    game.side = Side.DARK
+    _, embed, _ = render.hand(table, "1")
+    lines = [
+        line.strip("*").split(" (back")[0].split(" ", 1)[1] for line in embed.fields[0].value.split("\n")
+    ]
+    assert lines == ["pink 1", "pink 5", "purple 2", "wild draw color"]
+
+
+def test_seven_o_target_pick_says_what_is_asked() -> None:
+    """Playing a Seven-O 7 asks for the player to swap hands with (the color step names the color)."""
+    options = Options(house_rules=frozenset({HouseRule.SEVEN_O}))
+    table = _dealt({"1": ["red 7", "wild", "blue 2"], "2": ["green 5"]}, options)
+    assert "🟢 Your move: play a card or draw." in str(render.hand(table, "1")[1].description)
+    _, embed, _ = render.hand(table, "1", pick=("p", "0", ""))
+    assert "pick the player to swap hands with (Seven-O)" in str(embed.description)
+    assert "play a card or draw" not in str(embed.description)
+    _, embed, _ = render.hand(table, "1", pick=("p", "1"))
+    assert "🟢 Your move (🌈 wild): name the color." in str(embed.description)
+
+
+@pytest.mark.parametrize(("scoring", "shown"), [(Scoring.STANDARD, " (+12)"), (Scoring.RUNNING_TALLY, "")])
+def test_round_points_are_shown_only_where_the_winner_scores(scoring: Scoring, shown: str) -> None:
+    """A running tally's round winner scores nothing, so no "(+0)" is shown."""
+    table = _dealt({"1": ["red 1"], "2": ["red 2"]}, Options(scoring=scoring))
+    line = render.describe(table, Event("round-over", None, {"winner": "1", "points": 12}))
+    assert line == f"🏁 Ana wins the round{shown}"
+    assert f"**Ana** went out{shown}. Scores" in render.round_summary(table, "1", 12)

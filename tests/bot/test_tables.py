@@ -10,7 +10,7 @@ import pytest
 from bot.engine import ai
 from bot.engine.errors import BadOption
 from bot.engine.options import Options
-from bot.tables import LobbyError, NoTable, Seat, Table, TableRegistry
+from bot.tables import LobbyError, NoTable, Seat, Table, TableRegistry, options_from
 
 
 def _lobby(*names: str) -> Table:
@@ -52,6 +52,36 @@ def test_start_needs_two_players_and_valid_options() -> None:
     with pytest.raises(BadOption):
         table.start()
     assert table.state == "lobby"
+
+
+def test_remove_ai_takes_the_last_added_bot() -> None:
+    """The host's Remove bot takes the newest computer seat; none left, or a started game, is refused."""
+    table = _lobby("Ana")
+    table.add_ai()
+    table.join(Seat("2", "Ben"))
+    table.add_ai()
+    v = table.version
+    assert table.remove_ai().name == "Bot 2"
+    assert [s.name for s in table.seats] == ["Ana", "Bot 1", "Ben"] and table.version == v + 1
+    table.remove_ai()
+    with pytest.raises(LobbyError):
+        table.remove_ai()
+    table.add_ai()
+    table.start(seed=1)
+    with pytest.raises(LobbyError):
+        table.remove_ai()
+
+
+def test_partners_with_elimination_is_refused_when_chosen() -> None:
+    """Options no table could start with are refused when chosen, and nothing changes."""
+    table = _lobby("Ana", "Ben")
+    table.configure(options=Options(partners=True))
+    v = table.version
+    with pytest.raises(BadOption, match="Partners and elimination"):
+        table.configure(variant="flip", options=Options(partners=True, elimination=True))
+    assert table.options == Options(partners=True) and table.variant == "classic" and table.version == v
+    with pytest.raises(BadOption, match="Partners and elimination"):
+        options_from({"partners": True, "elimination": True, "variant": "classic"})
 
 
 def test_lobby_changes_bump_the_version() -> None:

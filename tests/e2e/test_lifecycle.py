@@ -107,9 +107,10 @@ async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) ->
     assert answer is not None and "Manage Channels" in answer.text
     uno.stand_in.grant(alice, "manage_channels")
     answer = await command(
-        uno, alice, ch, "uno settings", variant="flip", target_score=200, house_rules="stacking, jump-in"
+        uno, alice, ch, "uno settings", variant="flip", target_score=200, house_rules="stacking, Jump-in"
     )
     assert answer is not None and "saved" in answer.text
+    assert "House rules: **Stacking, Jump-in**" in answer.text and "first to 200 points" in answer.text
     answer = await command(uno, alice, ch, "uno settings", house_rules="bluffing")
     assert answer is not None and "Unknown house rule" in answer.text
     await command(uno, bob, ch, "uno new")
@@ -182,7 +183,7 @@ async def test_host_changes_options_before_start(uno: LocalDiscord) -> None:
     assert answer is not None and answer.ephemeral and "changed" in answer.text
     table = table_of(uno, ch)
     assert table.options.target_score == 100 and table.options.scoring.value == "running-tally"
-    await uno.stand_in.wait_until(lambda: "target 100" in lobby_message(uno, ch).text)
+    await uno.stand_in.wait_until(lambda: "game ends at 100 points" in lobby_message(uno, ch).text)
     assert len(table.seats) == 2
     answer = await command(uno, bob, ch, "uno new", target_score=5)
     assert answer is not None and "already open" in answer.text and table.options.target_score == 100
@@ -238,3 +239,39 @@ async def test_a_bot_winning_closes_the_table(uno: LocalDiscord) -> None:
     await uno.stand_in.wait_until(lambda: "The game is over." in message.text and not message.components)
     assert table.game is not None and table.game.winners == ["ai:1"]
     assert not any("it's your move" in m.text for m in uno.stand_in.messages(ch))
+
+
+async def test_host_removes_bots_in_the_lobby(uno: LocalDiscord) -> None:
+    """Remove bot (host only, shown while a bot is seated) takes the last bot added."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, ch, "uno new")
+    assert "Remove bot" not in labels(lobby_message(uno, ch))
+    await click(uno, alice, lobby_message(uno, ch), "Add bot")
+    await click(uno, bob, lobby_message(uno, ch), "Join")
+    await click(uno, alice, lobby_message(uno, ch), "Add bot")
+    answer = await click(uno, bob, lobby_message(uno, ch), "Remove bot")
+    assert answer is not None and answer.ephemeral and "host" in answer.text
+    await click(uno, alice, lobby_message(uno, ch), "Remove bot")
+    assert [s.name for s in table_of(uno, ch).seats] == ["alice", "Bot 1", "bob"]
+    await click(uno, alice, lobby_message(uno, ch), "Remove bot")
+    message = lobby_message(uno, ch)
+    assert "Bot 1" not in message.text and "Remove bot" not in labels(message)
+
+
+async def test_impossible_options_are_refused_when_chosen(uno: LocalDiscord) -> None:
+    """Partners with elimination is refused privately by /uno new and by the host's reconfiguring,
+    changing nothing; a player count partners can't use is shown in the lobby before Start."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    answer = await command(uno, alice, ch, "uno new", partners=True, elimination=True)
+    assert answer is not None and answer.ephemeral and "can't be combined" in answer.text
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
+    await command(uno, alice, ch, "uno new", partners=True)
+    assert "Partners need 4, 6, 8 or 10 players to start (1 seated)" in lobby_message(uno, ch).text
+    version = table_of(uno, ch).version
+    answer = await command(uno, alice, ch, "uno new", elimination=True, target_score=100)
+    assert answer is not None and answer.ephemeral and "can't be combined" in answer.text
+    table = table_of(uno, ch)
+    assert table.options.partners and not table.options.elimination and table.options.target_score == 500
+    assert table.version == version

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.engine.options import PendingKind
+from bot.engine.options import HouseRule, Options, PendingKind
 from bot.localdiscord.testing import LocalDiscord
 from tests.e2e.helpers import (
     choose,
@@ -98,8 +98,10 @@ async def test_howler_shows_the_hand_to_the_table(uno: LocalDiscord) -> None:
     )  # fmt: skip
     message = await click(uno, alice, await hand(uno, alice, ch), "🌈 howler")
     assert message is not None
+    assert message is not None and "Your move (🌈 howler): name the color." in message.text
     message = await click(uno, alice, message, "blue")
     assert message is not None and message.selects  # the player picker
+    assert "pick the player whose hand the Howler shows to the table" in message.text
     carol_index = str([s.name for s in table_of(uno, ch).seats].index("carol"))
     await choose(uno, alice, message, carol_index)
     carol_hand = await hand(uno, carol, ch)
@@ -107,6 +109,26 @@ async def test_howler_shows_the_hand_to_the_table(uno: LocalDiscord) -> None:
     await click(uno, carol, carol_hand, "Let them see")
     bob_hand = await hand(uno, bob, ch)
     assert "carol's hand (shown to you)" in bob_hand.text and "green 8" in bob_hand.text
+
+
+async def test_seven_o_asks_whom_to_swap_hands_with(uno: LocalDiscord) -> None:
+    """Seven-O: a 7's hand message asks for the player to swap with; the swap is on the table."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await open_table(uno, ch, alice, [bob, carol])
+    game = rig(
+        uno, ch, variant="classic", dealer="carol",
+        hands={"alice": ["red 7", "green 4", "blue 1"], "bob": ["yellow 5"], "carol": ["green 8", "blue 0"]},
+        discard=["red 3"], draw=["blue 2", "blue 3"], options=Options(house_rules=frozenset({HouseRule.SEVEN_O})),
+    )  # fmt: skip
+    message = await click(uno, alice, await hand(uno, alice, ch), "🟥 red 7")
+    assert message is not None and message.selects
+    assert "🟢 Your move (🟥 red 7): pick the player to swap hands with (Seven-O)." in message.text
+    assert "play a card or draw" not in message.text
+    carol_id = table_of(uno, ch).seats[2].id
+    await choose(uno, alice, message, str(game.players.index(carol_id)))
+    assert [c.name for c in game.hands[carol_id]] == ["green 4", "blue 1"]
+    await uno.stand_in.wait_until(lambda: "swaps hands with carol" in table_message(uno, ch).text)
 
 
 async def test_save_the_day_protects(uno: LocalDiscord) -> None:
