@@ -20,7 +20,7 @@ import random
 import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from bot.engine import effects
@@ -1287,14 +1287,13 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly."""
-        version, internal, gauss = self.rng.getstate()
         return {
             "schema": SCHEMA_VERSION,
             "variant": self.variant.id,
             "options": self.options.to_dict(),
             "players": list(self.players),
             "seed": self.seed,
-            "rng": [version, _pack(internal), gauss],
+            "rng": self._rng_state(),
             "out": dict(self.out),
             "scores": dict(self.scores),
             "deck": _names(self.deck),
@@ -1320,6 +1319,37 @@ class Game:
             "round_points": self.round_points,
         }
 
+    _rng_saved: tuple[Any, str, Any] | None
+    """The generator's state as :meth:`to_dict` writes it, while unchanged (see :attr:`rng`)."""
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator.
+
+        Reading it forgets the cached text form of its state (see :meth:`_rng_state`): whoever
+        gets the generator may draw from it.
+        """
+        self._rng_saved = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._rng_saved = None
+
+    def _rng_state(self) -> list[Any]:
+        """The generator's state for :meth:`to_dict`: ``[version, base64 words, gauss]``.
+
+        Packing the 625 words costs more than the rest of ``to_dict``, and the generator is only
+        used to shuffle, so the text is kept until the generator is read again through
+        :attr:`rng`.
+        """
+        saved = self._rng_saved
+        if saved is None:
+            version, internal, gauss = self._rng.getstate()
+            saved = self._rng_saved = (version, _pack(internal), gauss)
+        return list(saved)
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         """Restore a game saved by :meth:`to_dict`.
@@ -1337,12 +1367,16 @@ class Game:
             game.options = Options.parse(data["options"])
             game.players = list(data["players"])
             game.seed = int(data["seed"])
-            game.rng = random.Random()
             v, internal, gauss = data["rng"]
-            game.rng.setstate((v, _unpack(internal), gauss))
+            # No seeding (random.Random() reads the OS's entropy): setstate sets the whole state.
+            rng = random.Random.__new__(random.Random)
+            rng.setstate((v, _unpack(internal), gauss))
+            game.rng = rng
+            game._rng_saved = (v, internal, gauss)
             game.out = dict(data["out"])
             game.scores = {k: int(s) for k, s in data["scores"].items()}
-            game.deck = [Card.parse(c) for c in data["deck"]]
+            deck, deck_counts = _parse_deck(tuple(data["deck"]))
+            game.deck = list(deck)
             game.round_no = int(data["round"])
             game.dealer = data["dealer"]
             game.version = int(data["version"])
@@ -1350,9 +1384,9 @@ class Game:
             game.winners = list(data["winners"])
             game._derive()
             game._reset_round()
-            game.hands = {p: [Card.parse(c) for c in h] for p, h in data["hands"].items()}
-            game.draw_pile = [Card.parse(c) for c in data["draw_pile"]]
-            game.discard_pile = [Card.parse(c) for c in data["discard_pile"]]
+            game.hands = {p: _parse_cards(h) for p, h in data["hands"].items()}
+            game.draw_pile = _parse_cards(data["draw_pile"])
+            game.discard_pile = _parse_cards(data["discard_pile"])
             game.side = Side(data["side"])
             game.color = Color(data["color"]) if data["color"] else None
             game.direction = int(data["direction"])
@@ -1377,11 +1411,14 @@ class Game:
             UnoError,
         ) as exc:
             raise BadState(f"Saved game is malformed: {exc!r}.") from None
-        game._check_consistent()
+        game._check_consistent(deck_counts)
         return game
 
-    def _check_consistent(self) -> None:
+    def _check_consistent(self, deck_counts: Mapping[Card, int]) -> None:
         """Refuse a restored state that breaks the engine's invariants.
+
+        Args:
+            deck_counts: how many of each card ``self.deck`` holds.
 
         Raises:
             BadState: players, hands, pending decision, direction or cards that don't fit.
@@ -1402,10 +1439,12 @@ class Game:
         if set(self.scores) != set(self._team_keys()):
             raise BadState("Saved game: scores don't match the players.")
         if self.round_no:
-            held = Counter(c for h in self.hands.values() for c in h)
-            held.update(self.draw_pile)
-            held.update(self.discard_pile)
-            if held != Counter(self.deck):
+            held = [*self.draw_pile, *self.discard_pile]
+            for hand in self.hands.values():
+                held += hand
+            # Cards are interned, so counting them compares the cards' full names. dict's == is
+            # Counter's without its slow per-key Python loop (the counts are all positive).
+            if len(held) != len(self.deck) or not dict.__eq__(Counter(held), deck_counts):
                 raise BadState("Saved game: the cards in play don't match the game's deck.")
 
     def copy(self) -> Game:
@@ -1490,8 +1529,27 @@ def _pack(numbers: Sequence[int]) -> str:
     return base64.b64encode(struct.pack(f"<{len(numbers)}I", *numbers)).decode("ascii")
 
 
+@lru_cache(maxsize=64)
+def _parse_deck(names: tuple[str, ...]) -> tuple[tuple[Card, ...], Counter[Card]]:
+    """A saved deck and how many of each card it holds (cached: a game's deck never changes).
+
+    Callers must not change the returned Counter. Raises BadCard or TypeError.
+    """
+    deck = tuple(map(Card.parse, names))
+    return deck, Counter(deck)
+
+
+def _parse_cards(names: Iterable[str]) -> list[Card]:
+    """Cards from their names (``Card.parse`` is cached). Raises BadCard or TypeError."""
+    return list(map(Card.parse, names))
+
+
+@lru_cache(maxsize=16)
 def _unpack(text: str) -> tuple[int, ...]:
-    """Inverse of :func:`_pack`. Raises ValueError on malformed text."""
+    """Inverse of :func:`_pack` (cached: a saved game is often restored more than once).
+
+    Raises ValueError on malformed text, TypeError on an unhashable value.
+    """
     if not isinstance(text, str):
         raise ValueError("random state must be text")
     raw = base64.b64decode(text.encode("ascii"), validate=True)
