@@ -125,6 +125,45 @@ class Game:
         version: a counter bumped by every accepted action (stale-button checks).
     """
 
+    # Slots: faster attribute access than an instance dict (a Game has more attributes than
+    # CPython shares dict keys for) and less memory.
+    __slots__ = (
+        "_events",
+        "_jump_in",
+        "_no_bluffing",
+        "_rng",
+        "_rng_saved",
+        "_special_ranks",
+        "_target_ranks",
+        "called",
+        "catchable",
+        "color",
+        "dealer",
+        "deck",
+        "direction",
+        "discard_pile",
+        "draw_pile",
+        "drawn",
+        "game_over",
+        "hands",
+        "options",
+        "out",
+        "pending",
+        "players",
+        "protected",
+        "revealed",
+        "round_no",
+        "round_over",
+        "round_points",
+        "round_winner",
+        "scores",
+        "seed",
+        "side",
+        "variant",
+        "version",
+        "winners",
+    )
+
     def __init__(
         self,
         players: Sequence[str],
@@ -414,14 +453,15 @@ class Game:
             out.append(Action("discard", decline=True))
         return out
 
-    def _expand(self, kind: str, player: str, card: Card) -> list[Action]:
-        face = card.face(self.side)
-        colors: Sequence[Color | None] = (
-            self.colors if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR else (None,)
+    def _expand(self, kind: str, player: str, card: Card) -> Sequence[Action]:
+        side = self.side
+        face = card.face(side)
+        colors: tuple[Color | None, ...] = (
+            Color.of_side(side) if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR else _NO_COLOR
         )
-        targets: Sequence[str | None] = (
-            [t for t in self.seated if t != player] if face.rank in self._target_ranks else (None,)
-        )
+        if face.rank not in self._target_ranks:
+            return _actions(kind, card, colors)
+        targets = [t for t in self.seated if t != player]
         return [Action(kind, card, c, t) for c in colors for t in targets]
 
     def _needs_target(self, face: Face) -> bool:
@@ -517,7 +557,7 @@ class Game:
         if p.player != player:
             raise NotYourTurn()
         found = self._find(player, card)
-        named = _as_color(color)
+        named = color if color is None or color.__class__ is Color else _as_color(color)
         if p.kind is PendingKind.TURN:
             self._validate_play(player, found, named, target)
             self.catchable.clear()  # a turn begins (RULES.md section 7)
@@ -901,18 +941,22 @@ class Game:
         *,
         answer: bool = False,
     ) -> None:
-        face = card.face(self.side)
+        face = card.light if self.side is Side.LIGHT else card.back
         if not answer and not self.playable(player, card):
             if face.wild:
                 raise NoBluffing()
             raise IllegalPlay()
-        last = len(self.hands[player]) == 1 and (card in self.hands[player])
+        hand = self.hands[player]
+        last = len(hand) == 1 and card in hand
         # A wild names its color, except a last card (the round ends) other than Wild Draw
         # Color (the victim draws until that color); Wild Super Hero / Villain's is named later.
-        names_color = face.wild and face.rank not in effects.VICTIM_NAMES_COLOR
-        if names_color and (color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR):
+        if (
+            face.wild
+            and face.rank not in effects.VICTIM_NAMES_COLOR
+            and (color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR)
+        ):
             self._check_color(color)
-        if face.rank in self._target_ranks and not last:
+        if not last and face.rank in self._target_ranks:
             if target is None:
                 raise TargetRequired()
             if target == player or target not in self.hands:
@@ -1105,13 +1149,8 @@ class Game:
         face = card.light if self.side is Side.LIGHT else card.back
         prev_color = self.color
         self.color = face.color if face.color is not None else color
-        self._emit(
-            "card-played",
-            player,
-            card=card.name,
-            color=_color_name(self.color),
-            jump_in=jump_in,
-        )
+        data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
+        self._events.append(_new_event(Event, ("card-played", player, data)))  # _emit, inlined
         if not hand:
             effects.last_card(self, player, face)
             self._end_round(player)
@@ -1122,7 +1161,7 @@ class Game:
         if effect is None:  # numbers and plain wilds: play continues with the next player
             self.pending = _turn_of(self._next_seat(player))
         else:
-            effect(self, effects.Play(player, card, face, target, prev_color))
+            effect(self, _new_play(effects.Play, (player, card, face, target, prev_color)))
         if face.wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
             self.protected = None
             self._emit("protection-ended", None)
@@ -1562,11 +1601,12 @@ def _color_name(color: Color | None) -> str | None:
     return None if color is None else _COLOR_NAMES[color]
 
 
-_COLOR_NAMES = {c: c.value for c in Color}
+_COLOR_NAMES: dict[Color | None, str] = {c: c.value for c in Color}
 
 
 DRAW = Action("draw")
 _new_event = tuple.__new__  # builds an Event without NamedTuple's Python-level __new__ (speed)
+_new_play = tuple.__new__  # the same for effects.Play
 _OWN_DECISIONS = frozenset(
     {
         PendingKind.TURN,
@@ -1582,6 +1622,15 @@ _OWN_DECISIONS = frozenset(
 @cache
 def _play_action(card: Card) -> Action:
     return Action("play", card)
+
+
+_NO_COLOR: tuple[Color | None, ...] = (None,)
+
+
+@cache
+def _actions(kind: str, card: Card, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
+    """``kind`` with ``card`` naming each of ``colors`` (actions are immutable: shared)."""
+    return tuple(Action(kind, card, c) for c in colors)
 
 
 @cache

@@ -21,6 +21,8 @@ from bot.engine.errors import BadOption
 class Scoring(enum.Enum):
     """How rounds are scored (RULES.md section 8)."""
 
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
+
     STANDARD = "standard"
     """The player who went out scores every card left in the other hands."""
     RUNNING_TALLY = "running-tally"
@@ -31,6 +33,8 @@ class Scoring(enum.Enum):
 
 class HouseRule(enum.Enum):
     """Optional table rules, all off by default (RULES.md section 10)."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
     STACKING = "stacking"
     """A Draw card may be answered with a Draw card of the same rank, passing the total on."""
@@ -48,6 +52,8 @@ class HouseRule(enum.Enum):
 
 class PendingKind(enum.Enum):
     """The one decision the engine waits for (SCENARIOS.md ``pending``)."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
     TURN = "turn"
     """An ordinary turn: play a card or draw."""
