@@ -261,9 +261,11 @@ class Game:
         self._emit("round-started", None, round=self.round_no, dealer=self.dealer)
         shuffle(self.rng, cards)
         order = [self._next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
-        for _ in range(HAND_SIZE):
-            for p in order:
-                self.hands[p].append(cards.pop())
+        # One card at a time to each player in order, from the top (the end) of the shuffled cards.
+        dealt = cards[: -HAND_SIZE * len(order) - 1 : -1]
+        del cards[-HAND_SIZE * len(order) :]
+        for i, p in enumerate(order):
+            self.hands[p].extend(dealt[i :: len(order)])
         self.draw_pile = cards
         self.discard_pile = [self.draw_pile.pop()]
         self.apply_start_card()
@@ -438,16 +440,16 @@ class Game:
             assert self.drawn is not None
             out.extend(self._expand("play-drawn", player, self.drawn))
             if HouseRule.FORCED_PLAY not in self.options.house_rules:
-                out.append(Action("keep"))
+                out.append(_KEEP)
         elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
-            out.append(Action("reveal" if kind is PendingKind.HOWLER else "accept"))
+            out.append(_REVEAL if kind is PendingKind.HOWLER else _ACCEPT)
             if kind is PendingKind.CHALLENGE:
-                out.append(Action("challenge"))
+                out.append(_CHALLENGE)
             for card in dict.fromkeys(hand):
                 if self._answer_kind(card):
                     out.extend(self._expand("play", player, card))
         elif kind is PendingKind.COLOR:
-            out.extend(Action("choose-color", color=c) for c in self.colors)
+            out.extend(_actions("choose-color", None, self.colors))
         elif kind is PendingKind.DISCARD:
             out.extend(Action("discard", card=c) for c in dict.fromkeys(hand))
             out.append(Action("discard", decline=True))
@@ -1605,6 +1607,7 @@ _COLOR_NAMES: dict[Color | None, str] = {c: c.value for c in Color}
 
 
 DRAW = Action("draw")
+_KEEP, _ACCEPT, _CHALLENGE, _REVEAL = Action("keep"), Action("accept"), Action("challenge"), Action("reveal")
 _new_event = tuple.__new__  # builds an Event without NamedTuple's Python-level __new__ (speed)
 _new_play = tuple.__new__  # the same for effects.Play
 _OWN_DECISIONS = frozenset(
@@ -1628,7 +1631,7 @@ _NO_COLOR: tuple[Color | None, ...] = (None,)
 
 
 @cache
-def _actions(kind: str, card: Card, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
+def _actions(kind: str, card: Card | None, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
     """``kind`` with ``card`` naming each of ``colors`` (actions are immutable: shared)."""
     return tuple(Action(kind, card, c) for c in colors)
 
