@@ -558,7 +558,7 @@ class Game:
         p = self.pending
         if p.player != player:
             raise NotYourTurn()
-        found = self._find(player, card)
+        found = card if card.__class__ is Card and card in self.hands[player] else self._find(player, card)
         named = color if color is None or color.__class__ is Color else _as_color(color)
         if p.kind is PendingKind.TURN:
             self._validate_play(player, found, named, target)
