@@ -28,6 +28,9 @@ _ACTION_BONUS = {Rank.DRAW_TWO: 6, Rank.DRAW_THREE: 6, Rank.DRAW_FIVE: 6, Rank.D
                  Rank.SKIP: 4, Rank.SKIP_EVERYONE: 5, Rank.REVERSE: 3, Rank.FLIP: 2}  # fmt: skip
 
 
+_UNO = Action("uno")
+
+
 def random_action(game: Game, player: str, rng: random.Random) -> Action:
     """A uniformly random legal action resolving ``player``'s pending decision (or a UNO call).
 
@@ -40,8 +43,9 @@ def random_action(game: Game, player: str, rng: random.Random) -> Action:
     actions = game.decisions(player)
     if len(actions) > 1 and game.pending.kind is PendingKind.TURN:
         actions.pop()  # "draw" comes last
-    if game.can_call_uno(player):
-        actions.append(Action("uno"))
+    hand = game.hands.get(player)
+    if hand is not None and len(hand) <= 2 and game.can_call_uno(player):  # no call beyond 2 cards
+        actions.append(_UNO)
     if not actions:
         raise ValueError(f"{player} has nothing to decide")
     return actions[int(rng.random() * len(actions))]

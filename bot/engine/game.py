@@ -21,7 +21,7 @@ import random
 import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from bot.engine import effects
@@ -129,6 +129,47 @@ class Game:
         version: a counter bumped by every accepted action (stale-button checks).
     """
 
+    # Slots: faster attribute access than an instance dict (a Game has more attributes than
+    # CPython shares dict keys for) and less memory.
+    __slots__ = (
+        "_events",
+        "_jump_in",
+        "_no_bluffing",
+        "_reshuffled",
+        "_rng",
+        "_rng_saved",
+        "_special_ranks",
+        "_target_ranks",
+        "called",
+        "catchable",
+        "color",
+        "dealer",
+        "deck",
+        "direction",
+        "discard_pile",
+        "draw_pile",
+        "drawn",
+        "game_over",
+        "hands",
+        "options",
+        "out",
+        "pending",
+        "players",
+        "protected",
+        "repeats",
+        "revealed",
+        "round_no",
+        "round_over",
+        "round_points",
+        "round_winner",
+        "scores",
+        "seed",
+        "side",
+        "variant",
+        "version",
+        "winners",
+    )
+
     def __init__(
         self,
         players: Sequence[str],
@@ -228,9 +269,11 @@ class Game:
         self._emit("round-started", None, round=self.round_no, dealer=self.dealer)
         shuffle(self.rng, cards)
         order = [self._next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
-        for _ in range(HAND_SIZE):
-            for p in order:
-                self.hands[p].append(cards.pop())
+        # One card at a time to each player in order, from the top (the end) of the shuffled cards.
+        dealt = cards[: -HAND_SIZE * len(order) - 1 : -1]
+        del cards[-HAND_SIZE * len(order) :]
+        for i, p in enumerate(order):
+            self.hands[p].extend(dealt[i :: len(order)])
         self.draw_pile = cards
         self.discard_pile = [self.draw_pile.pop()]
         self.apply_start_card()
@@ -405,29 +448,30 @@ class Game:
             assert self.drawn is not None
             out.extend(self._expand("play-drawn", player, self.drawn))
             if HouseRule.FORCED_PLAY not in self.options.house_rules:
-                out.append(Action("keep"))
+                out.append(_KEEP)
         elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
-            out.append(Action("reveal" if kind is PendingKind.HOWLER else "accept"))
+            out.append(_REVEAL if kind is PendingKind.HOWLER else _ACCEPT)
             if kind is PendingKind.CHALLENGE:
-                out.append(Action("challenge"))
+                out.append(_CHALLENGE)
             for card in dict.fromkeys(hand):
                 if self._answer_kind(card):
                     out.extend(self._expand("play", player, card))
         elif kind is PendingKind.COLOR:
-            out.extend(Action("choose-color", color=c) for c in self.colors)
+            out.extend(_actions("choose-color", None, self.colors))
         elif kind is PendingKind.DISCARD:
             out.extend(Action("discard", card=c) for c in dict.fromkeys(hand))
             out.append(Action("discard", decline=True))
         return out
 
-    def _expand(self, kind: str, player: str, card: Card) -> list[Action]:
-        face = card.face(self.side)
-        colors: Sequence[Color | None] = (
-            self.colors if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR else (None,)
+    def _expand(self, kind: str, player: str, card: Card) -> Sequence[Action]:
+        side = self.side
+        face = card.face(side)
+        colors: tuple[Color | None, ...] = (
+            Color.of_side(side) if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR else _NO_COLOR
         )
-        targets: Sequence[str | None] = (
-            [t for t in self.seated if t != player] if face.rank in self._target_ranks else (None,)
-        )
+        if face.rank not in self._target_ranks:
+            return _actions(kind, card, colors)
+        targets = [t for t in self.seated if t != player]
         return [Action(kind, card, c, t) for c in colors for t in targets]
 
     def _needs_target(self, face: Face) -> bool:
@@ -522,8 +566,8 @@ class Game:
         p = self.pending
         if p.player != player:
             raise NotYourTurn()
-        found = self._find(player, card)
-        named = _as_color(color)
+        found = card if card.__class__ is Card and card in self.hands[player] else self._find(player, card)
+        named = color if color is None or color.__class__ is Color else _as_color(color)
         if p.kind is PendingKind.TURN:
             self._validate_play(player, found, named, target)
             self.catchable.clear()  # a turn begins (RULES.md section 7)
@@ -907,18 +951,22 @@ class Game:
         *,
         answer: bool = False,
     ) -> None:
-        face = card.face(self.side)
+        face = card.light if self.side is Side.LIGHT else card.back
         if not answer and not self.playable(player, card):
             if face.wild:
                 raise NoBluffing()
             raise IllegalPlay()
-        last = len(self.hands[player]) == 1 and (card in self.hands[player])
+        hand = self.hands[player]
+        last = len(hand) == 1 and card in hand
         # A wild names its color, except a last card (the round ends) other than Wild Draw
         # Color (the victim draws until that color); Wild Super Hero / Villain's is named later.
-        names_color = face.wild and face.rank not in effects.VICTIM_NAMES_COLOR
-        if names_color and (color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR):
+        if (
+            face.wild
+            and face.rank not in effects.VICTIM_NAMES_COLOR
+            and (color is not None or not last or face.rank is Rank.WILD_DRAW_COLOR)
+        ):
             self._check_color(color)
-        if face.rank in self._target_ranks and not last:
+        if not last and face.rank in self._target_ranks:
             if target is None:
                 raise TargetRequired()
             if target == player or target not in self.hands:
@@ -1116,13 +1164,8 @@ class Game:
         face = card.light if self.side is Side.LIGHT else card.back
         prev_color = self.color
         self.color = face.color if face.color is not None else color
-        self._emit(
-            "card-played",
-            player,
-            card=card.name,
-            color=_color_name(self.color),
-            jump_in=jump_in,
-        )
+        data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
+        self._events.append(_new_event(Event, ("card-played", player, data)))  # _emit, inlined
         if not hand:
             effects.last_card(self, player, face)
             self._end_round(player)
@@ -1133,7 +1176,7 @@ class Game:
         if effect is None:  # numbers and plain wilds: play continues with the next player
             self.pending = _turn_of(self._next_seat(player))
         else:
-            effect(self, effects.Play(player, card, face, target, prev_color))
+            effect(self, _new_play(effects.Play, (player, card, face, target, prev_color)))
         if face.wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
             self.protected = None
             self._emit("protection-ended", None)
@@ -1335,14 +1378,13 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly."""
-        version, internal, gauss = self.rng.getstate()
         return {
             "schema": SCHEMA_VERSION,
             "variant": self.variant.id,
             "options": self.options.to_dict(),
             "players": list(self.players),
             "seed": self.seed,
-            "rng": [version, _pack(internal), gauss],
+            "rng": self._rng_state(),
             "out": dict(self.out),
             "scores": dict(self.scores),
             "deck": _names(self.deck),
@@ -1369,6 +1411,37 @@ class Game:
             "repeats": dict(self.repeats),
         }
 
+    _rng_saved: tuple[Any, str, Any] | None
+    """The generator's state as :meth:`to_dict` writes it, while unchanged (see :attr:`rng`)."""
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator.
+
+        Reading it forgets the cached text form of its state (see :meth:`_rng_state`): whoever
+        gets the generator may draw from it.
+        """
+        self._rng_saved = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._rng_saved = None
+
+    def _rng_state(self) -> list[Any]:
+        """The generator's state for :meth:`to_dict`: ``[version, base64 words, gauss]``.
+
+        Packing the 625 words costs more than the rest of ``to_dict``, and the generator is only
+        used to shuffle, so the text is kept until the generator is read again through
+        :attr:`rng`.
+        """
+        saved = self._rng_saved
+        if saved is None:
+            version, internal, gauss = self._rng.getstate()
+            saved = self._rng_saved = (version, _pack(internal), gauss)
+        return list(saved)
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         """Restore a game saved by :meth:`to_dict`.
@@ -1386,12 +1459,16 @@ class Game:
             game.options = Options.parse(data["options"])
             game.players = list(data["players"])
             game.seed = int(data["seed"])
-            game.rng = random.Random()
             v, internal, gauss = data["rng"]
-            game.rng.setstate((v, _unpack(internal), gauss))
+            # No seeding (random.Random() reads the OS's entropy): setstate sets the whole state.
+            rng = random.Random.__new__(random.Random)
+            rng.setstate((v, _unpack(internal), gauss))
+            game.rng = rng
+            game._rng_saved = (v, internal, gauss)
             game.out = dict(data["out"])
             game.scores = {k: int(s) for k, s in data["scores"].items()}
-            game.deck = [Card.parse(c) for c in data["deck"]]
+            deck, deck_counts = _parse_deck(tuple(data["deck"]))
+            game.deck = list(deck)
             game.round_no = int(data["round"])
             game.dealer = data["dealer"]
             game.version = int(data["version"])
@@ -1399,9 +1476,9 @@ class Game:
             game.winners = list(data["winners"])
             game._derive()
             game._reset_round()
-            game.hands = {p: [Card.parse(c) for c in h] for p, h in data["hands"].items()}
-            game.draw_pile = [Card.parse(c) for c in data["draw_pile"]]
-            game.discard_pile = [Card.parse(c) for c in data["discard_pile"]]
+            game.hands = {p: _parse_cards(h) for p, h in data["hands"].items()}
+            game.draw_pile = _parse_cards(data["draw_pile"])
+            game.discard_pile = _parse_cards(data["discard_pile"])
             game.side = Side(data["side"])
             game.color = Color(data["color"]) if data["color"] else None
             game.direction = int(data["direction"])
@@ -1427,11 +1504,14 @@ class Game:
             UnoError,
         ) as exc:
             raise BadState(f"Saved game is malformed: {exc!r}.") from None
-        game._check_consistent()
+        game._check_consistent(deck_counts)
         return game
 
-    def _check_consistent(self) -> None:
+    def _check_consistent(self, deck_counts: Mapping[Card, int]) -> None:
         """Refuse a restored state that breaks the engine's invariants.
+
+        Args:
+            deck_counts: how many of each card ``self.deck`` holds.
 
         Raises:
             BadState: players, hands, pending decision, direction or cards that don't fit.
@@ -1452,10 +1532,12 @@ class Game:
         if set(self.scores) != set(self._team_keys()):
             raise BadState("Saved game: scores don't match the players.")
         if self.round_no:
-            held = Counter(c for h in self.hands.values() for c in h)
-            held.update(self.draw_pile)
-            held.update(self.discard_pile)
-            if held != Counter(self.deck):
+            held = [*self.draw_pile, *self.discard_pile]
+            for hand in self.hands.values():
+                held += hand
+            # Cards are interned, so counting them compares the cards' full names. dict's == is
+            # Counter's without its slow per-key Python loop (the counts are all positive).
+            if len(held) != len(self.deck) or not dict.__eq__(Counter(held), deck_counts):
                 raise BadState("Saved game: the cards in play don't match the game's deck.")
 
     def copy(self) -> Game:
@@ -1540,8 +1622,27 @@ def _pack(numbers: Sequence[int]) -> str:
     return base64.b64encode(struct.pack(f"<{len(numbers)}I", *numbers)).decode("ascii")
 
 
+@lru_cache(maxsize=64)
+def _parse_deck(names: tuple[str, ...]) -> tuple[tuple[Card, ...], Counter[Card]]:
+    """A saved deck and how many of each card it holds (cached: a game's deck never changes).
+
+    Callers must not change the returned Counter. Raises BadCard or TypeError.
+    """
+    deck = tuple(map(Card.parse, names))
+    return deck, Counter(deck)
+
+
+def _parse_cards(names: Iterable[str]) -> list[Card]:
+    """Cards from their names (``Card.parse`` is cached). Raises BadCard or TypeError."""
+    return list(map(Card.parse, names))
+
+
+@lru_cache(maxsize=16)
 def _unpack(text: str) -> tuple[int, ...]:
-    """Inverse of :func:`_pack`. Raises ValueError on malformed text."""
+    """Inverse of :func:`_pack` (cached: a saved game is often restored more than once).
+
+    Raises ValueError on malformed text, TypeError on an unhashable value.
+    """
     if not isinstance(text, str):
         raise ValueError("random state must be text")
     raw = base64.b64decode(text.encode("ascii"), validate=True)
@@ -1554,11 +1655,13 @@ def _color_name(color: Color | None) -> str | None:
     return None if color is None else _COLOR_NAMES[color]
 
 
-_COLOR_NAMES = {c: c.value for c in Color}
+_COLOR_NAMES: dict[Color | None, str] = {c: c.value for c in Color}
 
 
 DRAW = Action("draw")
+_KEEP, _ACCEPT, _CHALLENGE, _REVEAL = Action("keep"), Action("accept"), Action("challenge"), Action("reveal")
 _new_event = tuple.__new__  # builds an Event without NamedTuple's Python-level __new__ (speed)
+_new_play = tuple.__new__  # the same for effects.Play
 _OWN_DECISIONS = frozenset(
     {
         PendingKind.TURN,
@@ -1574,6 +1677,15 @@ _OWN_DECISIONS = frozenset(
 @cache
 def _play_action(card: Card) -> Action:
     return Action("play", card)
+
+
+_NO_COLOR: tuple[Color | None, ...] = (None,)
+
+
+@cache
+def _actions(kind: str, card: Card | None, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
+    """``kind`` with ``card`` naming each of ``colors`` (actions are immutable: shared)."""
+    return tuple(Action(kind, card, c) for c in colors)
 
 
 @cache

@@ -21,6 +21,8 @@ from bot.engine.errors import BadOption
 class Scoring(enum.Enum):
     """How rounds are scored (RULES.md section 8)."""
 
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
+
     STANDARD = "standard"
     """The player who went out scores every card left in the other hands."""
     RUNNING_TALLY = "running-tally"
@@ -31,6 +33,8 @@ class Scoring(enum.Enum):
 
 class HouseRule(enum.Enum):
     """Optional table rules, all off by default (RULES.md section 10)."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
     STACKING = "stacking"
     """A Draw card may be answered with a Draw card of the same rank, passing the total on."""
@@ -48,6 +52,8 @@ class HouseRule(enum.Enum):
 
 class PendingKind(enum.Enum):
     """The one decision the engine waits for (SCENARIOS.md ``pending``)."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
     TURN = "turn"
     """An ordinary turn: play a card or draw."""
@@ -118,7 +124,7 @@ class Options:
         if data is not None and not isinstance(data, Mapping):
             raise BadOption("Options must be a table of option names and values.")
         data = dict(data or {})
-        unknown = set(data) - {f for f in cls.__dataclass_fields__}
+        unknown = data.keys() - _OPTION_NAMES
         if unknown:
             raise BadOption(f"Unknown option(s): {', '.join(sorted(unknown))}.")
         try:
@@ -126,7 +132,7 @@ class Options:
             if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 100_000:
                 raise BadOption("target_score must be a whole number from 1 to 100000.")
             rules = data.get("house_rules", [])
-            if isinstance(rules, str) or not all(isinstance(r, str | HouseRule) for r in rules):
+            if isinstance(rules, str) or not all(isinstance(r, (str, HouseRule)) for r in rules):
                 raise BadOption("house_rules must be a list of house rule ids.")
             for key in ("partners", "elimination"):
                 if not isinstance(data.get(key, False), bool):
@@ -139,11 +145,15 @@ class Options:
                 scoring=Scoring(data.get("scoring", "standard")),
                 partners=data.get("partners", False),
                 elimination=data.get("elimination", False),
-                house_rules=frozenset(HouseRule(r) for r in rules),
+                house_rules=frozenset(_HOUSE_RULES.get(r) or HouseRule(r) for r in rules),
                 customizable_rule=text.strip(),
             )
         except (TypeError, ValueError) as exc:
             raise BadOption(f"Bad option value: {exc}.") from None
+
+
+_OPTION_NAMES = frozenset(Options.__dataclass_fields__)
+_HOUSE_RULES = {r.value: r for r in HouseRule}
 
 
 class Pending(NamedTuple):

@@ -561,6 +561,23 @@ def test_round_trip_through_random_rounds(variant: str, options: dict[str, Any])
             check_round_trip(game)
 
 
+def test_saved_generator_state_follows_the_generator() -> None:
+    """to_dict keeps the generator's packed state only while nobody could have drawn from it."""
+    game = Game(PLAYERS, seed=4)
+    game.start_round()
+    first = game.to_dict()
+    assert game.to_dict()["rng"] == first["rng"]
+    game.rng.random()  # anyone holding the generator may draw
+    second = game.to_dict()
+    assert second["rng"] != first["rng"]
+    restored = Game.from_dict(second)
+    assert restored.rng.getstate() == game.rng.getstate()
+    assert restored.rng.random() == game.rng.random()
+    assert restored.to_dict() == game.to_dict()
+    game.rng = random.Random(9)  # a new generator is saved as well
+    assert Game.from_dict(game.to_dict()).rng.getstate() == random.Random(9).getstate()
+
+
 def test_random_rounds_reach_every_pending_kind() -> None:
     """The random positions used here do reach every kind of decision."""
     kinds = {
@@ -597,6 +614,19 @@ def _hand(player: str, names: Any) -> Callable[[], Any]:
     def make() -> dict[str, Any]:
         data = copy.deepcopy(_good_state())
         data["hands"][player] = names
+        return data
+
+    return make
+
+
+def _moved_card(pile: str) -> Callable[[], Any]:
+    """A saved game whose ``pile`` holds one of ana's cards in place of one of its own."""
+
+    def make() -> dict[str, Any]:
+        data = copy.deepcopy(_good_state())
+        card = data["hands"]["ana"][0]
+        other = next(c for c in data[pile] if c != card)
+        data[pile][data[pile].index(other)] = card
         return data
 
     return make
@@ -648,6 +678,9 @@ def _pending(**changes: Any) -> Callable[[], Any]:
         pytest.param(_hand("zed", ["red 1"]), id="hand-of-stranger"),
         pytest.param(_pending(player="zed"), id="pending-stranger"),
         pytest.param(_hand("ana", ["red 1"] * 9), id="cards-not-in-deck"),
+        pytest.param(_hand("ana", []), id="cards-missing"),
+        pytest.param(_moved_card("draw_pile"), id="card-twice"),
+        pytest.param(_moved_card("deck"), id="deck-changed"),
         pytest.param(_with(direction=5), id="direction-5"),
         pytest.param(_with(players="ana"), id="players-text"),
     ],
