@@ -16,7 +16,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
@@ -37,6 +37,18 @@ log = logging.getLogger(__name__)
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 NONE = discord.AllowedMentions.none()
 TABLE, PING = "table", "ping"  # keys of a table's updates (with its channel; a hand's: the player)
+# At most one update of a message per this many seconds; changes meanwhile collapse into the next.
+# (Discord allows about five edits per channel every five seconds; AI seats move in quick turns.)
+UPDATE_SPACING = 0.2
+
+
+class OpenHand(NamedTuple):
+    """The hand a player was answered with last: the interaction (its token edits the message for
+    15 minutes), when it was answered, and the table's version it shows."""
+
+    interaction: discord.Interaction[Any]
+    since: float
+    version: int
 
 
 class NotSaved(UnoError):
@@ -60,7 +72,7 @@ class TableService:
         self.storage = storage
         self.defaults = defaults
         self.tables = TableRegistry()
-        self._hands: dict[tuple[int, str], tuple[discord.Interaction[Any], float]] = {}
+        self._hands: dict[tuple[int, str], OpenHand] = {}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._updating: dict[tuple[int, str], asyncio.Task[None]] = {}
@@ -201,9 +213,10 @@ class TableService:
             raise NotInGame(
                 "You aren't playing at this table." if table.game else "The game hasn't started yet."
             )
+        version = table.version
         content, embed, view = render.hand(table, player, notice=notice)
         await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
-        self._hands[(table.channel_id, player)] = (interaction, time.monotonic())
+        self._opened(table, player, interaction, version)
 
     async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno table``: post the table message again at the bottom of the channel."""
@@ -426,7 +439,7 @@ class TableService:
             else:
                 await interaction.response.send_message(answer, ephemeral=True)
             self._publish(table)
-        self._after(table, skip=player)
+        self._after(table)
 
     async def _changed(self, table: Table, events: list[Event]) -> None:
         """After an accepted action (lock held): log, score rounds, start the next, save."""
@@ -512,6 +525,7 @@ class TableService:
         pick: tuple[str, ...] = (),
         notice: str = "",
     ) -> None:
+        version = table.version
         content, embed, view = render.hand(table, player, page=page, pick=pick, notice=notice)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=content, embed=embed, view=view)
@@ -519,7 +533,14 @@ class TableService:
             await interaction.response.edit_message(content=content, embed=embed, view=view)
         else:
             await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
-        self._hands[(table.channel_id, player)] = (interaction, time.monotonic())
+        self._opened(table, player, interaction, version)
+
+    def _opened(self, table: Table, player: str, interaction: discord.Interaction[Any], version: int) -> None:
+        """Note the hand the player was just answered with (showing ``version``): later changes
+        refresh it, and so does one made while it was on its way."""
+        self._hands[(table.channel_id, player)] = OpenHand(interaction, time.monotonic(), version)
+        if table.version != version:
+            self._refresh_hands(table)
 
     # ================================================================ publishing
 
@@ -532,21 +553,25 @@ class TableService:
 
     def _update(self, key: tuple[int, str], show: Callable[[], Awaitable[None]]) -> None:
         """Run ``show`` (an update of one message, which renders the state when it runs) now, or
-        after the update of ``key`` in flight: updates asked for meanwhile collapse into one."""
+        after the update of ``key`` in flight and ``UPDATE_SPACING``: updates asked for meanwhile
+        collapse into one."""
         if key in self._updating:
             self._next_update[key] = show
         else:
             self._updating[key] = self._spawn(self._run_updates(key, show))
 
     async def _run_updates(self, key: tuple[int, str], show: Callable[[], Awaitable[None]] | None) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while show is not None:
+                next_at = loop.time() + UPDATE_SPACING
                 try:
                     await show()
                 except discord.HTTPException as exc:  # e.g. an expired hand token
                     log.debug("update of %s failed: %r", key, exc)
                 except Exception:
                     log.exception("update of %s failed", key)
+                await asyncio.sleep(next_at - loop.time())
                 show = self._next_update.pop(key, None)
         finally:
             self._updating.pop(key, None)
@@ -584,11 +609,11 @@ class TableService:
         with contextlib.suppress(discord.HTTPException):
             await self._channel(table).send(why, allowed_mentions=NONE)
 
-    def _after(self, table: Table, *, skip: str | None = None) -> None:
+    def _after(self, table: Table) -> None:
         """After a change: refresh open hands, ping the player to act, schedule AI and timers."""
         if table.state != "playing" or table.game is None:
             return
-        self._refresh_hands(table, skip)
+        self._refresh_hands(table)
         self._update((table.channel_id, PING), lambda: self._ping(table))
         self._schedule(table)
 
@@ -603,25 +628,29 @@ class TableService:
         if not task.cancelled() and task.exception() is not None:
             log.debug("background job failed: %r", task.exception())
 
-    def _refresh_hands(self, table: Table, skip: str | None) -> None:
+    def _refresh_hands(self, table: Table) -> None:
+        """Bring the open hands that show an older state up to date (in the background)."""
         for seat in table.humans():
-            if seat.id != skip and (table.channel_id, seat.id) in self._hands:
-                self._update(
-                    (table.channel_id, seat.id), lambda player=seat.id: self._show_hand(table, player)
-                )
+            key = (table.channel_id, seat.id)
+            hand = self._hands.get(key)
+            if hand is not None and hand.version != table.version:
+                self._update(key, lambda player=seat.id: self._show_hand(table, player))
 
     async def _show_hand(self, table: Table, player: str) -> None:
-        """Show the player's open hand as it is now (the hand they opened last, if still live)."""
         key = (table.channel_id, player)
-        stored = self._hands.get(key)
-        if stored is None or table.game is None or player not in table.game.hands:
+        hand = self._hands.get(key)
+        if hand is None or hand.version == table.version or table.game is None:
             return
-        interaction, since = stored
-        if time.monotonic() - since > HAND_TOKEN_SECONDS:
+        if player not in table.game.hands:
+            return
+        if time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
             del self._hands[key]
             return
+        version = table.version
         content, embed, view = render.hand(table, player)
-        await interaction.edit_original_response(content=content, embed=embed, view=view)
+        await hand.interaction.edit_original_response(content=content, embed=embed, view=view)
+        if self._hands.get(key) is hand:  # not answered meanwhile
+            self._hands[key] = hand._replace(version=version)
 
     async def _ping(self, table: Table) -> None:
         """Mention the player who must act, once per turn (their mention only), and delete the

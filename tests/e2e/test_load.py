@@ -53,7 +53,9 @@ async def test_table_edits_collapse_into_one_showing_the_latest_state(
         return await edit(channel_id, message_id, **kwargs)
 
     monkeypatch.setattr(http, "edit_message", slow_edit)
-    await _draw(uno, game, 3)
+    await _draw(uno, game, 1)
+    await uno.stand_in.wait_until(lambda: edits)  # the first move's edit, held
+    await _draw(uno, game, 2)
     assert len(edits) == 1  # the first move's edit is held; the others wait for it
     slow.set()
     latest = f"Draw pile {len(game.draw_pile)} "
