@@ -614,7 +614,8 @@ class TableService:
         if table.state != "playing" or table.game is None:
             return
         self._refresh_hands(table)
-        self._update((table.channel_id, PING), lambda: self._ping(table))
+        if _to_ping(table) is not None:
+            self._update((table.channel_id, PING), lambda: self._ping(table))
         self._schedule(table)
 
     def _spawn(self, job: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -657,12 +658,8 @@ class TableService:
         previous ping. One ping job per table at a time (``_update``), so none are crossed. The
         ping is saved with the table's next change: a restart before it may ping the player again.
         """
-        game = table.game
-        if game is None or game.round_over or table.state != "playing":
-            return
-        player = game.pending.player
-        seat = table.seat(player or "")
-        if seat is None or seat.is_ai or player is None or player == table.pinged:
+        player = _to_ping(table)
+        if player is None:
             return
         channel = self._channel(table)
         message = await channel.send(
@@ -826,6 +823,16 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
     if interaction.channel_id is None:
         raise LobbyError("UNO is played in a server's text channel.")
     return interaction.channel_id
+
+
+def _to_ping(table: Table) -> str | None:
+    """The human who must act, if they haven't been pinged for this turn yet."""
+    game = table.game
+    if game is None or game.round_over or table.state != "playing":
+        return None
+    player = game.pending.player
+    seat = table.seat(player or "")
+    return player if seat is not None and not seat.is_ai and player != table.pinged else None
 
 
 def _seat(user: discord.abc.User) -> Seat:
