@@ -638,11 +638,10 @@ class TableService:
                 self._update(key, lambda player=seat.id: self._show_hand(table, player))
 
     async def _show_hand(self, table: Table, player: str) -> None:
+        """Show the player's open hand as the table is now, unless it shows that already."""
         key = (table.channel_id, player)
-        hand = self._hands.get(key)
-        if hand is None or hand.version == table.version or table.game is None:
-            return
-        if player not in table.game.hands:
+        hand, game = self._hands.get(key), table.game
+        if hand is None or hand.version == table.version or game is None or player not in game.hands:
             return
         if time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
             del self._hands[key]
@@ -826,7 +825,7 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
 
 
 def _to_ping(table: Table) -> str | None:
-    """The human who must act, if they haven't been pinged for this turn yet."""
+    """The human who must act, unless they were the last one pinged."""
     game = table.game
     if game is None or game.round_over or table.state != "playing":
         return None
