@@ -43,10 +43,14 @@ UPDATE_SPACING = 0.2
 
 
 class OpenHand(NamedTuple):
-    """The hand a player was answered with last: the interaction (its token edits the message for
-    15 minutes), when it was answered, and the table's version it shows."""
+    """The hand a player was answered with last: its interaction's webhook (whose token edits the
+    message for 15 minutes), when it was answered, and the table's version it shows.
 
-    interaction: discord.Interaction[Any]
+    Not the interaction itself: it holds the whole clicked message, which would outlive many
+    collections for nothing and make the collector's full passes more frequent.
+    """
+
+    webhook: discord.Webhook
     since: float
     version: int
 
@@ -538,7 +542,7 @@ class TableService:
     def _opened(self, table: Table, player: str, interaction: discord.Interaction[Any], version: int) -> None:
         """Note the hand the player was just answered with (showing ``version``): later changes
         refresh it, and so does one made while it was on its way."""
-        self._hands[(table.channel_id, player)] = OpenHand(interaction, time.monotonic(), version)
+        self._hands[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version)
         if table.version != version:
             self._refresh_hands(table)
 
@@ -648,7 +652,12 @@ class TableService:
             return
         version = table.version
         content, embed, view = render.hand(table, player)
-        await hand.interaction.edit_original_response(content=content, embed=embed, view=view)
+        await hand.webhook.edit_message(
+            "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
+            content=content,
+            embed=embed,
+            view=view,
+        )
         if self._hands.get(key) is hand:  # not answered meanwhile
             self._hands[key] = hand._replace(version=version)
 

@@ -17,20 +17,21 @@ from bot.service import TABLE
 from tests.e2e.helpers import bot_of, click, command, hand, open_table, rig, table_message, table_of
 
 
-async def test_no_view_outlives_its_message(uno: LocalDiscord) -> None:
+async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> None:
     """Every component is dynamic, so discord.py keeps no view of a sent hand or table (a running
-    view sent with an ephemeral hand would get a 15-minute timeout that keeps it alive)."""
+    view sent with an ephemeral hand would get a 15-minute timeout that keeps it alive); and the
+    open hand is kept by its webhook, not by its interaction (which holds the whole message)."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
     message = await hand(uno, alice, ch)
     await click(uno, alice, message, "Refresh")
 
-    def no_view() -> bool:
+    def none_alive() -> bool:
         gc.collect()
-        return not any(isinstance(o, discord.ui.View) for o in gc.get_objects())
+        return not any(isinstance(o, discord.ui.View | discord.Interaction) for o in gc.get_objects())
 
-    await uno.stand_in.wait_until(no_view)
+    await uno.stand_in.wait_until(none_alive)
     store = bot_of(uno)._connection._view_store
     assert not store._views and not store._synced_message_views
 
