@@ -664,7 +664,8 @@ class TableService:
     async def _ping(self, table: Table) -> None:
         """Mention the player who must act, once per turn (their mention only), and delete the
         previous ping. One ping job per table at a time (``_update``), so none are crossed. The
-        ping is saved with the table's next change: a restart before it may ping the player again.
+        new ping is saved before the old one is deleted: after a restart, the table knows the
+        ping still to delete, and none twice.
         """
         player = _to_ping(table)
         if player is None:
@@ -676,9 +677,11 @@ class TableService:
                 users=[discord.Object(int(player))], everyone=False, roles=False
             ),
         )
-        last, table.pinged, table.ping_message_id = table.ping_message_id, player, message.id
-        if table.state == "over":  # closed meanwhile: this ping goes too
-            last, table.ping_message_id = message.id, None
+        async with self.tables.lock(table.channel_id):  # not in the middle of a move
+            last, table.pinged, table.ping_message_id = table.ping_message_id, player, message.id
+            if table.state == "over":  # closed meanwhile: this ping goes too
+                last, table.ping_message_id = message.id, None
+            await self._save(table)
         if last is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(last).delete()
