@@ -135,8 +135,15 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view holding ``items`` (no timeout: every item is dynamic and survives restarts)."""
+    """A view holding ``items``, stopped before it is sent.
+
+    Every item is dynamic (dispatched by ``UnoBot.add_dynamic_items``), so discord.py needn't
+    keep the view. A running view would be stored, and one sent with an ephemeral message gets a
+    15-minute timeout task that keeps it and its buttons alive: garbage that every full
+    collection walks again (docs/performance-load.md).
+    """
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()  # discord.py stores no finished view
     return view

@@ -1,9 +1,11 @@
 """The table service: every lobby and game action, with the Discord messages it implies.
 
 One :class:`TableService` per bot. A handler takes the channel's lock, calls the engine once,
-saves the table, answers the interaction, then updates the table message, refreshes open hands,
-pings the next player and schedules AI moves and the turn timer. The cog and the components only
-parse input and call in here; rendering is in ``bot/render.py``.
+saves the table and answers the interaction; then, in the background, the table message and the
+open hands are updated, the next player is pinged, and AI moves and the turn timer are scheduled.
+Each message has at most one update in flight; changes made meanwhile are shown by one more
+update (the latest state wins). The cog and the components only parse input and call in here;
+rendering is in ``bot/render.py``.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, NamedTuple
 
 import discord
 
@@ -34,6 +36,23 @@ from bot.tables import LobbyError, Seat, StaleAction, Table, TableRegistry, opti
 log = logging.getLogger(__name__)
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 NONE = discord.AllowedMentions.none()
+TABLE, PING = "table", "ping"  # keys of a table's updates (with its channel; a hand's: the player)
+# At most one update of a message per this many seconds; changes meanwhile collapse into the next.
+# (Discord allows about five edits per channel every five seconds; AI seats move in quick turns.)
+UPDATE_SPACING = 0.2
+
+
+class OpenHand(NamedTuple):
+    """The hand a player was answered with last: its interaction's webhook (whose token edits the
+    message for 15 minutes), when it was answered, and the table's version it shows.
+
+    Not the interaction itself: it holds the whole clicked message, which would outlive many
+    collections for nothing and make the collector's full passes more frequent.
+    """
+
+    webhook: discord.Webhook
+    since: float
+    version: int
 
 
 class NotSaved(UnoError):
@@ -57,9 +76,11 @@ class TableService:
         self.storage = storage
         self.defaults = defaults
         self.tables = TableRegistry()
-        self._hands: dict[tuple[int, str], tuple[discord.Interaction[Any], float]] = {}
+        self._hands: dict[tuple[int, str], OpenHand] = {}
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._updating: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._next_update: dict[tuple[int, str], Callable[[], Awaitable[None]]] = {}
         self._rng = random.Random(defaults.seed)
 
     # ================================================================ commands
@@ -144,7 +165,7 @@ class TableService:
             events = table.leave_game(player)
             await self._changed(table, events)
             await interaction.response.send_message("You left the game.", ephemeral=True)
-        await self._publish(table)
+        self._publish(table)
 
     async def kick(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> None:
         """``/uno kick``: the host or a member with Manage Messages removes a player."""
@@ -166,7 +187,7 @@ class TableService:
             await interaction.response.send_message(
                 f"{member.display_name} was removed from the game.", ephemeral=True
             )
-        await self._publish(table)
+        self._publish(table)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno end``: the host or a member with Manage Messages closes the table."""
@@ -186,7 +207,7 @@ class TableService:
             await interaction.response.send_message(
                 f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE
             )
-        await self._publish(table)
+        self._publish(table)
 
     async def show_hand(self, interaction: discord.Interaction[Any], notice: str = "") -> None:
         """``/uno hand`` or the table's My hand button: the player's private hand."""
@@ -196,9 +217,10 @@ class TableService:
             raise NotInGame(
                 "You aren't playing at this table." if table.game else "The game hasn't started yet."
             )
+        version = table.version
         content, embed, view = render.hand(table, player, notice=notice)
         await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
-        self._hands[(table.channel_id, player)] = (interaction, time.monotonic())
+        self._opened(table, player, interaction, version)
 
     async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno table``: post the table message again at the bottom of the channel."""
@@ -206,12 +228,12 @@ class TableService:
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
             await interaction.response.send_message("The table is below.", ephemeral=True)
-            old = table.message_id
-            table.message_id = None
-            await self._publish(table)
-            if old is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self._channel(table).get_partial_message(old).delete()
+            old, table.message_id = table.message_id, None
+            self._publish(table)
+        if old is not None:
+            await self._updated((channel_id, TABLE))  # no edit is still on its way to the old one
+            with contextlib.suppress(discord.HTTPException):
+                await self._channel(table).get_partial_message(old).delete()
 
     # ================================================================ components
 
@@ -314,8 +336,7 @@ class TableService:
                     await interaction.response.send_message(ack or "Done.", ephemeral=True)
                     await self._edit_lobby_message(table, embed, view)
             if start:
-                await self._publish(table)
-                await self._save(table)
+                self._publish(table)  # posts the table message and saves its id
         if start:
             self._after(table)
 
@@ -422,8 +443,8 @@ class TableService:
                 await self._respond_hand(interaction, table, player)
             else:
                 await interaction.response.send_message(answer, ephemeral=True)
-            await self._publish(table)
-        self._after(table, skip=player)
+            self._publish(table)
+        self._after(table)
 
     async def _changed(self, table: Table, events: list[Event]) -> None:
         """After an accepted action (lock held): log, score rounds, start the next, save."""
@@ -509,6 +530,7 @@ class TableService:
         pick: tuple[str, ...] = (),
         notice: str = "",
     ) -> None:
+        version = table.version
         content, embed, view = render.hand(table, player, page=page, pick=pick, notice=notice)
         if interaction.response.is_done():
             await interaction.edit_original_response(content=content, embed=embed, view=view)
@@ -516,15 +538,56 @@ class TableService:
             await interaction.response.edit_message(content=content, embed=embed, view=view)
         else:
             await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
-        self._hands[(table.channel_id, player)] = (interaction, time.monotonic())
+        self._opened(table, player, interaction, version)
+
+    def _opened(self, table: Table, player: str, interaction: discord.Interaction[Any], version: int) -> None:
+        """Note the hand the player was just answered with (showing ``version``): later changes
+        refresh it, and so does one made while it was on its way."""
+        self._hands[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version)
+        if table.version != version:
+            self._refresh_hands(table)
 
     # ================================================================ publishing
 
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id or None)
 
-    async def _publish(self, table: Table) -> None:
-        """Show the table message as it is now (post it if it has none)."""
+    def _publish(self, table: Table) -> None:
+        """Bring the table message up to date (post it if it has none), in the background."""
+        self._update((table.channel_id, TABLE), lambda: self._show_table(table))
+
+    def _update(self, key: tuple[int, str], show: Callable[[], Awaitable[None]]) -> None:
+        """Run ``show`` (an update of one message, which renders the state when it runs) now, or
+        after the update of ``key`` in flight and ``UPDATE_SPACING``: updates asked for meanwhile
+        collapse into one."""
+        if key in self._updating:
+            self._next_update[key] = show
+        else:
+            self._updating[key] = self._spawn(self._run_updates(key, show))
+
+    async def _run_updates(self, key: tuple[int, str], show: Callable[[], Awaitable[None]] | None) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while show is not None:
+                next_at = loop.time() + UPDATE_SPACING
+                try:
+                    await show()
+                except discord.HTTPException as exc:  # e.g. an expired hand token
+                    log.debug("update of %s failed: %r", key, exc)
+                except Exception:
+                    log.exception("update of %s failed", key)
+                await asyncio.sleep(next_at - loop.time())
+                show = self._next_update.pop(key, None)
+        finally:
+            self._updating.pop(key, None)
+            self._next_update.pop(key, None)
+
+    async def _updated(self, key: tuple[int, str]) -> None:
+        """Wait until no update of ``key`` is in flight or asked for."""
+        while (task := self._updating.get(key)) is not None:
+            await asyncio.wait({task})
+
+    async def _show_table(self, table: Table) -> None:
         if table.game is None:
             return
         embed, view = render.table(table)
@@ -542,71 +605,87 @@ class TableService:
             await self._abandon(table, "I lost permission to post in this channel, so the game has ended.")
 
     async def _abandon(self, table: Table, why: str) -> None:
-        log.warning("table %s ended: %s", table.channel_id, why)
-        table.state = "over"
-        await self._close(table)
+        async with self.tables.lock(table.channel_id):
+            if table.state == "over":
+                return
+            log.warning("table %s ended: %s", table.channel_id, why)
+            table.state = "over"
+            await self._close(table)
         with contextlib.suppress(discord.HTTPException):
             await self._channel(table).send(why, allowed_mentions=NONE)
 
-    def _after(self, table: Table, *, skip: str | None = None) -> None:
+    def _after(self, table: Table) -> None:
         """After a change: refresh open hands, ping the player to act, schedule AI and timers."""
         if table.state != "playing" or table.game is None:
             return
-        for job in (self._refresh_hands(table, skip), self._ping(table)):
-            task = asyncio.get_running_loop().create_task(job)
-            self._background.add(task)  # keep a reference until it is done
-            task.add_done_callback(self._background_done)
+        self._refresh_hands(table)
+        if _to_ping(table) is not None:
+            self._update((table.channel_id, PING), lambda: self._ping(table))
         self._schedule(table)
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(job)
+        self._background.add(task)  # keep a reference until it is done
+        task.add_done_callback(self._background_done)
+        return task
 
     def _background_done(self, task: asyncio.Task[None]) -> None:
         self._background.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.debug("background job failed: %r", task.exception())
 
-    async def _refresh_hands(self, table: Table, skip: str | None) -> None:
-        now = time.monotonic()
-        jobs = []
+    def _refresh_hands(self, table: Table) -> None:
+        """Bring the open hands that show an older state up to date (in the background)."""
         for seat in table.humans():
             key = (table.channel_id, seat.id)
-            stored = self._hands.get(key)
-            if seat.id == skip or stored is None:
-                continue
-            interaction, since = stored
-            if now - since > HAND_TOKEN_SECONDS:
-                self._hands.pop(key, None)
-                continue
-            content, embed, view = render.hand(table, seat.id)
-            jobs.append(interaction.edit_original_response(content=content, embed=embed, view=view))
-        for result in await asyncio.gather(*jobs, return_exceptions=True):
-            if isinstance(result, Exception):
-                log.debug("hand refresh failed: %r", result)
+            hand = self._hands.get(key)
+            if hand is not None and hand.version != table.version:
+                self._update(key, lambda player=seat.id: self._show_hand(table, player))
+
+    async def _show_hand(self, table: Table, player: str) -> None:
+        """Show the player's open hand as the table is now, unless it shows that already."""
+        key = (table.channel_id, player)
+        hand, game = self._hands.get(key), table.game
+        if hand is None or hand.version == table.version or game is None or player not in game.hands:
+            return
+        if time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
+            del self._hands[key]
+            return
+        version = table.version
+        content, embed, view = render.hand(table, player)
+        await hand.webhook.edit_message(
+            "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
+            content=content,
+            embed=embed,
+            view=view,
+        )
+        if self._hands.get(key) is hand:  # not answered meanwhile
+            self._hands[key] = hand._replace(version=version)
 
     async def _ping(self, table: Table) -> None:
-        """Mention the player who must act, once per turn (their mention only)."""
-        game = table.game
-        if game is None or game.round_over:
-            return
-        player = game.pending.player
-        seat = table.seat(player or "")
-        last_player, last_message = table.pinged, table.ping_message_id
-        if seat is None or seat.is_ai or player == last_player:
+        """Mention the player who must act, once per turn (their mention only), and delete the
+        previous ping. One ping job per table at a time (``_update``), so none are crossed. The
+        new ping is saved before the old one is deleted: after a restart, the table knows the
+        ping still to delete, and none twice.
+        """
+        player = _to_ping(table)
+        if player is None:
             return
         channel = self._channel(table)
-        try:
-            message = await channel.send(
-                f"<@{player}>, it's your move at the UNO table.",
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(int(player))], everyone=False, roles=False
-                ),
-            )
-        except (discord.HTTPException, ValueError):
-            return
-        async with self.tables.lock(table.channel_id):  # kept with the table: survives a restart
-            table.pinged, table.ping_message_id = player or "", message.id
+        message = await channel.send(
+            f"<@{player}>, it's your move at the UNO table.",
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(int(player))], everyone=False, roles=False
+            ),
+        )
+        async with self.tables.lock(table.channel_id):  # not in the middle of a move
+            last, table.pinged, table.ping_message_id = table.ping_message_id, player, message.id
+            if table.state == "over":  # closed meanwhile: this ping goes too
+                last, table.ping_message_id = message.id, None
             await self._save(table)
-        if last_message is not None:
+        if last is not None:
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(last_message).delete()
+                await channel.get_partial_message(last).delete()
 
     # ================================================================ AI and timers
 
@@ -688,7 +767,7 @@ class TableService:
                     self.tables.put(restored)
                     self._schedule(restored)
                     return
-                await self._publish(table)
+                self._publish(table)
             self._after(table)
         except asyncio.CancelledError:
             raise
@@ -734,7 +813,7 @@ class TableService:
                 self._schedule_lobby_expiry(table)
                 continue
             table.log.append("♻️ The bot restarted; the game goes on.")
-            await self._publish(table)
+            self._publish(table)
             self._after(table)
         return count
 
@@ -756,6 +835,16 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
     if interaction.channel_id is None:
         raise LobbyError("UNO is played in a server's text channel.")
     return interaction.channel_id
+
+
+def _to_ping(table: Table) -> str | None:
+    """The human who must act, unless they were the last one pinged."""
+    game = table.game
+    if game is None or game.round_over or table.state != "playing":
+        return None
+    player = game.pending.player
+    seat = table.seat(player or "")
+    return player if seat is not None and not seat.is_ai and player != table.pinged else None
 
 
 def _seat(user: discord.abc.User) -> Seat:

@@ -1,0 +1,101 @@
+"""What keeps the bot light under many tables (docs/performance-load.md), through real discord.py:
+no view outlives its message, and the table message ends on the latest state however its edits
+were coalesced."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from typing import Any
+
+import discord
+import pytest
+
+from bot.engine.game import Game
+from bot.localdiscord.testing import LocalDiscord
+from bot.service import TABLE
+from tests.e2e.helpers import bot_of, click, command, hand, open_table, rig, table_message, table_of
+
+
+async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> None:
+    """Every component is dynamic, so discord.py keeps no view of a sent hand or table (a running
+    view sent with an ephemeral hand would get a 15-minute timeout that keeps it alive); and the
+    open hand is kept by its webhook, not by its interaction (which holds the whole message)."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    message = await hand(uno, alice, ch)
+    await click(uno, alice, message, "Refresh")
+
+    def none_alive() -> bool:
+        gc.collect()
+        return not any(isinstance(o, discord.ui.View | discord.Interaction) for o in gc.get_objects())
+
+    await uno.stand_in.wait_until(none_alive)
+    store = bot_of(uno)._connection._view_store
+    assert not store._views and not store._synced_message_views
+
+
+async def test_table_edits_collapse_into_one_showing_the_latest_state(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While an edit of the table message is on its way, later moves don't each send one: one
+    more edit follows it, showing the table as it is by then."""
+    ch = uno.channel("uno")
+    game = await _rigged(uno)
+    table = table_of(uno, ch)
+    http = bot_of(uno).http
+    edit, slow, edits = http.edit_message, asyncio.Event(), []
+
+    async def slow_edit(channel_id: int, message_id: int, **kwargs: Any) -> Any:
+        if message_id == table.message_id:
+            edits.append(message_id)
+            await slow.wait()
+        return await edit(channel_id, message_id, **kwargs)
+
+    monkeypatch.setattr(http, "edit_message", slow_edit)
+    await _draw(uno, game, 1)
+    await uno.stand_in.wait_until(lambda: edits)  # the first move's edit, held
+    await _draw(uno, game, 2)
+    assert len(edits) == 1  # the first move's edit is held; the others wait for it
+    slow.set()
+    latest = f"Draw pile {len(game.draw_pile)} "
+    await uno.stand_in.wait_until(lambda: latest in table_message(uno, ch).text)
+    await bot_of(uno).service._updated((ch.id, TABLE))
+    assert len(edits) == 2
+
+
+async def test_one_ping_at_a_time_for_the_player_to_act(uno: LocalDiscord) -> None:
+    """Each turn mentions the player to act, and only them; the previous ping is deleted."""
+    ch = uno.channel("uno")
+    game = await _rigged(uno)
+    await _draw(uno, game, 3)
+    player = str(game.pending.player)
+
+    def pinged() -> list[str]:
+        pings = [m for m in uno.stand_in.messages(ch) if "it's your move" in m.text]
+        return [str(u.id) for m in pings for u in m.mentions]
+
+    await uno.stand_in.wait_until(lambda: pinged() == [player])
+
+
+async def _rigged(uno: LocalDiscord) -> Game:
+    """alice and bob at #uno, where each draw passes the turn (no card is playable)."""
+    ch = uno.channel("uno")
+    await open_table(uno, ch, uno.user("alice"), [uno.user("bob")])
+    return rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6", "yellow 8"],
+    )  # fmt: skip
+
+
+async def _draw(uno: LocalDiscord, game: Game, moves: int) -> None:
+    """The player to act draws (from a hand opened with /uno hand), ``moves`` times."""
+    ch = uno.channel("uno")
+    users = {str(u.id): u for u in (uno.user("alice"), uno.user("bob"))}
+    for _ in range(moves):
+        user = users[str(game.pending.player)]
+        message = await command(uno, user, ch, "uno hand")
+        assert message is not None
+        await click(uno, user, message, "Draw")
