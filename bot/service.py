@@ -40,6 +40,7 @@ TABLE, PING = "table", "ping"  # keys of a table's updates (with its channel; a 
 # At most one update of a message per this many seconds; changes meanwhile collapse into the next.
 # (Discord allows about five edits per channel every five seconds; AI seats move in quick turns.)
 UPDATE_SPACING = 0.2
+CLOSE_SECONDS = 5.0  # how long a shutdown waits for moves in progress and message updates
 
 
 class OpenHand(NamedTuple):
@@ -166,6 +167,7 @@ class TableService:
             await self._changed(table, events)
             await interaction.response.send_message("You left the game.", ephemeral=True)
         self._publish(table)
+        self._after(table)  # the next player may be an AI seat, or have a turn timer
 
     async def kick(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> None:
         """``/uno kick``: the host or a member with Manage Messages removes a player."""
@@ -188,6 +190,7 @@ class TableService:
                 f"{member.display_name} was removed from the game.", ephemeral=True
             )
         self._publish(table)
+        self._after(table)  # the next player may be an AI seat, or have a turn timer
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno end``: the host or a member with Manage Messages closes the table."""
@@ -463,6 +466,8 @@ class TableService:
                 return
             new = game.start_round()
             table.log.extend(filter(None, (render.describe(table, e) for e in new)))
+        if game.pending.player != table.pinged:
+            table.pinged = ""  # their turn is over: the next one gets its own ping
         await self._save(table)
 
     async def _record_round(self, table: Table, events: list[Event]) -> None:
@@ -679,7 +684,9 @@ class TableService:
             ),
         )
         async with self.tables.lock(table.channel_id):  # not in the middle of a move
-            last, table.pinged, table.ping_message_id = table.ping_message_id, player, message.id
+            last, table.ping_message_id = table.ping_message_id, message.id
+            game = table.game
+            table.pinged = player if game is not None and game.pending.player == player else ""
             if table.state == "over":  # closed meanwhile: this ping goes too
                 last, table.ping_message_id = message.id, None
             await self._save(table)
@@ -818,10 +825,22 @@ class TableService:
         return count
 
     async def close(self) -> None:
-        """Cancel every timer (the tables are already saved)."""
+        """Cancel every timer and AI move, then let moves in progress and message updates
+        finish (at most `CLOSE_SECONDS`) before the client disconnects. Every accepted move is
+        saved already; this keeps the channel showing it."""
         for task in self._tasks.values():
             task.cancel()
         self._tasks.clear()
+
+        async def settle() -> None:
+            for table in list(self.tables):
+                async with self.tables.lock(table.channel_id):
+                    pass
+            while self._background:
+                await asyncio.wait(set(self._background))
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(settle(), CLOSE_SECONDS)
 
     # ================================================================ helpers
 
@@ -838,7 +857,7 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
 
 
 def _to_ping(table: Table) -> str | None:
-    """The human who must act, unless they were the last one pinged."""
+    """The human who must act, unless they were pinged for this turn already."""
     game = table.game
     if game is None or game.round_over or table.state != "playing":
         return None

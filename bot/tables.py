@@ -88,7 +88,8 @@ class Table:
         timeouts: consecutive timeouts per player (3 remove them; RULES.md section 11).
         lobby_version: bumped by every lobby change (stale-button checks before the game).
         recorded_rounds: rounds already recorded in storage (never twice).
-        pinged, ping_message_id: the player last mentioned for their turn, and that message.
+        pinged, ping_message_id: the player mentioned for the turn in progress ("" once it is over),
+            and the last ping message.
         touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
     """
 

@@ -3,12 +3,17 @@ channel settings, rules and records."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.engine.options import PendingKind
 from bot.localdiscord.testing import LocalDiscord
 from tests.e2e.conftest import USERS, make_bot
 from tests.e2e.helpers import (
+    bot_of,
     click,
     command,
     hand,
@@ -275,3 +280,87 @@ async def test_impossible_options_are_refused_when_chosen(uno: LocalDiscord) -> 
     table = table_of(uno, ch)
     assert table.options.partners and not table.options.elimination and table.options.target_score == 500
     assert table.version == version
+
+
+async def test_shutdown_lets_a_table_edit_on_its_way_finish(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closing the bot waits for the table message's edit on its way (the move is saved already),
+    so the channel shows the last move; nothing fails on a closed connection."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4"],
+    )  # fmt: skip
+    table = table_of(uno, ch)
+    message = await hand(uno, alice, ch)
+    http = bot_of(uno).http
+    edit, release, held = http.edit_message, asyncio.Event(), []
+
+    async def held_edit(channel_id: int, message_id: int, **kwargs: Any) -> Any:
+        if message_id == table.message_id:
+            held.append(message_id)
+            await release.wait()
+        return await edit(channel_id, message_id, **kwargs)
+
+    monkeypatch.setattr(http, "edit_message", held_edit)
+    await click(uno, alice, message, "Draw")
+    await uno.stand_in.wait_until(lambda: held)
+    closing = asyncio.create_task(bot_of(uno).close())
+    await asyncio.sleep(0.3)
+    assert not closing.done()  # waiting for the edit
+    release.set()
+    await closing
+    assert "alice drew 1 card" in table_message(uno, ch).text
+
+
+async def test_leaving_on_ones_turn_hands_it_to_the_next_seat_an_ai(uno: LocalDiscord) -> None:
+    """A player who leaves on their turn passes it on; an AI seat next in line moves by itself."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    table = await open_table(uno, ch, alice, [bob], bots=1)
+    ai_seat = table.seats[2].id
+    game = rig(
+        uno, ch, variant="classic", dealer="alice",
+        hands={"alice": ["red 2", "red 3"], "bob": ["blue 5", "yellow 6"], ai_seat: ["red 9", "green 9"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    assert game.pending.player == table.seats[1].id  # bob's turn
+    await command(uno, bob, ch, "uno leave")
+    await uno.stand_in.wait_until(lambda: game.pending.player == table.seats[0].id)
+    assert game.top.name == "red 9" and game.hands[ai_seat] == [game.hands[ai_seat][0]]
+
+
+async def test_a_lone_human_among_bots_is_pinged_every_turn(uno: LocalDiscord) -> None:
+    """Each of the human's turns gets its own ping, even when only AI seats played in between;
+    the previous ping is deleted, so one is shown at a time."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    table = await open_table(uno, ch, alice, [], bots=2)
+    bot1, bot2 = table.seats[1].id, table.seats[2].id
+    game = rig(
+        uno, ch, variant="classic", dealer=bot2,
+        hands={"alice": ["blue 1", "blue 2"], bot1: ["green 1", "green 2"], bot2: ["green 3", "green 4"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6", "yellow 8", "yellow 9"],
+    )  # fmt: skip
+
+    def pings() -> list[int]:
+        return [m.id for m in uno.stand_in.messages(ch) if "it's your move" in m.text]
+
+    # The rigged deal replaced the game: nothing changed the table yet, so draw to start pinging.
+    for _ in range(2):
+        await uno.stand_in.wait_until(lambda: game.pending.player == table.seats[0].id)
+        message = await command(uno, alice, ch, "uno hand")
+        assert message is not None
+        await click(uno, alice, message, "Draw")
+    await uno.stand_in.wait_until(lambda: game.pending.player == table.seats[0].id and pings())
+    first = pings()
+    message = await command(uno, alice, ch, "uno hand")
+    assert message is not None
+    await click(uno, alice, message, "Draw")
+    # A new ping for this turn, and the previous one deleted.
+    await uno.stand_in.wait_until(lambda: len(now := pings()) == 1 and now != first)
+    assert game.pending.player == table.seats[0].id
