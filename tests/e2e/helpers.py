@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
+
+import pytest
 
 from bot.client import UnoBot
 from bot.engine.cards import Card, Color
@@ -15,6 +18,24 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.tables import Table
 
 CONTROL = {"Refresh", "Back", "◀", "▶"}
+
+
+def hold_table_edits(
+    env: LocalDiscord, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[int], asyncio.Event]:
+    """Hold the bot's edits of the table message until the returned event is set; the list
+    grows by one entry per edit the bot starts."""
+    http = bot_of(env).http
+    edit, release, held = http.edit_message, asyncio.Event(), []
+
+    async def held_edit(channel_id: int, message_id: int, **kwargs: Any) -> Any:
+        if message_id == table.message_id:
+            held.append(message_id)
+            await release.wait()
+        return await edit(channel_id, message_id, **kwargs)
+
+    monkeypatch.setattr(http, "edit_message", held_edit)
+    return held, release
 
 
 def bot_of(env: LocalDiscord) -> UnoBot:

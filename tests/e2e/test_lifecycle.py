@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,6 +16,7 @@ from tests.e2e.helpers import (
     click,
     command,
     hand,
+    hold_table_edits,
     labels,
     lobby_message,
     open_table,
@@ -297,16 +297,7 @@ async def test_shutdown_lets_a_table_edit_on_its_way_finish(
     )  # fmt: skip
     table = table_of(uno, ch)
     message = await hand(uno, alice, ch)
-    http = bot_of(uno).http
-    edit, release, held = http.edit_message, asyncio.Event(), []
-
-    async def held_edit(channel_id: int, message_id: int, **kwargs: Any) -> Any:
-        if message_id == table.message_id:
-            held.append(message_id)
-            await release.wait()
-        return await edit(channel_id, message_id, **kwargs)
-
-    monkeypatch.setattr(http, "edit_message", held_edit)
+    held, release = hold_table_edits(uno, table, monkeypatch)
     await click(uno, alice, message, "Draw")
     await uno.stand_in.wait_until(lambda: held)
     closing = asyncio.create_task(bot_of(uno).close())

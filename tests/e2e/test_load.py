@@ -4,9 +4,7 @@ were coalesced."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
-from typing import Any
 
 import discord
 import pytest
@@ -14,7 +12,17 @@ import pytest
 from bot.engine.game import Game
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
-from tests.e2e.helpers import bot_of, click, command, hand, open_table, rig, table_message, table_of
+from tests.e2e.helpers import (
+    bot_of,
+    click,
+    command,
+    hand,
+    hold_table_edits,
+    open_table,
+    rig,
+    table_message,
+    table_of,
+)
 
 
 async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> None:
@@ -44,16 +52,7 @@ async def test_table_edits_collapse_into_one_showing_the_latest_state(
     ch = uno.channel("uno")
     game = await _rigged(uno)
     table = table_of(uno, ch)
-    http = bot_of(uno).http
-    edit, slow, edits = http.edit_message, asyncio.Event(), []
-
-    async def slow_edit(channel_id: int, message_id: int, **kwargs: Any) -> Any:
-        if message_id == table.message_id:
-            edits.append(message_id)
-            await slow.wait()
-        return await edit(channel_id, message_id, **kwargs)
-
-    monkeypatch.setattr(http, "edit_message", slow_edit)
+    edits, slow = hold_table_edits(uno, table, monkeypatch)
     await _draw(uno, game, 1)
     await uno.stand_in.wait_until(lambda: edits)  # the first move's edit, held
     await _draw(uno, game, 2)
