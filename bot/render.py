@@ -412,9 +412,7 @@ def _decision_items(
             for verb, index, label, _ in chunk
         ]
         items.append(UnoSelect("h", ch, v, "sel", options=options, placeholder="Play a card…", row=0))
-        if pages > 1:
-            items.append(UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1))
-            items.append(UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1))
+        items += _pager(tbl, page, pages)
     row = 3
     for action in decisions:
         if action.kind in _SIMPLE:
@@ -436,14 +434,32 @@ def _decision_items(
                 )
             )
     if game.pending.kind is PendingKind.DISCARD and game.pending.player == player:
-        order = sorted(range(len(hand_cards)), key=lambda i: face_order(hand_cards[i].face(side)))
+        # One option per different card (copies discard alike), paged like the card select
+        # (which is empty while a discard is pending).
+        first = {card: i for i, card in reversed(list(enumerate(hand_cards)))}
+        order = sorted(first.items(), key=lambda kv: face_order(kv[0].face(side)))
+        pages = (len(order) + SELECT_PAGE - 1) // SELECT_PAGE
+        page = max(0, min(page, pages - 1))
         options = [
-            discord.SelectOption(label=card_label(hand_cards[i], side)[:100], value=str(i)) for i in order
-        ][:SELECT_PAGE]
+            discord.SelectOption(label=card_label(card, side)[:100], value=str(i))
+            for card, i in order[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+        ]
         if options:
             items.append(UnoSelect("h", ch, v, "dis", options=options, placeholder="Discard a card…", row=2))
+        items += _pager(tbl, page, pages)
         items.append(UnoButton("h", ch, v, "dec", label="Keep all my cards", row=row))
     return items
+
+
+def _pager(tbl: Table, page: int, pages: int) -> list[discord.ui.Item[Any]]:
+    """◀ ▶ buttons between the pages of a select (none for a single page)."""
+    if pages <= 1:
+        return []
+    ch, v = tbl.channel_id, tbl.version
+    return [
+        UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
+        UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
+    ]
 
 
 def _pick_items(tbl: Table, game: Game, player: str, pick: list[str]) -> list[discord.ui.Item[Any]]:

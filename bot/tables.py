@@ -23,7 +23,7 @@ from typing import Any
 from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import Options
+from bot.engine.options import Options, Scoring
 
 LOG_LINES = 8
 MAX_SEATS = 10
@@ -322,11 +322,17 @@ def check_options(options: Options) -> Options:
     start); the player count partners need is checked at the start. Returns ``options``.
 
     Raises:
-        BadOption: partners with elimination.
+        BadOption: partners with elimination; single-round scoring with elimination (which plays
+            rounds until one player is left, scored as a running tally: RULES.md section 9).
     """
     if options.partners and options.elimination:
         raise BadOption(
             "Partners and elimination can't be combined: choose one of them. Nothing was changed."
+        )
+    if options.elimination and options.scoring is Scoring.SINGLE_ROUND:
+        raise BadOption(
+            "Elimination plays many rounds (scored as a running tally), so it can't be a single round. "
+            "Nothing was changed."
         )
     return options
 

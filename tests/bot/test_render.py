@@ -13,7 +13,7 @@ from bot.engine import ai
 from bot.engine.cards import Card, Color, Side
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import HouseRule, Options, Scoring
+from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.tables import Seat, Table
 
@@ -269,3 +269,29 @@ def test_round_points_are_shown_only_where_the_winner_scores(scoring: Scoring, s
     line = render.describe(table, Event("round-over", None, {"winner": "1", "points": 12}))
     assert line == f"🏁 Ana wins the round{shown}"
     assert f"**Ana** went out{shown}. Scores" in render.round_summary(table, "1", 12)
+
+
+def test_wild_super_hero_discard_reaches_every_card_of_a_huge_hand() -> None:
+    """The discard select offers each different card once, on pages of at most 25 options, so
+    every card of a hand of any size can be discarded (Flip Marvel, Wild Super Hero)."""
+    table = _table("flip-marvel", 2, Options(), 1)
+    game = table.game
+    assert game is not None
+    player = game.seated[0]
+    game.hands[player].extend(game.draw_pile)
+    game.draw_pile.clear()
+    game.pending = Pending(PendingKind.DISCARD, player)
+    hand_cards = game.hands[player]
+    offered: list[str] = []
+    for page in range(10):
+        _, embed, view = render.hand(table, player, page=page)
+        _check_embed(embed)
+        _check_view(view)
+        components = [c for row in view.to_components() for c in row["components"]]
+        offered += [o["value"] for c in components if c["type"] == 3 for o in c["options"]]
+        forward = next((c for c in components if c.get("label") == "▶"), None)
+        if forward is None or forward.get("disabled"):
+            break
+    cards = [hand_cards[int(i)] for i in offered]
+    assert len(cards) == len(set(cards)) and set(cards) == set(hand_cards)
+    assert len(set(hand_cards)) > 25  # more than one select holds

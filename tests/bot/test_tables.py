@@ -9,7 +9,7 @@ import pytest
 
 from bot.engine import ai
 from bot.engine.errors import BadOption
-from bot.engine.options import Options
+from bot.engine.options import Options, Scoring
 from bot.tables import LobbyError, NoTable, Seat, Table, TableRegistry, options_from
 
 
@@ -72,7 +72,7 @@ def test_remove_ai_takes_the_last_added_bot() -> None:
         table.remove_ai()
 
 
-def test_partners_with_elimination_is_refused_when_chosen() -> None:
+def test_options_that_cannot_go_together_are_refused_when_chosen() -> None:
     """Options no table could start with are refused when chosen, and nothing changes."""
     table = _lobby("Ana", "Ben")
     table.configure(options=Options(partners=True))
@@ -82,6 +82,9 @@ def test_partners_with_elimination_is_refused_when_chosen() -> None:
     assert table.options == Options(partners=True) and table.variant == "classic" and table.version == v
     with pytest.raises(BadOption, match="Partners and elimination"):
         options_from({"partners": True, "elimination": True, "variant": "classic"})
+    with pytest.raises(BadOption, match="can't be a single round"):
+        table.configure(options=Options(elimination=True, scoring=Scoring.SINGLE_ROUND))
+    assert table.options == Options(partners=True) and table.version == v
 
 
 def test_lobby_changes_bump_the_version() -> None:
