@@ -30,7 +30,10 @@ The time measured for an interaction is the stand-in's own: from creating the in
 (``InteractionRecord.created_at`` → ``acknowledged_at``). It therefore includes the gateway
 frame, discord.py's parsing and dispatch, the bot's handler up to its response, and the
 callback's HTTP round trip. Work the bot does after acknowledging (table message edit, hand
-refreshes, pings, AI moves) only counts where it delays other interactions.
+refreshes, pings, AI moves) only counts where it delays other interactions. The UNO bot defers
+its moves (it acknowledges before taking the table's lock and saving), so the time until the
+user sees the answer (``answered_at``: the callback with content, or the deferred answer's
+``@original`` edit or followup) is reported beside it.
 
 By default the bot runs in its own process (the stand-in and the simulated users in this
 one), as Discord and the bot run on different machines; ``--in-process`` shares one event loop.
@@ -47,7 +50,8 @@ Prints one JSON line::
 
 where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
 ``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``ack_mean_ms``,
-``unacknowledged``, ``discord_errors`` (stand-in requests answered with an error),
+``unacknowledged``, ``answer_p50_ms``, ``answer_p99_ms``, ``unanswered`` (acknowledged, never
+answered), ``discord_errors`` (stand-in requests answered with an error),
 ``bot_log_warnings`` (WARNING or worse logged in the bot once ready), ``refusals`` (ephemeral
 text answers such as a stale click), ``usage_errors`` (clicks the stand-in refused), ``stalls``,
 ``bot_cpu_ms_per_interaction`` (with ``--in-process``, the whole process's),
@@ -102,6 +106,7 @@ T = TypeVar("T")
 P = ParamSpec("P")
 
 ACK_TIMEOUT = 5.0  # wall seconds to wait for a callback (the stand-in refuses it after 3)
+ANSWER_TIMEOUT = 15.0  # wall seconds to wait for the answer of a deferred interaction
 POLL_SECONDS = 0.002  # how often the watcher re-checks what the simulated users wait for
 STALL_SECONDS = 15.0  # an AI turn that does not come within this is counted as a stall
 CONTROL = {"Refresh", "Back", "◀", "▶"}
@@ -495,10 +500,14 @@ class Driver:
             self.usage_errors[re.sub(r"\d+", "N", str(exc))[:80]] += 1
             return None
         try:
-            response = await self.watcher.wait(record.current_response, ACK_TIMEOUT)
+            await self.watcher.wait(record.current_response, ACK_TIMEOUT)
         except TimeoutError:
             self.unacknowledged += 1
             return None
+        try:  # a deferred interaction is answered later, by an edit or a followup
+            response = await self.watcher.wait(record.current_answer, ANSWER_TIMEOUT)
+        except TimeoutError:
+            return None  # counted by `summarize`
         message = response.message
         if response.type == 4 and message is not None and message.ephemeral and not message.components:
             self.refusals[message.content[:80]] += 1
@@ -670,8 +679,9 @@ def summarize(state: State, start: float, end: float) -> dict[str, Any]:
     """Figures for the interactions created in ``[start, end)`` (stand-in clock)."""
     records = [r for r in state.interactions.values() if start <= r.created_at < end]
     latencies: list[float] = []
+    answers: list[float] = []
     kinds: dict[str, list[float]] = {}
-    unacknowledged = 0
+    unacknowledged = unanswered = 0
     for record in records:
         if record.acknowledged_at is None:
             unacknowledged += 1
@@ -679,7 +689,12 @@ def summarize(state: State, start: float, end: float) -> dict[str, Any]:
         ms = (record.acknowledged_at - record.created_at) * 1000
         latencies.append(ms)
         kinds.setdefault(kind_of(record), []).append(ms)
+        if record.answered_at is None:
+            unanswered += 1
+        else:
+            answers.append((record.answered_at - record.created_at) * 1000)
     latencies.sort()
+    answers.sort()
     by_kind = {}
     for name, values in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
         values.sort()
@@ -697,6 +712,9 @@ def summarize(state: State, start: float, end: float) -> dict[str, Any]:
         "ack_max_ms": _ms(latencies[-1] if latencies else None),
         "ack_mean_ms": _ms(sum(latencies) / len(latencies) if latencies else None),
         "unacknowledged": unacknowledged,
+        "answer_p50_ms": _ms(percentile(answers, 0.5)),
+        "answer_p99_ms": _ms(percentile(answers, 0.99)),
+        "unanswered": unanswered,
         "by_kind": by_kind,
     }
 

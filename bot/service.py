@@ -417,8 +417,13 @@ class TableService:
 
         ``answer`` None: the interaction was a hand component, answered with the refreshed hand;
         else the text of an ephemeral answer.
+
+        The interaction is acknowledged first (a deferred update): the answer waits for the
+        table's lock and for the move to be saved, and Discord wants an acknowledgement within
+        3 seconds whatever the load.
         """
         player = str(interaction.user.id)
+        await interaction.response.defer()
         async with self.tables.lock(table.channel_id):
             table = self.tables.require(table.channel_id)
             game = table.game
@@ -445,7 +450,7 @@ class TableService:
             if answer is None:
                 await self._respond_hand(interaction, table, player)
             else:
-                await interaction.response.send_message(answer, ephemeral=True)
+                await interaction.followup.send(answer, ephemeral=True)
             self._publish(table)
         self._after(table)
 

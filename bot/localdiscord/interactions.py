@@ -440,6 +440,8 @@ def callback(
         record.modal = data
     record.response_type = kind
     record.acknowledged_at = state.clock.now()
+    if kind not in (5, 6):
+        answered(state, record, message, record.acknowledged_at)
     record.original = message
     state.changed()
     response: JSON = {
@@ -469,13 +471,26 @@ def followup(
     original = record.original
     if record.response_type == 5 and original is not None and original.loading:
         body = {k: v for k, v in body.items() if k != "flags"}
-        return state.edit_message(original, body, files=files)
+        edited = state.edit_message(original, body, files=files)
+        answered(state, record, edited)
+        return edited
     message = state.create_message(
         record.channel, state.bot, body, ephemeral_for=record.user, interaction=record, files=files
     )
     record.followups.append(message)
+    answered(state, record, message)
     state.changed()
     return message
+
+
+def answered(
+    state: State, record: InteractionRecord, message: Message | None, at: float | None = None
+) -> None:
+    """Note the bot's answer (`InteractionRecord.answer`) at ``at`` (default: now), if it is the
+    first."""
+    if record.answered_at is None:
+        record.answered_at = state.clock.now() if at is None else at
+        record.answer_message = message
 
 
 def webhook_message(state: State, record: InteractionRecord, message_id: str) -> Message:

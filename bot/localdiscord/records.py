@@ -213,7 +213,9 @@ class InteractionRecord:
     ``type`` is 2 (slash command), 3 (component) or 5 (modal submit). ``payload`` is the
     INTERACTION_CREATE data as dispatched. ``original`` is the ``@original`` message (the
     response for types 4/5, the component's message for 6/7); ``followups`` are later webhook
-    messages.
+    messages. ``acknowledged_at`` is the callback's time (Discord's 3-second deadline);
+    ``answered_at`` when the user first saw the answer (the callback, or after a deferral the
+    first followup or ``@original`` edit), and ``answer_message`` that message.
     """
 
     id: int
@@ -228,6 +230,8 @@ class InteractionRecord:
     command: str | None = None
     response_type: int | None = None
     acknowledged_at: float | None = None
+    answered_at: float | None = None
+    answer_message: Message | None = None
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
     modal: JSON | None = None
@@ -250,6 +254,23 @@ class InteractionRecord:
             TimeoutError: no callback within ``timeout`` seconds.
         """
         result: InteractionResponse = await self.waiter(self.current_response, timeout)
+        return result
+
+    def current_answer(self) -> InteractionResponse | None:
+        """The response once the user sees the bot's answer (see `answer`), else None."""
+        if self.answered_at is None or self.response_type is None:
+            return None
+        return InteractionResponse(self.response_type, self.answer_message, self.modal)
+
+    async def answer(self, timeout: float = 5.0) -> InteractionResponse:
+        """Wait for the bot's answer: a callback with content (4 message, 7 update, 9 modal), or
+        after a deferral (5, 6) the first followup or ``@original`` edit. The response's message
+        is the one that answered: the new or updated message, or the first followup.
+
+        Raises:
+            TimeoutError: no answer within ``timeout`` seconds.
+        """
+        result: InteractionResponse = await self.waiter(self.current_answer, timeout)
         return result
 
     async def followup(self, index: int = 0, timeout: float = 5.0) -> Message:

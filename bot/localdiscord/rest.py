@@ -278,6 +278,7 @@ class Rest:
         record = self._interaction(request)
         message = interactions.webhook_message(self.state, record, request.match_info["message_id"])
         self.state.edit_message(message, self._body(request), files=request[FILES])
+        interactions.answered(self.state, record, message)
         return json_response(self.state.message_payload(message))
 
     async def webhook_delete(self, request: web.Request) -> web.Response:

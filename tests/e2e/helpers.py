@@ -55,9 +55,9 @@ def table_of(env: LocalDiscord, channel: Channel) -> Table:
 async def command(
     env: LocalDiscord, user: User, channel: Channel, name: str, **options: Any
 ) -> Message | None:
-    """Run a slash command; returns the message it answered with (None for a modal or defer)."""
+    """Run a slash command; returns the message it answered with (None for a modal)."""
     run = await env.stand_in.slash(user, channel, name, **options)
-    response = await run.response()
+    response = await run.answer()
     return response.message
 
 
@@ -66,7 +66,7 @@ async def click(env: LocalDiscord, user: User, message: Message, label: str) -> 
     with (the edited message for an update, or a new one)."""
     button = message.component(label=label)
     run = await env.stand_in.click(user, message, button["custom_id"])
-    response = await run.response()
+    response = await run.answer()
     return response.message
 
 
@@ -76,7 +76,7 @@ async def choose(
     """Pick ``value`` in the (first, or given) select of ``message``."""
     select = message.component(custom_id) if custom_id else message.selects[0]
     run = await env.stand_in.select(user, message, select["custom_id"], [value])
-    return (await run.response()).message
+    return (await run.answer()).message
 
 
 def lobby_message(env: LocalDiscord, channel: Channel) -> Message:
@@ -193,7 +193,7 @@ async def play_randomly(
         else:
             return message
         run = await env.stand_in.click(user, message, choice["custom_id"])
-        answer = (await run.response()).message
+        answer = (await run.answer()).message
         if answer is None or not _picking(answer):
             return answer
         message = answer

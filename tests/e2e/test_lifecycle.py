@@ -83,7 +83,7 @@ async def test_deleted_table_message_ends_the_game(uno: LocalDiscord) -> None:
 
 async def _fresh_hand(uno: LocalDiscord, user: object, ch: object, table: object) -> object:
     run = await uno.stand_in.slash(user, ch, "uno hand")  # type: ignore[arg-type]
-    response = await run.response()
+    response = await run.answer()
     assert response.message is not None
     return response.message
 
@@ -174,7 +174,7 @@ async def test_lobby_bot_seats_and_edition_select(uno: LocalDiscord) -> None:
     await click(uno, alice, lobby_message(uno, ch), "Add bot")
     message = lobby_message(uno, ch)
     run = await uno.stand_in.select(alice, message, message.selects[0]["custom_id"], ["harry-potter"])
-    await run.response()
+    await run.answer()
     assert "Harry Potter UNO" in lobby_message(uno, ch).text and "Bot 1" in lobby_message(uno, ch).text
 
 

@@ -81,6 +81,9 @@ async def test_deferred_thinking_then_followups(env: LocalDiscord) -> None:
     news = await run.followup(0)
     original = deferred.message
     assert original.content == "Done thinking." and not original.loading and original.ephemeral
+    answer = await run.answer()  # the first followup, which replaced the thinking message
+    assert answer.message is original and run.answered_at is not None
+    assert run.acknowledged_at is not None and run.answered_at >= run.acknowledged_at
     assert news.content == "Public news." and not news.ephemeral
     assert stand_in.visible_messages(bob, uno) == [news]
     assert stand_in.visible_messages(alice, uno) == [original, news]
@@ -96,8 +99,10 @@ async def test_dm_is_private(env: LocalDiscord) -> None:
     assert dm in stand_in.visible_messages(alice) and stand_in.visible_messages(bob) == []
     with pytest.raises(CommandUsageError):
         await stand_in.click(bob, dm, label="Reveal")
-    revealed = await (await stand_in.click(alice, dm, label="Reveal")).response()
+    run = await stand_in.click(alice, dm, label="Reveal")
+    revealed = await run.response()
     assert revealed.type == 7 and dm.content == "The secret is 42." and dm.components == []
+    assert run.answered_at == run.acknowledged_at  # an update answers with the callback itself
 
 
 async def test_typed_options_and_refusals(env: LocalDiscord) -> None:
