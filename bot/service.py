@@ -355,7 +355,20 @@ class TableService:
         if message_id is None:
             return
         with contextlib.suppress(discord.HTTPException):
-            await self._channel(table).get_partial_message(message_id).edit(embed=embed, view=view)
+            await self._edit(table, message_id, embed, view)
+
+    async def _edit(
+        self, table: Table, message_id: int, embed: discord.Embed, view: discord.ui.View | None
+    ) -> None:
+        """Edit one of the bot's messages in the table's channel, straight through discord.py's
+        HTTP client: `PartialMessage.edit` would also turn the response into a `discord.Message`
+        that nobody reads (a fifth of the bot's CPU under load, docs/performance-load.md).
+
+        Raises:
+            discord.HTTPException: Discord refused the edit (NotFound: the message is gone).
+        """
+        with handle_message_parameters(embed=embed, view=view) as params:
+            await self.client.http.edit_message(table.channel_id, message_id, params=params)
 
     async def _on_table(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
         if verb == "hand":
@@ -609,10 +622,7 @@ class TableService:
                 table.message_id = message.id
                 await self._save(table)
             else:
-                # Straight through discord.py's HTTP client: `PartialMessage.edit` would turn the
-                # response into a `discord.Message` nobody reads (a fifth of the CPU under load).
-                with handle_message_parameters(embed=embed, view=view) as params:
-                    await self.client.http.edit_message(table.channel_id, table.message_id, params=params)
+                await self._edit(table, table.message_id, embed, view)
         except discord.NotFound:
             await self._abandon(table, "The table message was deleted, so the game has ended.")
         except discord.Forbidden:
