@@ -295,3 +295,16 @@ def test_wild_super_hero_discard_reaches_every_card_of_a_huge_hand() -> None:
     cards = [hand_cards[int(i)] for i in offered]
     assert len(cards) == len(set(cards)) and set(cards) == set(hand_cards)
     assert len(set(hand_cards)) > 25  # more than one select holds
+
+
+def test_lobby_shows_the_partner_teams_the_game_will_have() -> None:
+    """With partners, the lobby lists the teams as the engine will form them (seats across)."""
+    table = _lobby(Options(partners=True))
+    table.join(Seat("3", "Cy"))
+    assert "Teams" not in str(render.lobby(table)[0].to_dict())  # three players: no teams yet
+    table.join(Seat("4", "Di"))
+    field = next(f for f in render.lobby(table)[0].to_dict()["fields"] if f["name"].startswith("Teams"))
+    assert field["value"].split("\n") == ["Ana + Cy", "Ben + Di"]
+    table.start(seed=1)
+    game = table.game
+    assert game is not None and game.team_of("1") == game.team_of("3") != game.team_of("2")
