@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.settings import DEFAULT_CONFIG, SettingsError, load_settings
 
@@ -46,11 +49,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.local:
             from bot.local import run_local
 
-            return asyncio.run(run_local(settings, database=args.database))
+            return asyncio.run(_until_stopped(run_local(settings, database=args.database)))
         from bot.run import run_bot
 
-        return asyncio.run(run_bot(settings, database=args.database, sync_global=args.sync_global))
+        return asyncio.run(
+            _until_stopped(run_bot(settings, database=args.database, sync_global=args.sync_global))
+        )
     except KeyboardInterrupt:
+        return 0
+
+
+async def _until_stopped(run: Coroutine[Any, Any, int]) -> int:
+    """Await ``run``; SIGTERM (``kill``, ``docker stop``) stops it as Ctrl+C does: the bot closes
+    cleanly (moves in progress finish, the connection closes, local mode cleans up)."""
+    task = asyncio.current_task()
+    assert task is not None
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on this platform's loop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await run
+    except asyncio.CancelledError:
         return 0
 
 

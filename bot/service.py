@@ -485,6 +485,16 @@ class TableService:
                 return
             new = game.start_round()
             table.log.extend(filter(None, (render.describe(table, e) for e in new)))
+        if not any(not s.is_ai and s.id in game.hands and s.id not in game.out for s in table.seats):
+            # Everyone human left or was removed: bots don't play on for nobody (nor score).
+            table.state = "over"
+            table.log.append("Only bots were left, so the game has ended.")
+            await self._close(table)
+            with contextlib.suppress(discord.HTTPException):
+                await self._channel(table).send(
+                    "Only bots were left at the UNO table, so the game has ended.", allowed_mentions=NONE
+                )
+            return
         if game.pending.player != table.pinged:
             table.pinged = ""  # their turn is over: the next one gets its own ping
         await self._save(table)

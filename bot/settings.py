@@ -60,6 +60,21 @@ class DatabaseSettings(BaseModel):
     path: Path = Path("uno.db")
 
 
+MIN_TURN_SECONDS = 10
+"""A shorter turn timer leaves no time to play (0 switches the timer off)."""
+
+
+def check_turn_seconds(value: int) -> int:
+    """``value`` if it is a usable turn timer (0: off).
+
+    Raises:
+        ValueError: 1 to `MIN_TURN_SECONDS` - 1 seconds.
+    """
+    if 0 < value < MIN_TURN_SECONDS:
+        raise ValueError(f"a turn timer needs at least {MIN_TURN_SECONDS} seconds (0 switches it off)")
+    return value
+
+
 class GameDefaults(BaseModel):
     """Defaults for new tables; each channel's ``/uno settings`` override them."""
 
@@ -75,6 +90,11 @@ class GameDefaults(BaseModel):
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
     seed: int | None = None
+
+    @field_validator("turn_seconds")
+    @classmethod
+    def _usable_timer(cls, value: int) -> int:
+        return check_turn_seconds(value)
 
     @field_validator("variant")
     @classmethod

@@ -14,6 +14,7 @@ from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.rulebook import Rulebook
+from bot.settings import check_turn_seconds
 from bot.tables import options_from
 
 if TYPE_CHECKING:
@@ -119,6 +120,11 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds)
         if asked != (None,) * 6 and not interaction.permissions.manage_channels:
             raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
+        if turn_seconds is not None:
+            try:
+                check_turn_seconds(turn_seconds)
+            except ValueError as exc:
+                raise BadOption(f"Not saved: {exc}.") from None
         changes: dict[str, object] = {
             k: v
             for k, v in {

@@ -21,6 +21,7 @@ from .limits import JSON
 from .state import State
 
 HEARTBEAT_INTERVAL_MS = 41_250
+HEARTBEAT_ACK_SECONDS = 0.05
 BACKLOG = 2_000
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
@@ -148,7 +149,12 @@ class Gateway:
         op, data = frame.get("op"), frame.get("d")
         self.frames_received.append((op, data))
         if op == 1:
-            connection.send({"op": 11, "d": None, "s": None, "t": None})
+            # Acknowledged after a network-like pause: discord.py's heartbeat thread notes when it
+            # sent a heartbeat only once the loop has sent it, and an instant ACK would be measured
+            # against the previous one ("Can't keep up, websocket is 41.3s behind").
+            asyncio.get_running_loop().call_later(
+                HEARTBEAT_ACK_SECONDS, connection.send, {"op": 11, "d": None, "s": None, "t": None}
+            )
         elif op == 2:
             await self._identify(connection, data or {})
         elif op == 6:

@@ -21,15 +21,15 @@ from .state import State
 
 ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 _OPTION_TYPES = {
-    3: "string",
-    4: "integer",
-    5: "boolean",
-    6: "user",
-    7: "channel",
-    8: "role",
-    9: "mentionable",
-    10: "number",
-    11: "attachment",
+    3: "a string",
+    4: "an integer",
+    5: "a boolean",
+    6: "a user",
+    7: "a channel",
+    8: "a role",
+    9: "a mentionable",
+    10: "a number",
+    11: "an attachment",
 }
 
 
@@ -161,8 +161,10 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
             if isinstance(raw, str):
                 return raw.strip().lower() in ("true", "yes", "1", "on")
             return bool(raw)
+    except CommandUsageError:
+        raise
     except ValueError:
-        raise CommandUsageError(f"option {name}: {raw!r} is not a {_OPTION_TYPES[kind]}") from None
+        raise CommandUsageError(f"option {name}: {raw!r} is not {_OPTION_TYPES[kind]}") from None
     if kind in (6, 9) and not isinstance(raw, (Channel, Role)):
         user = _lookup(state.users, raw, name)
         if user is not None or kind == 6:

@@ -4,6 +4,7 @@ line, before anything is sent anywhere; the token is never printed."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,7 @@ def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
         ({"UNO_GAME__TARGET_SCORE": "lots"}, "game.target_score"),
         ({"UNO_GAME__VARIANT": "uno-attack"}, "game.variant"),
         ({"UNO_DISCORD__API_BASE": "discord.com"}, "discord.api_base"),
+        ({"UNO_GAME__TURN_SECONDS": "3"}, "game.turn_seconds"),
     ],
 )
 def test_invalid_setting_names_it(tmp_path: Path, env: dict[str, str], name: str) -> None:
@@ -67,3 +69,31 @@ def test_corrupt_database_stops_the_bot_and_changes_nothing(tmp_path: Path) -> N
     assert "database" in result.stderr and str(db) in result.stderr
     assert "secret-token-value" not in result.stderr + result.stdout
     assert db.read_bytes() == before
+
+
+def test_sigterm_stops_local_mode_cleanly(tmp_path: Path) -> None:
+    """SIGTERM (``kill``, ``docker stop``) closes the bot as Ctrl+C does: exit 0, the throwaway
+    local-mode folder removed."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    env = {**clean, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--local", "--port", "0"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if "UNO is ready" in line:
+                break
+        else:
+            pytest.fail("local mode did not start")
+        assert list(tmp_path.glob("uno-local-*"))
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+    assert not list(tmp_path.glob("uno-local-*"))

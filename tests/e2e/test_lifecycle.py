@@ -63,6 +63,9 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         await env.stand_in.wait_until(lambda: alice_id in game.out, timeout=20)
         assert "⏰ alice ran out of time" in table.log or any("ran out of time" in line for line in table.log)
         assert any("removed after 3 timeouts" in line for line in table.log)
+        # alice was the only human: the bots don't play on for nobody.
+        await env.stand_in.wait_for_message(ch, lambda m: "Only bots were left" in m.text)
+        assert bot_of(env).service.tables.get(ch.id) is None
 
 
 async def test_deleted_table_message_ends_the_game(uno: LocalDiscord) -> None:
@@ -118,6 +121,8 @@ async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) ->
     assert "House rules: **Stacking, Jump-in**" in answer.text and "first to 200 points" in answer.text
     answer = await command(uno, alice, ch, "uno settings", house_rules="bluffing")
     assert answer is not None and "Unknown house rule" in answer.text
+    answer = await command(uno, alice, ch, "uno settings", turn_seconds=3)
+    assert answer is not None and "at least 10 seconds" in answer.text
     await command(uno, bob, ch, "uno new")
     table = table_of(uno, ch)
     assert table.variant == "flip" and table.options.target_score == 200

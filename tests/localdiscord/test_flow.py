@@ -123,6 +123,10 @@ async def test_typed_options_and_refusals(env: LocalDiscord) -> None:
     ]:
         with pytest.raises(CommandUsageError):
             await stand_in.slash(alice, uno, line, timeout=0.1, **options)
+    with pytest.raises(CommandUsageError, match=r"count: 4 not in \[1, 3\]"):  # the range, not the type
+        await stand_in.slash(alice, uno, "demo echo text:x count:4", timeout=0.1)
+    with pytest.raises(CommandUsageError, match="'many' is not an integer"):
+        await stand_in.slash(alice, uno, "demo echo text:x count:many", timeout=0.1)
 
 
 async def test_modal_submit(env: LocalDiscord) -> None:
