@@ -139,6 +139,9 @@ class TableService:
             raise BadOption(f"Unknown edition {variant!r}.")
         options = Options.parse({**table.options.to_dict(), **given})
         table.configure(variant=variant, options=options)
+        # The turn timer is no /uno new option: it follows the channel's settings until Start.
+        defaults = await self.channel_defaults(table.channel_id)
+        table.turn_seconds = int(defaults.get("turn_seconds", self.defaults.turn_seconds))
         await self._save(table)
         embed, view = render.lobby(table)
         await interaction.response.send_message("The lobby's options were changed.", ephemeral=True)

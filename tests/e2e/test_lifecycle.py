@@ -128,6 +128,9 @@ async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) ->
     assert table.variant == "flip" and table.options.target_score == 200
     assert {r.value for r in table.options.house_rules} == {"stacking", "jump-in"}
     assert "UNO Flip" in lobby_message(uno, ch).text
+    await command(uno, alice, ch, "uno settings", turn_seconds=45)
+    await command(uno, bob, ch, "uno new")  # the host re-runs it: the lobby follows the settings
+    assert table_of(uno, ch).turn_seconds == 45
 
 
 async def test_rules_command_quotes_the_rules(uno: LocalDiscord) -> None:
