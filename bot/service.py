@@ -145,7 +145,7 @@ class TableService:
         await self._save(table)
         embed, view = render.lobby(table)
         await interaction.response.send_message("The lobby's options were changed.", ephemeral=True)
-        await self._edit_lobby_message(table, embed, view)
+        await self._edit_message(table, table.message_id, embed, view)
 
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno join``."""
@@ -210,7 +210,7 @@ class TableService:
                 embed, _ = render.lobby(table)
                 embed.title = "UNO lobby (closed)"
                 embed.set_footer(text=f"Closed by {interaction.user.display_name}.")
-                await self._edit_lobby_message(table, embed, None)
+                await self._edit_message(table, table.message_id, embed, None)
             await interaction.response.send_message(
                 f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE
             )
@@ -341,16 +341,11 @@ class TableService:
                     await interaction.response.edit_message(embed=embed, view=view)
                 else:
                     await interaction.response.send_message(ack or "Done.", ephemeral=True)
-                    await self._edit_lobby_message(table, embed, view)
+                    await self._edit_message(table, table.message_id, embed, view)
             if start:
                 self._publish(table)  # posts the table message and saves its id
         if start:
             self._after(table)
-
-    async def _edit_lobby_message(
-        self, table: Table, embed: discord.Embed, view: discord.ui.View | None
-    ) -> None:
-        await self._edit_message(table, table.message_id, embed, view)
 
     async def _edit_message(
         self, table: Table, message_id: int | None, embed: discord.Embed, view: discord.ui.View | None
@@ -832,7 +827,7 @@ class TableService:
                 await self._close(table)
                 embed, _ = render.lobby(table)
                 embed.title = "UNO lobby (expired after 10 idle minutes)"
-                await self._edit_lobby_message(table, embed, None)
+                await self._edit_message(table, table.message_id, embed, None)
             return
 
     # ================================================================ restore
