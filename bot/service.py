@@ -703,23 +703,23 @@ class TableService:
         player = _to_ping(table)
         if player is None:
             return
-        channel = self._channel(table)
-        message = await channel.send(
-            f"<@{player}>, it's your move at the UNO table.",
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(int(player))], everyone=False, roles=False
-            ),
-        )
+        # Through the HTTP client, as `_edit`: a ping's `discord.Message` would go unread.
+        mention = discord.AllowedMentions(users=[discord.Object(int(player))], everyone=False, roles=False)
+        http = self.client.http
+        with handle_message_parameters(
+            f"<@{player}>, it's your move at the UNO table.", allowed_mentions=mention
+        ) as params:
+            posted = int((await http.send_message(table.channel_id, params=params))["id"])
         async with self.tables.lock(table.channel_id):  # not in the middle of a move
-            last, table.ping_message_id = table.ping_message_id, message.id
+            last, table.ping_message_id = table.ping_message_id, posted
             game = table.game
             table.pinged = player if game is not None and game.pending.player == player else ""
             if table.state == "over":  # closed meanwhile: this ping goes too
-                last, table.ping_message_id = message.id, None
+                last, table.ping_message_id = posted, None
             await self._save(table)
         if last is not None:
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(last).delete()
+                await http.delete_message(table.channel_id, last)
 
     # ================================================================ AI and timers
 
