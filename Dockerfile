@@ -10,10 +10,12 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY docs/rules.md ./docs/rules.md
-RUN pip install --no-cache-dir . \
+# Editable install: the one copy of the code is /app, so bot/rulebook.py finds /app/docs/rules.md
+# (and local mode its static page) from any working directory, `uno-bot` included. A plain
+# `pip install .` puts a second copy in site-packages without docs/rules.md or static/index.html.
+RUN pip install --no-cache-dir -e . \
     && useradd --system --uid 10001 --home-dir /app uno \
     && mkdir -p /data && chown uno /data
 USER uno
 VOLUME ["/data"]
-# Run from /app so the rules document (docs/rules.md) is found beside the code.
 CMD ["python", "-m", "bot"]
