@@ -1,6 +1,6 @@
 """Soak run of the engine's property tests: many games per configuration, on every core.
 
-    .venv/bin/python scripts/property_soak.py                      # 10,000 games x 50 configurations
+    .venv/bin/python scripts/property_soak.py                      # 10,000 games x 69 configurations
     .venv/bin/python scripts/property_soak.py --games 1000 --config classic-4p --config flip-4p
     .venv/bin/python scripts/property_soak.py --list               # the configuration ids
 

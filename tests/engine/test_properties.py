@@ -166,6 +166,23 @@ def _configs() -> list[Config]:
                 Options(house_rules=ALL_RULES),
             )
         )
+    # Every edition under each game option (partners, elimination, running tally, single round).
+    for variant, n in (
+        ("flip", 4),
+        ("flip-marvel", 6),
+        ("harry-potter", 4),
+        ("cars2", 4),
+        ("dc-super-hero-girls", 6),
+    ):
+        for suffix, opts, targets in (
+            ("partners", Options(partners=True), (1, 200)),
+            ("elimination", Options(elimination=True), (50, 300)),
+            ("running-tally", Options(scoring=Scoring.RUNNING_TALLY), (1, 200)),
+            ("single-round", Options(scoring=Scoring.SINGLE_ROUND), (1, 200)),
+        ):
+            config_id = f"{variant}-{n}p-{suffix}"
+            if config_id != "harry-potter-4p-elimination":  # above
+                out.append(Config(config_id, variant, n, opts, targets))
     out += [
         Config("classic-10p-all-house-rules", "classic", 10, Options(house_rules=ALL_RULES)),
         Config("classic-2p-all-house-rules", "classic", 2, Options(house_rules=ALL_RULES)),
