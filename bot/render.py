@@ -505,13 +505,30 @@ def _pick_items(tbl: Table, game: Game, player: str, pick: list[str]) -> list[di
 # ------------------------------------------------------------------------ events
 
 
-def describe(tbl: Table, event: Event) -> str | None:
-    """One short public log line for an event, or None for events not worth a line."""
+def log_lines(tbl: Table, events: Sequence[Event]) -> list[str]:
+    """The public log lines of one move's ``events`` (in order), each card named by its face on the
+    side in play when that event happened: a Flip among ``events`` turns the ones after it."""
+    side = tbl.game.side if tbl.game else Side.LIGHT
+    sides = []
+    for event in reversed(events):  # the game is on its side after the last event
+        sides.append(side)
+        if event.kind == "side-flipped":
+            side = side.other
+    sides.reverse()
+    return [line for event, side in zip(events, sides) if (line := describe(tbl, event, side))]
+
+
+def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
+    """One short public log line for an event, or None for events not worth a line.
+
+    Args:
+        side: the side in play when the event happened (default: the game's side now).
+    """
     name = tbl.name(event.player) if event.player else ""
     d = event.data
     k = event.kind
-    game = tbl.game
-    side = game.side if game else Side.LIGHT
+    if side is None:
+        side = tbl.game.side if tbl.game else Side.LIGHT
     if k == "card-played":
         card = Card.parse(d["card"])
         text = f"{name} {'jumped in with' if d.get('jump_in') else 'played'} {card_label(card, side)}"

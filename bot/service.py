@@ -311,7 +311,7 @@ class TableService:
                     raise LobbyError("Only the host can start the game.")
                 seed = None if self.defaults.seed is None else self.defaults.seed + table.channel_id
                 events = table.start(seed)
-                table.log.extend(filter(None, (render.describe(table, e) for e in events)))
+                table.log.extend(render.log_lines(table, events))
                 # The table gets its own message below the lobby; forget the lobby's before
                 # answering, so no one sees a started table pointing at its lobby message.
                 lobby_id, table.message_id = table.message_id, None
@@ -470,7 +470,7 @@ class TableService:
         """After an accepted action (lock held): log, score rounds, start the next, save."""
         game = table.game
         assert game is not None
-        table.log.extend(filter(None, (render.describe(table, e) for e in events)))
+        table.log.extend(render.log_lines(table, events))
         if game.round_over:
             await self._record_round(table, events)
             if game.game_over:
@@ -482,7 +482,7 @@ class TableService:
                     await channel.send(embed=render.standings(table), allowed_mentions=NONE)
                 return
             new = game.start_round()
-            table.log.extend(filter(None, (render.describe(table, e) for e in new)))
+            table.log.extend(render.log_lines(table, new))
         if not any(not s.is_ai and s.id in game.hands and s.id not in game.out for s in table.seats):
             # Everyone human left or was removed: bots don't play on for nobody (nor score).
             table.state = "over"

@@ -308,3 +308,32 @@ def test_lobby_shows_the_partner_teams_the_game_will_have() -> None:
     table.start(seed=1)
     game = table.game
     assert game is not None and game.team_of("1") == game.team_of("3") != game.team_of("2")
+
+
+def test_log_names_a_flip_by_the_face_it_was_played_on() -> None:
+    """The log line of a card that flips the table shows the face it was played on (the light
+    one), and the lines after the flip read the dark side."""
+    table = _table("flip", 2, Options(), 1)
+    a, b = (s.id for s in table.seats)
+    hands = {
+        a: ["yellow flip / pink draw five", "red 1 / teal 2"],
+        b: ["blue 3 / orange 4", "green 5 / purple 6"],
+    }
+    table.game, _ = Game.from_deal(
+        [a, b],
+        variant="flip",
+        options=table.options,
+        dealer=b,
+        hands={p: [Card.parse(x) for x in h] for p, h in hands.items()},
+        draw_pile=[Card.parse("blue 7 / pink 8"), Card.parse("green 8 / teal 9")],
+        discard_pile=[Card.parse("yellow 2 / orange 5")],
+        color=Color.YELLOW,
+    )
+    game = table.game
+    action = next(
+        x for x in game.legal_actions(a) if x.kind == "play" and x.card is not None and "flip" in str(x.card)
+    )
+    lines = render.log_lines(table, game.apply(a, action))
+    assert game.side is Side.DARK
+    assert "yellow flip" in lines[0].lower() and "draw five" not in lines[0].lower(), lines
+    assert any("FLIP" in line for line in lines[1:]), lines
