@@ -515,7 +515,7 @@ def log_lines(tbl: Table, events: Sequence[Event]) -> list[str]:
         if event.kind == "side-flipped":
             side = side.other
     sides.reverse()
-    return [line for event, side in zip(events, sides) if (line := describe(tbl, event, side))]
+    return [line for event, side in zip(events, sides, strict=True) if (line := describe(tbl, event, side))]
 
 
 def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
