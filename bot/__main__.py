@@ -24,7 +24,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--local", action="store_true", help="play in the browser with a local Discord stand-in"
     )
-    parser.add_argument("--port", type=int, help="local mode: the page's port (default 8765)")
+    parser.add_argument("--port", type=_port, help="local mode: the page's port (default 8765)")
     parser.add_argument(
         "--database", type=Path, help="the SQLite file (default: settings; local mode: a throwaway file)"
     )
@@ -32,6 +32,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--sync-global", action="store_true", help="sync slash commands to every server (deliberate)"
     )
     return parser.parse_args(argv)
+
+
+def _port(text: str) -> int:
+    """A TCP port for ``--port`` (0: any free port).
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number from 0 to 65535 (argparse prints one line).
+    """
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)")
+    return int(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

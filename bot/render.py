@@ -600,10 +600,24 @@ def standings(tbl: Table) -> discord.Embed:
     """Final (or current) standings, best first."""
     game = tbl.game
     assert game is not None
-    low_wins = game.options.effective_scoring.value == "running-tally"
-    winners_first = sorted(game.scores.items(), key=lambda kv: kv[0] not in game.winners)
-    order = sorted(winners_first, key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1]))
-    lines = [f"{i + 1}. {tbl.name(k)} — {v}" for i, (k, v) in enumerate(order)]
+    if game.options.effective_scoring is Scoring.SINGLE_ROUND:
+        # No points (RULES.md section 8): the others rank by the cards they were left holding.
+        def left(player: str) -> tuple[int, str]:
+            if player in game.winners:
+                return 0, "went out" if not game.hands.get(player) else "won"
+            if player not in game.hands:
+                return 10_000, "left the game"
+            n = len(game.hands[player])
+            return n, f"{n} card{'s' if n != 1 else ''} left"
+
+        ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))
+        lines = [f"{i + 1}. {tbl.name(p)} — {left(p)[1]}" for i, p in enumerate(ranked)]
+    else:
+        low_wins = game.options.effective_scoring is Scoring.RUNNING_TALLY
+        order = sorted(
+            game.scores.items(), key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1])
+        )
+        lines = [f"{i + 1}. {tbl.name(k)} — {v}" for i, (k, v) in enumerate(order)]
     winners = " & ".join(tbl.name(w) for w in game.winners) or "nobody"
     embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
     rounds = f"{game.round_no} round{'s' if game.round_no != 1 else ''}"

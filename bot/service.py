@@ -179,6 +179,8 @@ class TableService:
         table = self.tables.require(channel_id)
         self._check_moderator(interaction, table)
         player = str(member.id)
+        if table.seat(player) is None:
+            raise NotInGame(f"{member.display_name} isn't at this table.")
         if table.state == "lobby":
             await self._lobby_command(
                 interaction, lambda t: t.leave_lobby(player), f"{member.display_name} was removed."
@@ -186,8 +188,8 @@ class TableService:
             return
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
-            if table.seat(player) is None:
-                raise NotInGame(f"{member.display_name} isn't playing here.")
+            if table.seat(player) is None:  # left meanwhile
+                raise NotInGame(f"{member.display_name} isn't at this table.")
             events = table.leave_game(player)
             await self._changed(table, events)
             await interaction.response.send_message(

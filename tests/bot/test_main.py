@@ -97,3 +97,11 @@ def test_sigterm_stops_local_mode_cleanly(tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert not list(tmp_path.glob("uno-local-*"))
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_bad_port_is_one_clear_line(tmp_path: Path, port: str) -> None:
+    result = run_bot(tmp_path, {}, "--local", "--port", port)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert f"argument --port: '{port}' is not a port number (0 to 65535)" in result.stderr

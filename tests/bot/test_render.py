@@ -337,3 +337,22 @@ def test_log_names_a_flip_by_the_face_it_was_played_on() -> None:
     assert game.side is Side.DARK
     assert "yellow flip" in lines[0].lower() and "draw five" not in lines[0].lower(), lines
     assert any("FLIP" in line for line in lines[1:]), lines
+
+
+def test_single_round_standings_rank_by_cards_left() -> None:
+    """Single-round scoring has no points (RULES.md section 8): the standings show who went out,
+    then the others by the cards they were left holding, fewest first."""
+    table = _table("classic", 4, Options(scoring=Scoring.SINGLE_ROUND), 3)
+    game = table.game
+    assert game is not None
+    rng = random.Random(3)
+    while not game.game_over:
+        player = game.pending.player
+        assert player is not None
+        game.apply(player, ai.random_action(game, player, rng))
+    lines = (render.standings(table).description or "").splitlines()
+    (winner,) = game.winners
+    assert lines[0] == f"1. {table.name(winner)} — went out"
+    held = [int(line.rsplit("— ", 1)[1].split()[0]) for line in lines[1:]]
+    assert held == sorted(held) and len(held) == 3
+    assert held == sorted(len(game.hands[p]) for p in game.hands if p != winner)

@@ -95,6 +95,10 @@ async def test_kick_and_end_need_the_host_or_manage_messages(uno: LocalDiscord) 
     """Only the host or a member with Manage Messages may kick or end."""
     ch = uno.channel("uno")
     alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await command(uno, alice, ch, "uno new")
+    answer = await command(uno, alice, ch, "uno kick", member=carol)  # not seated: named, not "you"
+    assert answer is not None and answer.ephemeral and answer.text.endswith("carol isn't at this table.")
+    await command(uno, alice, ch, "uno end")
     await open_table(uno, ch, alice, [bob, carol])
     answer = await command(uno, bob, ch, "uno kick", member=carol)
     assert answer is not None and answer.ephemeral and "host" in answer.text
