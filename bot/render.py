@@ -231,6 +231,8 @@ def pending_text(table: Table, game: Game) -> str:
     p = game.pending
     if game.game_over:
         return "The game is over."
+    if table.state == "over":  # closed by /uno end, or ended for want of players
+        return "The game has ended."
     if game.round_over or p.player is None:
         return "The round is over."
     return f"Waiting for **{table.name(p.player)}** {PENDING_TEXT[p.kind]}."
@@ -310,10 +312,14 @@ def hand(
     decisions = game.decisions(player)
     playable = {a.card for a in decisions if a.card is not None and a.kind in ("play", "play-drawn")}
     content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
-    mine = game.pending.player == player and not game.round_over
+    left = player not in game.hands  # left, removed or eliminated: nothing more to decide
+    closed = left or tbl.state == "over"
+    mine = not closed and game.pending.player == player and not game.round_over
     status = (
         f"🟢 Your move: {PENDING_TEXT[game.pending.kind].removeprefix('to ')}."
         if mine
+        else "You are no longer in this game."
+        if left and tbl.state != "over"
         else pending_text(tbl, game)
     )
     if pick:
@@ -335,11 +341,12 @@ def hand(
     for other, seen in game.revealed.get(player, {}).items():
         embed.add_field(name=f"{tbl.name(other)}'s hand (shown to you)", value=_trim(_cards_text(seen, side)))
     items: list[discord.ui.Item[Any]] = []
-    if pick:
+    live = not closed and not game.round_over
+    if live and pick:
         items = _pick_items(tbl, game, player, list(pick))
-    elif not game.round_over:
+    elif live:
         items = _decision_items(tbl, game, player, decisions, page)
-    if not game.round_over:
+    if live:
         extra_row = 4
         if game.can_call_uno(player):
             items.append(

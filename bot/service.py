@@ -545,10 +545,12 @@ class TableService:
             await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
 
     async def _close(self, table: Table) -> None:
-        """Forget a finished table: storage, registry, timers, the last turn ping."""
+        """Forget a finished table: storage, registry, timers, the last turn ping; its open
+        hands get a last update that says so."""
         await self.storage.delete_table(table.channel_id)
         self.tables.remove(table.channel_id)
         self._cancel(table.channel_id)
+        self._refresh_hands(table)
         if table.ping_message_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self._channel(table).get_partial_message(table.ping_message_id).delete()
@@ -669,22 +671,26 @@ class TableService:
             log.debug("background job failed: %r", task.exception())
 
     def _refresh_hands(self, table: Table) -> None:
-        """Bring the open hands that show an older state up to date (in the background)."""
-        for seat in table.humans():
+        """Bring the open hands that show an older state up to date (in the background); a
+        closed table's hands, and those of players who left, get a last update without buttons."""
+        for seat in table.seats:
             key = (table.channel_id, seat.id)
             hand = self._hands.get(key)
-            if hand is not None and hand.version != table.version:
+            if hand is not None and (hand.version != table.version or _hand_closed(table, seat.id)):
                 self._update(key, lambda player=seat.id: self._show_hand(table, player))
 
     async def _show_hand(self, table: Table, player: str) -> None:
-        """Show the player's open hand as the table is now, unless it shows that already."""
+        """Show the player's open hand as the table is now, unless it shows that already; a
+        closed hand (see `_hand_closed`) is shown once more, then forgotten."""
         key = (table.channel_id, player)
         hand, game = self._hands.get(key), table.game
-        if hand is None or hand.version == table.version or game is None or player not in game.hands:
+        closed = _hand_closed(table, player)
+        if hand is None or game is None or (hand.version == table.version and not closed):
             return
-        if time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
+        if closed or time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
             del self._hands[key]
-            return
+            if not closed:
+                return
         version = table.version
         content, embed, view = render.hand(table, player)
         await hand.webhook.edit_message(
@@ -883,6 +889,11 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
     if interaction.channel_id is None:
         raise LobbyError("UNO is played in a server's text channel.")
     return interaction.channel_id
+
+
+def _hand_closed(table: Table, player: str) -> bool:
+    """Whether the player's hand has nothing more to offer: the table is closed, or they left."""
+    return table.state == "over" or table.game is None or player not in table.game.hands
 
 
 def _to_ping(table: Table) -> str | None:

@@ -367,3 +367,23 @@ async def test_a_lone_human_among_bots_is_pinged_every_turn(uno: LocalDiscord) -
     # A new ping for this turn, and the previous one deleted.
     await uno.stand_in.wait_until(lambda: len(now := pings()) == 1 and now != first)
     assert game.pending.player == table.seats[0].id
+
+
+async def test_closing_leaves_no_live_looking_buttons(uno: LocalDiscord) -> None:
+    """A player who leaves sees their open hand say so, without buttons; after /uno end every
+    open hand and the table message say the game has ended, without buttons."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await open_table(uno, ch, alice, [bob, carol])
+    alice_hand, bob_hand = await hand(uno, alice, ch), await hand(uno, bob, ch)
+    assert alice_hand.buttons and bob_hand.buttons
+    await command(uno, bob, ch, "uno leave")
+    await uno.stand_in.wait_until(lambda: "no longer in this game" in bob_hand.text and not bob_hand.buttons)
+    table = table_message(uno, ch)
+    await command(uno, alice, ch, "uno end")
+    await uno.stand_in.wait_until(
+        lambda: "The game has ended" in alice_hand.text and not alice_hand.buttons and not alice_hand.selects
+    )
+    await uno.stand_in.wait_until(lambda: "The game has ended" in table.text)
+    assert not table.buttons
+    assert not bot_of(uno).service._hands  # forgotten once shown closed
