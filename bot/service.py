@@ -272,7 +272,7 @@ class TableService:
         self, interaction: discord.Interaction[Any], table: Table, version: int, verb: str, values: list[str]
     ) -> None:
         user = _seat(interaction.user)
-        host_only = verb in ("start", "variant", "rules", "unbot")
+        host_only = verb in ("start", "variant", "rules", "bot", "unbot")  # the host sets the table up
         if host_only and user.id != table.host.id:
             raise LobbyError("Only the host can do that.")
         if verb == "start":

@@ -258,14 +258,17 @@ async def test_a_bot_winning_closes_the_table(uno: LocalDiscord) -> None:
     assert not any("it's your move" in m.text for m in uno.stand_in.messages(ch))
 
 
-async def test_host_removes_bots_in_the_lobby(uno: LocalDiscord) -> None:
-    """Remove bot (host only, shown while a bot is seated) takes the last bot added."""
+async def test_host_adds_and_removes_bots_in_the_lobby(uno: LocalDiscord) -> None:
+    """Add bot and Remove bot (shown while a bot is seated) are the host's; Remove bot takes the
+    last bot added."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await command(uno, alice, ch, "uno new")
     assert "Remove bot" not in labels(lobby_message(uno, ch))
     await click(uno, alice, lobby_message(uno, ch), "Add bot")
     await click(uno, bob, lobby_message(uno, ch), "Join")
+    answer = await click(uno, bob, lobby_message(uno, ch), "Add bot")
+    assert answer is not None and answer.ephemeral and "host" in answer.text
     await click(uno, alice, lobby_message(uno, ch), "Add bot")
     answer = await click(uno, bob, lobby_message(uno, ch), "Remove bot")
     assert answer is not None and answer.ephemeral and "host" in answer.text
