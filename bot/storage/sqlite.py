@@ -166,9 +166,11 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _one_line(what: BaseException | str) -> str:
-    """An error message (or SQLite's report) on one line."""
-    return " ".join(str(what).split()) or type(what).__name__
+def _one_line(what: BaseException | str, limit: int = 200) -> str:
+    """An error message (or SQLite's report) on one line, cut at ``limit`` characters
+    (``PRAGMA quick_check`` can report thousands of characters of damaged cells)."""
+    text = " ".join(str(what).split()) or type(what).__name__
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 class SqliteStorage:
