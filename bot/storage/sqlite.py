@@ -222,7 +222,23 @@ class SqliteStorage:
             self._checkpointer = asyncio.create_task(self._checkpoint_forever(self.checkpoint_seconds))
 
     async def close(self) -> None:
-        """Let SQLite update its planner statistics, then close (checkpointing the WAL)."""
+        """Let SQLite update its planner statistics, then close (checkpointing the WAL).
+
+        A cancellation (a second Ctrl+C or SIGTERM) does not cut it short: an open connection's
+        thread would keep the process from exiting. It is raised once the storage is closed.
+        """
+        closing = asyncio.ensure_future(self._close())
+        cancelled = False
+        while not closing.done():
+            try:
+                await asyncio.shield(closing)
+            except asyncio.CancelledError:
+                cancelled = True
+        closing.result()
+        if cancelled:
+            raise asyncio.CancelledError
+
+    async def _close(self) -> None:
         while self._table_writer is not None:  # write the snapshots still queued
             writer, self._table_writer = self._table_writer, None
             await asyncio.gather(writer, return_exceptions=True)

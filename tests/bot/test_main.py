@@ -3,6 +3,7 @@ line, before anything is sent anywhere; the token is never printed."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -97,3 +98,28 @@ def test_sigterm_stops_local_mode_cleanly(tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert not list(tmp_path.glob("uno-local-*"))
+
+
+def test_a_second_sigterm_does_not_cut_the_shutdown_short() -> None:
+    """Only the first SIGTERM cancels: one arriving while the bot closes (``timeout`` sends two)
+    lets the closing finish (else the database connection's thread outlives the loop and the
+    process never exits)."""
+    from bot.__main__ import _until_stopped
+
+    closed: list[bool] = []
+
+    async def run() -> int:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # another SIGTERM while closing
+            await asyncio.sleep(0.2)
+            closed.append(True)
+        return 1
+
+    async def main() -> int:
+        asyncio.get_running_loop().call_later(0.1, os.kill, os.getpid(), signal.SIGTERM)
+        return await _until_stopped(run())
+
+    assert asyncio.run(main()) == 0
+    assert closed == [True]

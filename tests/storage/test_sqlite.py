@@ -650,6 +650,27 @@ def test_close_writes_queued_snapshots(storage: Backend) -> None:
     assert sorted(t["n"] for t in storage.run(lambda s: s.load_tables())) == list(range(30))
 
 
+def test_close_finishes_when_cancelled(storage: Backend) -> None:
+    """A close cancelled on its way (a second Ctrl+C or SIGTERM) still writes the queued saves and
+    closes; the cancellation is raised after."""
+
+    async def main(s: Storage) -> None:
+        pending = [asyncio.ensure_future(s.save_table(GUILD, 800 + n, {"n": n})) for n in range(30)]
+        await asyncio.sleep(0)
+        closing = asyncio.ensure_future(s.close())
+        for _ in range(5):  # cancelled again and again while it closes
+            await asyncio.sleep(0)
+            closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        await asyncio.gather(*pending)
+        with pytest.raises(StorageError, match="not open"):
+            await s.load_tables()
+
+    storage.run(main)
+    assert sorted(t["n"] for t in storage.run(lambda s: s.load_tables())) == list(range(30))
+
+
 def test_bad_id_fails_alone(storage: Backend) -> None:
     """A save with a bad channel id fails by itself; the saves written with it still land."""
 
