@@ -16,7 +16,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import discord
 from discord.http import handle_message_parameters
@@ -138,11 +138,15 @@ class TableService:
         if variant is not None and variant not in VARIANTS:
             raise BadOption(f"Unknown edition {variant!r}.")
         options = Options.parse({**table.options.to_dict(), **given})
-        table.configure(variant=variant, options=options)
         # The turn timer is no /uno new option: it follows the channel's settings until Start.
         defaults = await self.channel_defaults(table.channel_id)
+        before = table.to_snapshot()
+        table.configure(variant=variant, options=options)
         table.turn_seconds = int(defaults.get("turn_seconds", self.defaults.turn_seconds))
-        await self._save(table)
+        try:
+            await self._save(table)
+        except StorageError as exc:
+            self._not_saved(before, exc)
         embed, view = render.lobby(table)
         await interaction.response.send_message("The lobby's options were changed.", ephemeral=True)
         await self._edit_message(table, table.message_id, embed, view)
@@ -167,8 +171,12 @@ class TableService:
             return
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
+            before = table.to_snapshot()
             events = table.leave_game(player)
-            await self._changed(table, events)
+            try:
+                await self._changed(table, events)
+            except StorageError as exc:
+                self._not_saved(before, exc)
             await interaction.response.send_message("You left the game.", ephemeral=True)
         self._publish(table)
         self._after(table)  # the next player may be an AI seat, or have a turn timer
@@ -188,8 +196,12 @@ class TableService:
             table = self.tables.require(channel_id)
             if table.seat(player) is None:
                 raise NotInGame(f"{member.display_name} isn't playing here.")
+            before = table.to_snapshot()
             events = table.leave_game(player)
-            await self._changed(table, events)
+            try:
+                await self._changed(table, events)
+            except StorageError as exc:
+                self._not_saved(before, exc)
             await interaction.response.send_message(
                 f"{member.display_name} was removed from the game.", ephemeral=True
             )
@@ -203,9 +215,13 @@ class TableService:
             table = self.tables.require(channel_id)
             self._check_moderator(interaction, table)
             was_lobby = table.state == "lobby"
+            before = table.to_snapshot()
             table.state = "over"
             table.log.append(f"The table was closed by {interaction.user.display_name}.")
-            await self._close(table)
+            try:
+                await self._close(table)
+            except StorageError as exc:
+                self._not_saved(before, exc)
             if was_lobby:
                 embed, _ = render.lobby(table)
                 embed.title = "UNO lobby (closed)"
@@ -306,6 +322,7 @@ class TableService:
             table = self.tables.require(channel_id)
             if version is not None and version != table.version and table.state == "lobby":
                 raise StaleAction("The lobby changed; please try again.")
+            before = table.to_snapshot()
             if start:
                 if str(interaction.user.id) != table.host.id:
                     raise LobbyError("Only the host can start the game.")
@@ -315,7 +332,10 @@ class TableService:
                 # The table gets its own message below the lobby; forget the lobby's before
                 # answering, so no one sees a started table pointing at its lobby message.
                 lobby_id, table.message_id = table.message_id, None
-                await self._save(table)
+                try:
+                    await self._save(table)
+                except StorageError as exc:
+                    self._not_saved(before, exc)
                 embed, _ = render.lobby(table)
                 embed.title = "UNO: the game has started"
                 embed.set_footer(text="The table is below; open your hand with its My hand button.")
@@ -327,11 +347,14 @@ class TableService:
             else:
                 assert change is not None
                 change(table)
-                if not table.seats:
-                    table.state = "over"
-                    await self._close(table)
-                else:
-                    await self._save(table)
+                try:
+                    if not table.seats:
+                        table.state = "over"
+                        await self._close(table)
+                    else:
+                        await self._save(table)
+                except StorageError as exc:
+                    self._not_saved(before, exc)
                 embed, lobby_view = render.lobby(table)
                 view = lobby_view if table.state == "lobby" else None
                 if view is None:
@@ -465,6 +488,16 @@ class TableService:
                 await interaction.followup.send(answer, ephemeral=True)
             self._publish(table)
         self._after(table)
+
+    def _not_saved(self, before: dict[str, Any], exc: StorageError) -> NoReturn:
+        """A change could not be saved (lock held): the table goes back to ``before``, its last
+        saved state, and the player is told (:class:`NotSaved`)."""
+        log.error("table %s: could not save a change: %s", before.get("channel_id"), exc)
+        table = Table.from_snapshot(before)
+        self.tables.put(table)
+        if table.state == "lobby":
+            self._schedule_lobby_expiry(table)
+        raise NotSaved() from None
 
     async def _changed(self, table: Table, events: list[Event]) -> None:
         """After an accepted action (lock held): log, score rounds, start the next, save."""

@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     labels,
     lobby_message,
     open_table,
+    published_table,
     rig,
     table_message,
     table_of,
@@ -363,3 +364,52 @@ async def test_a_lone_human_among_bots_is_pinged_every_turn(uno: LocalDiscord) -
     # A new ping for this turn, and the previous one deleted.
     await uno.stand_in.wait_until(lambda: len(now := pings()) == 1 and now != first)
     assert game.pending.player == table.seats[0].id
+
+
+async def test_failed_save_of_a_command_changes_nothing(uno: LocalDiscord) -> None:
+    """Leaving, kicking, ending, joining and starting: if the save fails, the table stays as it
+    was saved, the player is told so, and the same command then works."""
+    from bot.storage import StorageError
+
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    storage = uno.client.storage  # type: ignore[attr-defined]
+    real_save, real_delete = storage.save_table, storage.delete_table
+
+    async def failing(*args: object) -> None:
+        raise StorageError("disk full")
+
+    async def refused(user: object, name: str, **options: object) -> None:
+        storage.save_table = storage.delete_table = failing
+        try:
+            answer = await command(uno, user, ch, name, **options)  # type: ignore[arg-type]
+        finally:
+            storage.save_table, storage.delete_table = real_save, real_delete
+        assert answer is not None and "couldn't be saved" in answer.text, answer and answer.text
+
+    await command(uno, alice, ch, "uno new")
+    await uno.stand_in.wait_until(lambda: table_of(uno, ch).message_id)
+    lobby = table_of(uno, ch).to_snapshot()
+    await refused(bob, "uno join")
+    assert table_of(uno, ch).to_snapshot() == lobby
+    await command(uno, bob, ch, "uno join")
+    await command(uno, carol, ch, "uno join")
+    lobby = table_of(uno, ch).to_snapshot()
+    await refused(alice, "uno start")
+    assert table_of(uno, ch).to_snapshot() == lobby
+    await command(uno, alice, ch, "uno start")
+    await uno.stand_in.wait_until(lambda: published_table(uno, ch))
+    playing = table_of(uno, ch).to_snapshot()
+    await refused(carol, "uno leave")
+    assert table_of(uno, ch).to_snapshot()["game"] == playing["game"]
+    uno.stand_in.grant(alice, "manage_messages")
+    await refused(alice, "uno kick", member=carol)
+    assert table_of(uno, ch).to_snapshot()["game"] == playing["game"]
+    await refused(alice, "uno end")
+    restored = table_of(uno, ch)
+    assert restored.state == "playing" and restored.to_snapshot()["game"] == playing["game"]
+    await command(uno, carol, ch, "uno leave")
+    game = table_of(uno, ch).game
+    assert game is not None and str(carol.id) in game.out
+    await command(uno, alice, ch, "uno end")
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
