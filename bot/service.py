@@ -572,7 +572,10 @@ class TableService:
         )
 
     async def _save(self, table: Table) -> None:
-        if table.state != "over":
+        """Save the table, unless it is over or no longer the channel's: a table replaced by its
+        last saved state after a failed save may still hold the move that was not made, and a
+        background job (a ping, a table message) holding it must not save that move."""
+        if table.state != "over" and self.tables.get(table.channel_id) is table:
             await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
 
     async def _close(self, table: Table) -> None:
@@ -744,6 +747,8 @@ class TableService:
             ),
         )
         async with self.tables.lock(table.channel_id):  # not in the middle of a move
+            if table.state != "over":  # the table as saved, if a failed save replaced it since
+                table = self.tables.get(table.channel_id) or table
             last, table.ping_message_id = table.ping_message_id, message.id
             game = table.game
             table.pinged = player if game is not None and game.pending.player == player else ""
