@@ -72,6 +72,20 @@ def test_corrupt_database_stops_the_bot_and_changes_nothing(tmp_path: Path) -> N
     assert db.read_bytes() == before
 
 
+def test_local_mode_refuses_a_bad_database_before_announcing_itself(tmp_path: Path) -> None:
+    """Local mode with a database it cannot use: exit 2 with the reason, the file unchanged, and
+    no "UNO is ready" page announced first."""
+    db = tmp_path / "uno.db"
+    db.write_bytes(b"this is not a database" * 100)
+    before = db.read_bytes()
+    result = run_bot(tmp_path, {}, "--local", "--port", "0", "--database", str(db))
+    assert result.returncode == 2
+    output = result.stdout + result.stderr
+    assert "not a database" in output and str(db) in output
+    assert "UNO is ready" not in output
+    assert db.read_bytes() == before
+
+
 def test_sigterm_stops_local_mode_cleanly(tmp_path: Path) -> None:
     """SIGTERM (``kill``, ``docker stop``) closes the bot as Ctrl+C does: exit 0, the throwaway
     local-mode folder removed."""
