@@ -75,8 +75,18 @@ async def _until_stopped(run: Coroutine[Any, Any, int]) -> int:
     cleanly (moves in progress finish, the connection closes, local mode cleans up)."""
     task = asyncio.current_task()
     assert task is not None
+    stopping: list[bool] = []
+
+    def stop() -> None:
+        # Only the first SIGTERM cancels: another one (``timeout`` sends two, an impatient
+        # ``kill`` more) would cut the shutdown short, and a database connection left open keeps
+        # its thread, and so the process, alive for ever.
+        if not stopping:
+            stopping.append(True)
+            task.cancel()
+
     with contextlib.suppress(NotImplementedError):  # no signal handlers on this platform's loop
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop)
     try:
         return await run
     except asyncio.CancelledError:

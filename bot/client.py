@@ -89,7 +89,9 @@ class UnoBot(commands.Bot):
         await reply_error(interaction, error)
 
     async def close(self) -> None:
-        """Stop timers, close storage, disconnect."""
-        await self.service.close()
-        await super().close()
-        await self.storage.close()
+        """Stop timers, disconnect, close storage (whatever happened before)."""
+        try:
+            await self.service.close()
+            await super().close()
+        finally:
+            await self.storage.close()

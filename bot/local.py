@@ -49,11 +49,18 @@ async def run_local(settings: Settings, *, database: Path | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="uno-local-") as tmp:
         path = database or Path(tmp) / "uno.db"
+        storage = SqliteStorage(path)
+        try:  # a database it cannot use stops local mode before it announces the page
+            await storage.open()
+        except StorageError as exc:
+            log.error("database: %s", exc)
+            await stand_in.close()
+            return 2
         # The first user is the server's admin, so hosts can try /uno settings, kick and end.
         stand_in.grant(stand_in.user(PLAYERS[0]), "manage_channels", "manage_messages")
         bot_settings = local_settings(settings, stand_in)
         point_at(bot_settings)
-        bot = UnoBot(bot_settings, SqliteStorage(path))
+        bot = UnoBot(bot_settings, storage)  # open already: closed with the bot
         print(f"\n  UNO is ready: open {stand_in.base_url} in your browser (Ctrl+C stops).\n", flush=True)
         try:
             async with bot:

@@ -16,7 +16,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import discord
 from discord.http import handle_message_parameters
@@ -138,11 +138,15 @@ class TableService:
         if variant is not None and variant not in VARIANTS:
             raise BadOption(f"Unknown edition {variant!r}.")
         options = Options.parse({**table.options.to_dict(), **given})
-        table.configure(variant=variant, options=options)
         # The turn timer is no /uno new option: it follows the channel's settings until Start.
         defaults = await self.channel_defaults(table.channel_id)
+        before = table.to_snapshot()
+        table.configure(variant=variant, options=options)
         table.turn_seconds = int(defaults.get("turn_seconds", self.defaults.turn_seconds))
-        await self._save(table)
+        try:
+            await self._save(table)
+        except StorageError as exc:
+            self._not_saved(before, exc)
         embed, view = render.lobby(table)
         await interaction.response.send_message("The lobby's options were changed.", ephemeral=True)
         await self._edit_message(table, table.message_id, embed, view)
@@ -167,8 +171,12 @@ class TableService:
             return
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
+            before = table.to_snapshot()
             events = table.leave_game(player)
-            await self._changed(table, events)
+            try:
+                await self._changed(table, events)
+            except StorageError as exc:
+                self._not_saved(before, exc)
             await interaction.response.send_message("You left the game.", ephemeral=True)
         self._publish(table)
         self._after(table)  # the next player may be an AI seat, or have a turn timer
@@ -190,8 +198,12 @@ class TableService:
             table = self.tables.require(channel_id)
             if table.seat(player) is None:  # left meanwhile
                 raise NotInGame(f"{member.display_name} isn't at this table.")
+            before = table.to_snapshot()
             events = table.leave_game(player)
-            await self._changed(table, events)
+            try:
+                await self._changed(table, events)
+            except StorageError as exc:
+                self._not_saved(before, exc)
             await interaction.response.send_message(
                 f"{member.display_name} was removed from the game.", ephemeral=True
             )
@@ -205,9 +217,13 @@ class TableService:
             table = self.tables.require(channel_id)
             self._check_moderator(interaction, table)
             was_lobby = table.state == "lobby"
+            before = table.to_snapshot()
             table.state = "over"
             table.log.append(f"The table was closed by {interaction.user.display_name}.")
-            await self._close(table)
+            try:
+                await self._close(table)
+            except StorageError as exc:
+                self._not_saved(before, exc)
             if was_lobby:
                 embed, _ = render.lobby(table)
                 embed.title = "UNO lobby (closed)"
@@ -308,6 +324,7 @@ class TableService:
             table = self.tables.require(channel_id)
             if version is not None and version != table.version and table.state == "lobby":
                 raise StaleAction("The lobby changed; please try again.")
+            before = table.to_snapshot()
             if start:
                 if str(interaction.user.id) != table.host.id:
                     raise LobbyError("Only the host can start the game.")
@@ -317,7 +334,10 @@ class TableService:
                 # The table gets its own message below the lobby; forget the lobby's before
                 # answering, so no one sees a started table pointing at its lobby message.
                 lobby_id, table.message_id = table.message_id, None
-                await self._save(table)
+                try:
+                    await self._save(table)
+                except StorageError as exc:
+                    self._not_saved(before, exc)
                 embed, _ = render.lobby(table)
                 embed.title = "UNO: the game has started"
                 embed.set_footer(text="The table is below; open your hand with its My hand button.")
@@ -329,11 +349,14 @@ class TableService:
             else:
                 assert change is not None
                 change(table)
-                if not table.seats:
-                    table.state = "over"
-                    await self._close(table)
-                else:
-                    await self._save(table)
+                try:
+                    if not table.seats:
+                        table.state = "over"
+                        await self._close(table)
+                    else:
+                        await self._save(table)
+                except StorageError as exc:
+                    self._not_saved(before, exc)
                 embed, lobby_view = render.lobby(table)
                 view = lobby_view if table.state == "lobby" else None
                 if view is None:
@@ -468,6 +491,16 @@ class TableService:
             self._publish(table)
         self._after(table)
 
+    def _not_saved(self, before: dict[str, Any], exc: StorageError) -> NoReturn:
+        """A change could not be saved (lock held): the table goes back to ``before``, its last
+        saved state, and the player is told (:class:`NotSaved`)."""
+        log.error("table %s: could not save a change: %s", before.get("channel_id"), exc)
+        table = Table.from_snapshot(before)
+        self.tables.put(table)
+        if table.state == "lobby":
+            self._schedule_lobby_expiry(table)
+        raise NotSaved() from None
+
     async def _changed(self, table: Table, events: list[Event]) -> None:
         """After an accepted action (lock held): log, score rounds, start the next, save."""
         game = table.game
@@ -541,7 +574,10 @@ class TableService:
         )
 
     async def _save(self, table: Table) -> None:
-        if table.state != "over":
+        """Save the table, unless it is over or no longer the channel's: a table replaced by its
+        last saved state after a failed save may still hold the move that was not made, and a
+        background job (a ping, a table message) holding it must not save that move."""
+        if table.state != "over" and self.tables.get(table.channel_id) is table:
             await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
 
     async def _close(self, table: Table) -> None:
@@ -719,6 +755,8 @@ class TableService:
         ) as params:
             posted = int((await http.send_message(table.channel_id, params=params))["id"])
         async with self.tables.lock(table.channel_id):  # not in the middle of a move
+            if table.state != "over":  # the table as saved, if a failed save replaced it since
+                table = self.tables.get(table.channel_id) or table
             last, table.ping_message_id = table.ping_message_id, posted
             game = table.game
             table.pinged = player if game is not None and game.pending.player == player else ""

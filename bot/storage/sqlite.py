@@ -166,9 +166,11 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _one_line(what: BaseException | str) -> str:
-    """An error message (or SQLite's report) on one line."""
-    return " ".join(str(what).split()) or type(what).__name__
+def _one_line(what: BaseException | str, limit: int = 200) -> str:
+    """An error message (or SQLite's report) on one line, cut at ``limit`` characters
+    (``PRAGMA quick_check`` can report thousands of characters of damaged cells)."""
+    text = " ".join(str(what).split()) or type(what).__name__
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 class SqliteStorage:
@@ -220,7 +222,23 @@ class SqliteStorage:
             self._checkpointer = asyncio.create_task(self._checkpoint_forever(self.checkpoint_seconds))
 
     async def close(self) -> None:
-        """Let SQLite update its planner statistics, then close (checkpointing the WAL)."""
+        """Let SQLite update its planner statistics, then close (checkpointing the WAL).
+
+        A cancellation (a second Ctrl+C or SIGTERM) does not cut it short: an open connection's
+        thread would keep the process from exiting. It is raised once the storage is closed.
+        """
+        closing = asyncio.ensure_future(self._close())
+        cancelled = False
+        while not closing.done():
+            try:
+                await asyncio.shield(closing)
+            except asyncio.CancelledError:
+                cancelled = True
+        closing.result()
+        if cancelled:
+            raise asyncio.CancelledError
+
+    async def _close(self) -> None:
         while self._table_writer is not None:  # write the snapshots still queued
             writer, self._table_writer = self._table_writer, None
             await asyncio.gather(writer, return_exceptions=True)

@@ -3,6 +3,7 @@ line, before anything is sent anywhere; the token is never printed."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -71,6 +72,20 @@ def test_corrupt_database_stops_the_bot_and_changes_nothing(tmp_path: Path) -> N
     assert db.read_bytes() == before
 
 
+def test_local_mode_refuses_a_bad_database_before_announcing_itself(tmp_path: Path) -> None:
+    """Local mode with a database it cannot use: exit 2 with the reason, the file unchanged, and
+    no "UNO is ready" page announced first."""
+    db = tmp_path / "uno.db"
+    db.write_bytes(b"this is not a database" * 100)
+    before = db.read_bytes()
+    result = run_bot(tmp_path, {}, "--local", "--port", "0", "--database", str(db))
+    assert result.returncode == 2
+    output = result.stdout + result.stderr
+    assert "not a database" in output and str(db) in output
+    assert "UNO is ready" not in output
+    assert db.read_bytes() == before
+
+
 def test_sigterm_stops_local_mode_cleanly(tmp_path: Path) -> None:
     """SIGTERM (``kill``, ``docker stop``) closes the bot as Ctrl+C does: exit 0, the throwaway
     local-mode folder removed."""
@@ -105,3 +120,28 @@ def test_bad_port_is_one_clear_line(tmp_path: Path, port: str) -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert f"argument --port: '{port}' is not a port number (0 to 65535)" in result.stderr
+
+
+def test_a_second_sigterm_does_not_cut_the_shutdown_short() -> None:
+    """Only the first SIGTERM cancels: one arriving while the bot closes (``timeout`` sends two)
+    lets the closing finish (else the database connection's thread outlives the loop and the
+    process never exits)."""
+    from bot.__main__ import _until_stopped
+
+    closed: list[bool] = []
+
+    async def run() -> int:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # another SIGTERM while closing
+            await asyncio.sleep(0.2)
+            closed.append(True)
+        return 1
+
+    async def main() -> int:
+        asyncio.get_running_loop().call_later(0.1, os.kill, os.getpid(), signal.SIGTERM)
+        return await _until_stopped(run())
+
+    assert asyncio.run(main()) == 0
+    assert closed == [True]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.engine.options import PendingKind
 from bot.localdiscord.testing import LocalDiscord
+from bot.service import PING
 from tests.e2e.conftest import USERS, make_bot
 from tests.e2e.helpers import (
     bot_of,
@@ -20,6 +22,7 @@ from tests.e2e.helpers import (
     labels,
     lobby_message,
     open_table,
+    published_table,
     rig,
     table_message,
     table_of,
@@ -390,3 +393,103 @@ async def test_closing_leaves_no_live_looking_buttons(uno: LocalDiscord) -> None
     await uno.stand_in.wait_until(lambda: "The game has ended" in table.text)
     assert not table.buttons
     assert not bot_of(uno).service._hands  # forgotten once shown closed
+
+
+async def test_failed_save_of_a_command_changes_nothing(uno: LocalDiscord) -> None:
+    """Leaving, kicking, ending, joining and starting: if the save fails, the table stays as it
+    was saved, the player is told so, and the same command then works."""
+    from bot.storage import StorageError
+
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    storage = uno.client.storage  # type: ignore[attr-defined]
+    real_save, real_delete = storage.save_table, storage.delete_table
+
+    async def failing(*args: object) -> None:
+        raise StorageError("disk full")
+
+    async def refused(user: object, name: str, **options: object) -> None:
+        storage.save_table = storage.delete_table = failing
+        try:
+            answer = await command(uno, user, ch, name, **options)  # type: ignore[arg-type]
+        finally:
+            storage.save_table, storage.delete_table = real_save, real_delete
+        assert answer is not None and "couldn't be saved" in answer.text, answer and answer.text
+
+    await command(uno, alice, ch, "uno new")
+    await uno.stand_in.wait_until(lambda: table_of(uno, ch).message_id)
+    lobby = table_of(uno, ch).to_snapshot()
+    await refused(bob, "uno join")
+    assert table_of(uno, ch).to_snapshot() == lobby
+    await command(uno, bob, ch, "uno join")
+    await command(uno, carol, ch, "uno join")
+    lobby = table_of(uno, ch).to_snapshot()
+    await refused(alice, "uno start")
+    assert table_of(uno, ch).to_snapshot() == lobby
+    await command(uno, alice, ch, "uno start")
+    await uno.stand_in.wait_until(lambda: published_table(uno, ch))
+    playing = table_of(uno, ch).to_snapshot()
+    await refused(carol, "uno leave")
+    assert table_of(uno, ch).to_snapshot()["game"] == playing["game"]
+    uno.stand_in.grant(alice, "manage_messages")
+    await refused(alice, "uno kick", member=carol)
+    assert table_of(uno, ch).to_snapshot()["game"] == playing["game"]
+    await refused(alice, "uno end")
+    restored = table_of(uno, ch)
+    assert restored.state == "playing" and restored.to_snapshot()["game"] == playing["game"]
+    await command(uno, carol, ch, "uno leave")
+    game = table_of(uno, ch).game
+    assert game is not None and str(carol.id) in game.out
+    await command(uno, alice, ch, "uno end")
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
+
+
+async def test_a_ping_never_saves_a_move_that_was_not_made(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ping on its way while a move fails to save must not save the table that move was made
+    on: the saved game stays as it was, and the ping lands on the table as saved."""
+    from bot.storage import StorageError
+
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig(
+        uno, ch, variant="classic", dealer="alice",
+        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["red 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    http = bot_of(uno).http
+    send, release, held = http.send_message, asyncio.Event(), []
+
+    async def held_send(channel_id: int, **kwargs: Any) -> Any:
+        params = kwargs.get("params")
+        if params is not None and "it's your move" in str(getattr(params, "payload", "") or ""):
+            held.append(True)
+            await release.wait()
+        return await send(channel_id, **kwargs)
+
+    monkeypatch.setattr(http, "send_message", held_send)
+    await click(uno, bob, await hand(uno, bob, ch), "🟥 red 5")  # alice is pinged: held
+    await uno.stand_in.wait_until(lambda: held)
+    storage = uno.client.storage  # type: ignore[attr-defined]
+    saved = (await storage.load_tables())[0]["game"]
+    real_save = storage.save_table
+
+    async def failing_save(*args: object) -> None:
+        raise StorageError("disk full")
+
+    storage.save_table = failing_save
+    try:
+        answer = await click(uno, alice, await hand(uno, alice, ch), "🟥 red 2")
+    finally:
+        storage.save_table = real_save
+    assert answer is not None and "couldn't be saved" in answer.text
+    earlier = {m.id for m in uno.stand_in.messages(ch)}
+    release.set()
+    ping = await uno.stand_in.wait_for_message(
+        ch, lambda m: "it's your move" in m.text and m.id not in earlier
+    )
+    await bot_of(uno).service._updated((ch.id, PING))  # the ping job is done
+    assert (await storage.load_tables())[0]["game"] == saved, "a move that was not made was saved"
+    assert table_of(uno, ch).ping_message_id == ping.id

@@ -298,6 +298,16 @@ def _damaged_page(number: int) -> Any:
     return damage
 
 
+def _damaged_bytes(path: Path) -> None:
+    """Damage: a real database with every 7th byte after its first page overwritten."""
+    make_database(path)
+    data = bytearray(path.read_bytes())
+    size = int.from_bytes(data[16:18], "big") or 65536
+    for i in range(size, len(data), 7):
+        data[i] = 0xAB
+    path.write_bytes(bytes(data))
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -306,8 +316,16 @@ def _damaged_page(number: int) -> Any:
         lambda p: p.write_bytes(SQLITE_MAGIC[:10]),
         _damaged_page(3),  # a table's root page: reading the schema or quick_check fails
         _damaged_page(5),  # an index page: quick_check reports it
+        _damaged_bytes,  # damage all over: quick_check reports thousands of characters
     ],
-    ids=["text", "magic-then-noise", "truncated-header", "damaged-table", "damaged-index"],
+    ids=[
+        "text",
+        "magic-then-noise",
+        "truncated-header",
+        "damaged-table",
+        "damaged-index",
+        "damaged-everywhere",
+    ],
 )
 def test_corrupt_file_refused_unchanged(tmp_path: Path, damage: Any) -> None:
     """A corrupt or non-SQLite file is refused with one clear line, and not a byte changes."""
@@ -317,6 +335,7 @@ def test_corrupt_file_refused_unchanged(tmp_path: Path, damage: Any) -> None:
     message = open_error(path)
     assert "not a database" in message or "corrupt" in message, message
     assert str(path) in message and "\n" not in message
+    assert len(message) <= len(str(path)) + 400, f"not one short line: {len(message)} characters"
     assert files(tmp_path) == before
 
 
@@ -626,6 +645,27 @@ def test_close_writes_queued_snapshots(storage: Backend) -> None:
         await asyncio.sleep(0)  # the saves are queued, not yet all written
         await s.close()
         await asyncio.gather(*pending)
+
+    storage.run(main)
+    assert sorted(t["n"] for t in storage.run(lambda s: s.load_tables())) == list(range(30))
+
+
+def test_close_finishes_when_cancelled(storage: Backend) -> None:
+    """A close cancelled on its way (a second Ctrl+C or SIGTERM) still writes the queued saves and
+    closes; the cancellation is raised after."""
+
+    async def main(s: Storage) -> None:
+        pending = [asyncio.ensure_future(s.save_table(GUILD, 800 + n, {"n": n})) for n in range(30)]
+        await asyncio.sleep(0)
+        closing = asyncio.ensure_future(s.close())
+        for _ in range(5):  # cancelled again and again while it closes
+            await asyncio.sleep(0)
+            closing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await closing
+        await asyncio.gather(*pending)
+        with pytest.raises(StorageError, match="not open"):
+            await s.load_tables()
 
     storage.run(main)
     assert sorted(t["n"] for t in storage.run(lambda s: s.load_tables())) == list(range(30))
