@@ -230,9 +230,13 @@ class StandIn:
 
         Raises:
             CommandUsageError: what the Discord client would refuse (unknown command or option,
-                missing required option, value out of range).
+                missing required option, an option given twice, value out of range, a boolean
+                that is not true/false).
         """
         path, typed = interactions.parse_command_line(command)
+        twice = ", ".join(name for name in options if name in typed)
+        if twice:
+            raise CommandUsageError(f"options given twice (typed and by keyword): {twice}")
         given: dict[str, Any] = {**typed, **options}
 
         await self._connected(timeout)
