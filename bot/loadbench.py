@@ -51,7 +51,9 @@ Prints one JSON line::
 where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
 ``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``ack_mean_ms``,
 ``unacknowledged``, ``answer_p50_ms``, ``answer_p99_ms``, ``unanswered`` (acknowledged, never
-answered), ``discord_errors`` (stand-in requests answered with an error),
+answered), ``discord_errors`` (stand-in requests answered with an error other than 429),
+``rate_limited`` (requests answered 429; only with ``--rate-limits``, which turns on Discord's
+rate limits in the stand-in: 5 messages per 5 s per channel, 50 requests/s),
 ``bot_log_warnings`` (WARNING or worse logged in the bot once ready), ``refusals`` (ephemeral
 text answers such as a stale click), ``usage_errors`` (clicks the stand-in refused), ``stalls``,
 ``bot_cpu_ms_per_interaction`` (with ``--in-process``, the whole process's),
@@ -730,7 +732,9 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
     n = args.tables
     channels = [f"table-{i:03d}" for i in range(n)]
     users = [f"u{i:03d}{side}" for i in range(n) for side in "ab"]
-    stand_in = await start_stand_in("127.0.0.1", 0, "Load Bench", users, channels=channels)
+    stand_in = await start_stand_in(
+        "127.0.0.1", 0, "Load Bench", users, channels=channels, rate_limits=args.rate_limits
+    )
     profile_dir = Path(args.profile) if args.profile else None
     if profile_dir is not None:
         profile_dir.mkdir(parents=True, exist_ok=True)
@@ -805,7 +809,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             await stand_in.close()
     figures = summarize(stand_in.state, start, end)
     routes = Counter(route_of(r.method, r.path) for r in stand_in.state.requests if start <= r.at < end)
-    errors = stand_in.errors
+    errors = [r for r in stand_in.errors if r.status != 429]  # 429s: discord.py waited and retried
     seconds = end - start
     cpu_stand_in = round((cpu_self1 - cpu_self0) / seconds, 2)
     cpu: dict[str, float | None] = {
@@ -825,6 +829,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             "open_seconds": round(open_seconds, 1),
             "games_started": driver.games_started,
             "discord_errors": len(errors),
+            "rate_limited": len(stand_in.rate_limited),
             "unknown_routes": len(stand_in.unknown_routes),
             "stand_in_problems": len(stand_in.state.problems),
             "bot_log_warnings": len(logs),
@@ -901,6 +906,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--only", choices=("uno", "pong"), help="run only one of the two bots")
     parser.add_argument("--in-process", action="store_true", help="run the bot on this process's event loop")
     parser.add_argument("--profile", metavar="DIR", help="write cProfile statistics to DIR")
+    parser.add_argument(
+        "--rate-limits",
+        action="store_true",
+        help="enforce Discord's rate limits in the stand-in (429s are counted as rate_limited)",
+    )
     return parser.parse_args(argv)
 
 

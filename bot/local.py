@@ -41,8 +41,14 @@ def local_settings(settings: Settings, stand_in: StandIn) -> Settings:
 async def run_local(settings: Settings, *, database: Path | None = None) -> int:
     """Serve the stand-in and run the bot against it until interrupted; returns the exit status."""
     try:
+        # Discord's rate limits are on, so a person sees what a busy table would meet.
         stand_in = await start_stand_in(
-            settings.local.host, settings.local.port, "UNO Local", PLAYERS, channels=CHANNELS
+            settings.local.host,
+            settings.local.port,
+            "UNO Local",
+            PLAYERS,
+            channels=CHANNELS,
+            rate_limits=True,
         )
     except OSError as exc:
         log.error("cannot listen on %s:%s (%s); try --port", settings.local.host, settings.local.port, exc)

@@ -4,7 +4,8 @@ an unmodified discord.py bot end to end without Discord.
 Public API::
 
     stand_in = await start_stand_in(host="127.0.0.1", port=0, guild_name="UNO Club",
-                                    users=["alice", "bob"], channels=["uno"])
+                                    users=["alice", "bob"], channels=["uno"],
+                                    rate_limits=True)  # Discord's 429s (off by default)
     restore = point_discord_py_at(stand_in.base_url)   # Route.BASE + DEFAULT_GATEWAY
     run = await stand_in.slash(alice, channel, "uno new", variant="flip")
     response = await run.response()                     # InteractionResponse(type, message, modal)
@@ -17,6 +18,7 @@ Tests use `bot.localdiscord.testing.LocalDiscord` (stand-in + client + strictnes
 
 from .interactions import CommandUsageError, parse_command_line
 from .limits import DiscordError
+from .ratelimits import RateLimits
 from .records import (
     Channel,
     Clock,
@@ -38,6 +40,7 @@ __all__ = [
     "InteractionRecord",
     "InteractionResponse",
     "Message",
+    "RateLimits",
     "RequestRecord",
     "Role",
     "StandIn",

@@ -15,7 +15,13 @@ from .server import DEFAULT_TOKEN, start_stand_in
 
 async def _serve(args: argparse.Namespace) -> None:
     stand_in = await start_stand_in(
-        args.host, args.port, args.guild, args.users, channels=args.channels, token=args.token
+        args.host,
+        args.port,
+        args.guild,
+        args.users,
+        channels=args.channels,
+        token=args.token,
+        rate_limits=args.rate_limits,
     )
     print(f"Local Discord on {stand_in.base_url}  (open it in a browser)")
     print(f"  API base {stand_in.api_url}\n  gateway  {stand_in.gateway_url}\n  token    {stand_in.token}")
@@ -34,6 +40,12 @@ def main() -> None:
     parser.add_argument("--users", nargs="*", default=["alice", "bob"])
     parser.add_argument("--channels", nargs="*", default=["uno"])
     parser.add_argument("--token", default=DEFAULT_TOKEN)
+    parser.add_argument(
+        "--rate-limits",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="answer 429 as Discord does past 5 messages per 5 s per channel or 50 requests/s",
+    )
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(parser.parse_args()))
 

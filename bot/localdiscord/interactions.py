@@ -46,7 +46,8 @@ def parse_command_line(text: str) -> tuple[list[str], dict[str, str]]:
     "flip", "name": "Big table"})``: words before the first ``name:value`` are the command path.
 
     Raises:
-        CommandUsageError: unbalanced quotes or a bare word after an option.
+        CommandUsageError: unbalanced quotes, a bare word after an option, or an option given
+            twice.
     """
     try:
         words = shlex.split(text.strip().removeprefix("/"))
@@ -57,6 +58,8 @@ def parse_command_line(text: str) -> tuple[list[str], dict[str, str]]:
     for word in words:
         name, colon, value = word.partition(":")
         if colon and name:
+            if name in options:
+                raise CommandUsageError(f"option {name} is given twice; give it once")
             options[name] = value
         elif options:
             raise CommandUsageError(f"expected name:value, got {word!r}")
@@ -92,7 +95,7 @@ def find_command(state: State, path: list[str]) -> tuple[JSON, int | None, list[
         chain.append(sub)
         leaf = sub
     if any(o["type"] in (1, 2) for o in leaf.get("options", [])):
-        names = [o["name"] for o in leaf["options"]]
+        names = ", ".join(o["name"] for o in leaf["options"])
         raise CommandUsageError(f"/{' '.join(path)} needs a subcommand: {names}")
     return top, scope, chain, leaf
 
@@ -143,7 +146,7 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
                 choice["name"].lower(),
             ):
                 return choice["value"]
-        offered = [c["name"] for c in choices]
+        offered = ", ".join(c["name"] for c in choices)
         raise CommandUsageError(f"option {name}: {raw!r} is not one of {offered}")
     try:
         if kind == 3:
@@ -158,9 +161,7 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
                 raise CommandUsageError(f"option {name}: {value} not in [{low}, {high}]")
             return value
         if kind == 5:
-            if isinstance(raw, str):
-                return raw.strip().lower() in ("true", "yes", "1", "on")
-            return bool(raw)
+            return _boolean(name, raw)
     except CommandUsageError:
         raise
     except ValueError:
@@ -193,6 +194,26 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
     raise CommandUsageError(f"option {name}: type {kind} is not supported by the stand-in")
 
 
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _boolean(name: str, raw: Any) -> bool:
+    """A boolean option: a bool, or true/false (yes/no, on/off, 1/0) in any case.
+
+    Raises:
+        CommandUsageError: any other value.
+    """
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in _TRUE or text in _FALSE:
+        return text in _TRUE
+    raise CommandUsageError(
+        f"option {name}: {raw!r} is not a boolean; use true or false (also yes/no, on/off, 1/0)"
+    )
+
+
 def _lookup(table: dict[int, Any], raw: Any, option: str) -> Any:
     """A record given as itself, an id, a mention (``<@id>``, ``<#id>``) or a name."""
     if hasattr(raw, "id") and raw.id in table:
@@ -219,9 +240,9 @@ def command_data(state: State, path: list[str], options: dict[str, Any]) -> JSON
         definition = definitions[name]
         value = _convert(state, definition, raw, resolved)
         values.append({"name": name, "type": definition["type"], "value": value})
-    missing = [n for n, d in definitions.items() if d.get("required") and n not in options]
+    missing = ", ".join(n for n, d in definitions.items() if d.get("required") and n not in options)
     if missing:
-        raise CommandUsageError(f"/{' '.join(path)} is missing required options {missing}")
+        raise CommandUsageError(f"/{' '.join(path)} is missing required options: {missing}")
     nested: list[JSON] = values
     for sub in reversed(chain):
         nested = [{"name": sub["name"], "type": sub["type"], "options": nested}]

@@ -45,10 +45,11 @@ class DiscordError(Exception):
     """A refusal the stand-in answers with Discord's status and JSON body.
 
     Attributes:
-        status: HTTP status (400, 401, 403, 404).
+        status: HTTP status (400, 401, 403, 404, 429).
         code: Discord's JSON error code (0 for plain HTTP errors).
         message: Discord's message text.
         errors: the nested ``{"field": {"_errors": [{"code", "message"}]}}`` tree, or None.
+        headers: extra response headers (a 429's rate limit headers).
     """
 
     def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
@@ -57,6 +58,7 @@ class DiscordError(Exception):
         self.code = code
         self.message = message
         self.errors = errors
+        self.headers: dict[str, str] = {}
 
     def to_json(self) -> JSON:
         """The response body: ``{"code", "message", "errors"?}``."""

@@ -21,14 +21,21 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 
 class Clock:
     """Seconds since the Unix epoch: real time shifted by `advance`, so a test can let 3 seconds
-    or 15 minutes pass without sleeping. Pass your own to `start_stand_in(clock=...)`."""
+    or 15 minutes pass without sleeping. Pass your own to `start_stand_in(clock=...)`.
 
-    def __init__(self) -> None:
+    Args:
+        frozen: stand still at the time of creation (only `advance` moves it), for a test that
+            must not see a deadline or a rate limit window pass while the machine is slow.
+    """
+
+    def __init__(self, *, frozen: bool = False) -> None:
         self._offset = 0.0
+        self._frozen_at = time.time() if frozen else None
 
     def now(self) -> float:
         """Current time in seconds since the epoch."""
-        return time.time() + self._offset
+        base = time.time() if self._frozen_at is None else self._frozen_at
+        return base + self._offset
 
     def advance(self, seconds: float) -> None:
         """Move time forward (interaction deadlines and token expiry read this clock)."""

@@ -15,6 +15,7 @@ from aiohttp import BodyPartReader, web
 
 from . import interactions, limits
 from .limits import JSON, DiscordError
+from .ratelimits import RateLimiter
 from .records import Channel, InteractionRecord, RequestRecord
 from .state import PERMISSIONS, State
 
@@ -59,11 +60,15 @@ class Rest:
     Args:
         state: the world.
         gateway_url: what ``GET /gateway`` answers.
+        rate_limiter: Discord's rate limits, enforced when given (see `ratelimits`).
     """
 
-    def __init__(self, state: State, gateway_url: Callable[[], str]) -> None:
+    def __init__(
+        self, state: State, gateway_url: Callable[[], str], rate_limiter: RateLimiter | None = None
+    ) -> None:
         self.state = state
         self._gateway_url = gateway_url
+        self.rate_limiter = rate_limiter
 
     # ------------------------------------------------------------------ wiring
 
@@ -107,9 +112,11 @@ class Rest:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Record every ``/api`` request; check the bot token; turn errors into Discord's JSON."""
+        """Record every ``/api`` request; check the bot token and the rate limits; turn errors into
+        Discord's JSON."""
         if not request.path.startswith("/api/"):
             return await handler(request)
+        headers: dict[str, str] = {}
         state = self.state
         record = RequestRecord(
             state.clock.now(),
@@ -127,13 +134,20 @@ class Rest:
             authorized = request.headers.get("Authorization") == f"Bot {state.token}"
             if not authorized and not request.path.startswith(_NO_AUTH):
                 raise limits.unauthorized()
+            if self.rate_limiter is not None:
+                route = request.match_info.route.resource
+                pattern = route.canonical.removeprefix(API) if route is not None else record.path
+                channel_id = request.match_info.get("channel_id")
+                headers = self.rate_limiter.check(request.method, record.path, pattern, channel_id)
             response = await handler(request)
-        except DiscordError as error:
+        except DiscordError as error:  # a 429 too: recorded like any refusal
             record.error = error
             response = json_response(error.to_json(), error.status)
+            headers = {**headers, **error.headers}
         except Exception as error:  # a stand-in bug: fail the test, answer without retries
             state.fail(f"stand-in crashed on {request.method} {request.path}: {error!r}")
             response = json_response({"code": 0, "message": f"stand-in error: {error!r}"}, 400)
+        response.headers.update(headers)
         record.status = response.status
         if isinstance(response, web.Response) and response.body is not None:
             record.response = json.loads(response.body)  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ from . import interactions
 from .gateway import Gateway
 from .interactions import CommandUsageError
 from .limits import JSON
+from .ratelimits import RateLimiter, RateLimits
 from .records import Channel, Clock, InteractionRecord, Message, RequestRecord, Role, User
 from .rest import Rest
 from .state import State, permission_bits
@@ -59,7 +60,10 @@ class StandIn:
         channels: names of the text channels to create.
         bot_name: the bot user's name.
         token: the bot token the client must log in with.
-        clock: time source (deadlines, token expiry); `Clock.advance` lets time pass.
+        clock: time source (deadlines, token expiry, rate limit windows); `Clock.advance` lets
+            time pass.
+        rate_limits: enforce Discord's rate limits (429 with ``retry_after``, see `ratelimits`):
+            True for Discord's, a `RateLimits` for other windows, False (default) for none.
     """
 
     def __init__(
@@ -71,6 +75,7 @@ class StandIn:
         bot_name: str = "UNO Bot",
         token: str = DEFAULT_TOKEN,
         clock: Clock | None = None,
+        rate_limits: bool | RateLimits = False,
     ) -> None:
         self.clock = clock or Clock()
         self.state = State(guild_name=guild_name, clock=self.clock, bot_name=bot_name, token=token)
@@ -80,6 +85,7 @@ class StandIn:
             self.state.add_user(name)
         self.gateway = Gateway(self.state, lambda: self.gateway_url)
         self.rest = Rest(self.state, lambda: self.gateway_url)
+        self.rate_limits = rate_limits
         self.ui = UI(self)
         self.app = web.Application(middlewares=[self.rest.middleware])
         self.app.add_routes(self.rest.routes())
@@ -123,6 +129,18 @@ class StandIn:
     def gateway_url(self) -> str:
         """``ws://HOST:PORT/gateway``."""
         return f"ws://{self.host}:{self.port}/gateway"
+
+    @property
+    def rate_limits(self) -> RateLimits | None:
+        """The rate limits enforced, None when off. Settable at any time: True for Discord's, a
+        `RateLimits`, or False; a change starts from empty windows."""
+        limiter = self.rest.rate_limiter
+        return limiter.limits if limiter is not None else None
+
+    @rate_limits.setter
+    def rate_limits(self, value: bool | RateLimits) -> None:
+        limits = value if isinstance(value, RateLimits) else None
+        self.rest.rate_limiter = RateLimiter(self.clock, limits) if value else None
 
     # ------------------------------------------------------------------ the world
 
@@ -230,9 +248,13 @@ class StandIn:
 
         Raises:
             CommandUsageError: what the Discord client would refuse (unknown command or option,
-                missing required option, value out of range).
+                missing required option, an option given twice, value out of range, a boolean
+                that is not true/false).
         """
         path, typed = interactions.parse_command_line(command)
+        twice = ", ".join(name for name in options if name in typed)
+        if twice:
+            raise CommandUsageError(f"options given twice (typed and by keyword): {twice}")
         given: dict[str, Any] = {**typed, **options}
 
         await self._connected(timeout)
@@ -321,8 +343,13 @@ class StandIn:
 
     @property
     def errors(self) -> list[RequestRecord]:
-        """Requests answered with a Discord error (status >= 400)."""
+        """Requests answered with a Discord error (status >= 400, 429s included)."""
         return [r for r in self.state.requests if r.status >= 400]
+
+    @property
+    def rate_limited(self) -> list[RequestRecord]:
+        """Requests answered 429 (a client such as discord.py waits and sends them again)."""
+        return [r for r in self.state.requests if r.status == 429]
 
     @property
     def unknown_routes(self) -> list[RequestRecord]:
@@ -382,6 +409,7 @@ async def start_stand_in(
     bot_name: str = "UNO Bot",
     token: str = DEFAULT_TOKEN,
     clock: Clock | None = None,
+    rate_limits: bool | RateLimits = False,
 ) -> StandIn:
     """Create and start a `StandIn` (``port`` 0 picks a free one); ``await it.close()`` ends it."""
     stand_in = StandIn(
@@ -391,6 +419,7 @@ async def start_stand_in(
         bot_name=bot_name,
         token=token,
         clock=clock,
+        rate_limits=rate_limits,
     )
     return await stand_in.start(host, port)
 

@@ -6,7 +6,8 @@ A test fails (at the next wait, or at the end at the latest) on:
   only log their exceptions),
 - a request to a route the stand-in does not have,
 - a Discord error returned to the client, unless announced with `LocalDiscord.expect_error`
-  (and an announced error that never came fails too),
+  (and an announced error that never came fails too); a 429 is not one (discord.py waits and
+  retries),
 - the client's connect task dying.
 
 Usage with the plain-asyncio runner below (``tests/localdiscord/conftest.py`` wires it)::
@@ -35,6 +36,7 @@ from typing import Any
 
 import discord
 
+from .ratelimits import RateLimits
 from .records import Channel, Clock, User
 from .server import StandIn, point_discord_py_at
 
@@ -58,7 +60,8 @@ class LocalDiscord:
     Args:
         client_factory: builds the client (given the stand-in, e.g. for its guild id, token and
             URLs); it must not be started.
-        guild_name, users, channels, bot_name, clock: passed to `StandIn`.
+        guild_name, users, channels, bot_name, clock, rate_limits: passed to `StandIn` (rate
+            limits are off unless asked for).
         wait_ready: also wait for ``on_ready``. Start-up always waits until the client cached
             the guild from GUILD_CREATE, which is enough for interactions; ``on_ready`` comes
             ``guild_ready_timeout`` (discord.py default 2 s) later, after member chunking.
@@ -74,12 +77,14 @@ class LocalDiscord:
         channels: Iterable[str] = ("uno",),
         bot_name: str = "UNO Bot",
         clock: Clock | None = None,
+        rate_limits: bool | RateLimits = False,
         wait_ready: bool = False,
         timeout: float = 10.0,
     ) -> None:
         self.stand_in = StandIn(
             guild_name=guild_name, users=users, channels=channels, bot_name=bot_name, clock=clock
         )
+        self.stand_in.rate_limits = rate_limits
         self._factory = client_factory
         self._wait_ready = wait_ready
         self._timeout = timeout
@@ -140,6 +145,8 @@ class LocalDiscord:
             self._checked += 1
             if record.unknown_route:
                 self.stand_in.state.fail(f"unknown route {record.method} {record.path}")
+            elif record.status == 429:
+                pass  # rate limited: not a failure, discord.py waits retry_after and sends it again
             elif record.error is not None:
                 code = record.error.code
                 if self._expected_errors[code] > 0:

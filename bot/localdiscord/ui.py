@@ -4,7 +4,7 @@ endpoints it uses; ``/ui/ws`` tells open pages "something changed" so they refet
 Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
 
 - ``GET /ui/state?user=ID&channel=ID`` → the view of one user (see `UI.snapshot`)
-- ``POST /ui/users {"name"}`` → ``{"id", "name"}``
+- ``POST /ui/users {"name"}`` → ``{"id", "name"}`` (refused if the name is taken, in any case)
 - ``POST /ui/command {"user", "channel", "text": "/uno new variant:flip"}``
 - ``POST /ui/say {"user", "channel", "content"}``
 - ``POST /ui/click {"user", "message", "custom_id"}``
@@ -225,6 +225,9 @@ class UI:
         name = str(body.get("name", "")).strip()
         if not name:
             raise ValueError("a user needs a name")
+        taken = next((u for u in self.stand_in.state.users.values() if u.name.lower() == name.lower()), None)
+        if taken is not None:
+            raise ValueError(f"the name {name!r} is taken (by {taken.name}); pick another")
         user = self.stand_in.add_user(name)
         return {"id": str(user.id), "name": user.name}
 

@@ -38,5 +38,11 @@ def make_bot(stand_in: StandIn, db: Path, **game: Any) -> UnoBot:
 
 @pytest.fixture
 def uno(tmp_path: Path) -> LocalDiscord:
-    """The bot in a guild with alice, bob and carol and channels #uno and #uno-2."""
-    return LocalDiscord(lambda s: make_bot(s, tmp_path / "uno.db"), users=USERS, channels=("uno", "uno-2"))
+    """The bot in a guild with alice, bob and carol and channels #uno and #uno-2 (no rate limits:
+    tests play faster than people do)."""
+    return LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db"),
+        users=USERS,
+        channels=("uno", "uno-2"),
+        rate_limits=False,
+    )

@@ -95,7 +95,7 @@ class Demo(app_commands.Group):
         await interaction.response.send_modal(NameModal())
 
     @app_commands.command()
-    @app_commands.describe(text="What to echo", count="How often")
+    @app_commands.describe(text="What to echo", count="How often", loud="In capitals")
     async def echo(
         self,
         interaction: discord.Interaction[DemoBot],
@@ -103,10 +103,11 @@ class Demo(app_commands.Group):
         count: app_commands.Range[int, 1, 3],
         variant: Literal["classic", "flip"] = "classic",
         who: discord.Member | None = None,
+        loud: bool = False,
     ) -> None:
         """Echo typed options back."""
-        self.bot.echoes.append({"text": text, "count": count, "variant": variant, "who": who})
-        await interaction.response.send_message(" ".join([text] * count))
+        self.bot.echoes.append({"text": text, "count": count, "variant": variant, "who": who, "loud": loud})
+        await interaction.response.send_message(" ".join([text.upper() if loud else text] * count))
 
     @app_commands.command()
     async def perms(self, interaction: discord.Interaction[DemoBot]) -> None:

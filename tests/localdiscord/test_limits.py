@@ -3,12 +3,15 @@ and code) Discord would answer, and nothing is stored."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import discord
 import pytest
 from discord.http import Route
 
+from bot.localdiscord import Clock, InteractionRecord
+from bot.localdiscord.state import PERMISSIONS
 from bot.localdiscord.testing import LocalDiscord
 
 from .demo_bot import DemoBot
@@ -30,6 +33,16 @@ def select(options: int) -> dict[str, Any]:
     return {"type": 3, "custom_id": "pick", "options": values}
 
 
+def embed(**fields: Any) -> dict[str, Any]:
+    """A message with one embed."""
+    return {"embeds": [fields]}
+
+
+def field(name: str = "n", value: str = "v") -> dict[str, str]:
+    """An embed field."""
+    return {"name": name, "value": value}
+
+
 SHAPES = [
     pytest.param({"content": "x" * 2001}, 50035, "content", id="content over 2000"),
     pytest.param({"components": [row(button(f"b{i}")) for i in range(6)]}, 50035, "components", id="6 rows"),
@@ -40,7 +53,24 @@ SHAPES = [
         id="6 buttons in a row",
     ),
     pytest.param(
+        {"components": [row({**button("b"), "label": "l" * 81})]},
+        50035,
+        "components.0.components.0.label",
+        id="button label over 80",
+    ),
+    pytest.param(
+        {"components": [row(select(2), button("b"))]},
+        50035,
+        "components.0.components",
+        id="select sharing a row",
+    ),
+    pytest.param({"components": [row()]}, 50035, "components.0.components", id="empty row"),
+    pytest.param({"components": [button("b")]}, 50035, "components.0.type", id="top level not a row"),
+    pytest.param(
         {"components": [row(select(26))]}, 50035, "components.0.components.0.options", id="26 options"
+    ),
+    pytest.param(
+        {"components": [row(select(0))]}, 50035, "components.0.components.0.options", id="0 options"
     ),
     pytest.param(
         {"components": [row(button("same"), button("same"))]},
@@ -54,26 +84,188 @@ SHAPES = [
         "components.0.components.0.custom_id",
         id="custom_id over 100",
     ),
+    pytest.param(
+        {"components": [row({**button("b"), "custom_id": ""})]},
+        50035,
+        "components.0.components.0.custom_id",
+        id="empty custom_id",
+    ),
+    pytest.param(
+        {"flags": 1 << 15, "components": [{"type": 10, "content": f"t{i}"} for i in range(41)]},
+        50035,
+        "components",
+        id="41 components v2",
+    ),
     pytest.param({"embeds": [{"title": str(i)} for i in range(11)]}, 50035, "embeds", id="11 embeds"),
     pytest.param(
         {"embeds": [{"description": "d" * 1600} for _ in range(4)]}, 50035, "embeds", id="embeds over 6000"
     ),
-    pytest.param({"content": ""}, 50006, "", id="empty message"),
+    pytest.param(embed(title="t" * 257), 50035, "embeds.0.title", id="embed title over 256"),
+    pytest.param(embed(description="d" * 4097), 50035, "embeds.0.description", id="description over 4096"),
+    pytest.param(embed(footer={"text": "f" * 2049}), 50035, "embeds.0.footer.text", id="footer over 2048"),
+    pytest.param(embed(author={"name": "a" * 257}), 50035, "embeds.0.author.name", id="author over 256"),
+    pytest.param(embed(fields=[field()] * 26), 50035, "embeds.0.fields", id="26 fields"),
+    pytest.param(embed(fields=[field(name="n" * 257)]), 50035, "embeds.0.fields.0.name", id="field name"),
+    pytest.param(embed(fields=[field(value="v" * 1025)]), 50035, "embeds.0.fields.0.value", id="field value"),
+    pytest.param({"content": "", "components": []}, 50006, "", id="empty message"),
+]
+
+Send = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+async def pending_click(env: LocalDiscord) -> InteractionRecord:
+    """alice clicks a button on a bot message that no view of the demo bot listens to, so the
+    interaction waits for the test's own callback."""
+    state = env.stand_in.state
+    body = {"content": "raw", "components": [row(button("raw:press"))]}
+    message = state.create_message(env.channel("uno"), state.bot, body)
+    return await env.stand_in.click(env.user("alice"), message, "raw:press")
+
+
+def request(env: LocalDiscord, method: str, path: str, **params: Any) -> Callable[..., Awaitable[Any]]:
+    """Send the request ``method path`` (with ``params`` filled in) through discord.py's HTTP
+    client; the returned function takes the ``json`` body and other ``request`` arguments."""
+    route = Route(method, path, **params)
+    return lambda payload=None, **kwargs: env.client.http.request(route, json=payload, **kwargs)
+
+
+def webhook(
+    env: LocalDiscord, run: InteractionRecord, method: str, tail: str = ""
+) -> Callable[..., Awaitable[Any]]:
+    """A request on the interaction's webhook (``/webhooks/{app}/{token}`` + ``tail``)."""
+    path = "/webhooks/{app}/{token}" + tail
+    return request(env, method, path, app=env.stand_in.application_id, token=run.token)
+
+
+async def acknowledged(env: LocalDiscord) -> InteractionRecord:
+    """A pending click answered by the test with a message (callback type 4)."""
+    run = await pending_click(env)
+    callback = request(env, "POST", "/interactions/{i}/{token}/callback", i=run.id, token=run.token)
+    await callback({"type": 4, "data": {"content": "ok"}})
+    return run
+
+
+async def channel_send(env: LocalDiscord) -> tuple[Send, str]:
+    """``POST /channels/{c}/messages``."""
+    return request(env, "POST", "/channels/{channel_id}/messages", channel_id=env.channel("uno").id), ""
+
+
+async def channel_edit(env: LocalDiscord) -> tuple[Send, str]:
+    """``PATCH /channels/{c}/messages/{id}`` of a bot message."""
+    state, uno = env.stand_in.state, env.channel("uno")
+    message = state.create_message(uno, state.bot, {"content": "before"})
+    path = "/channels/{channel_id}/messages/{message_id}"
+    return request(env, "PATCH", path, channel_id=uno.id, message_id=message.id), ""
+
+
+def callback_of(kind: int) -> Callable[[LocalDiscord], Awaitable[tuple[Send, str]]]:
+    """The interaction callback of this type, its message in ``data``."""
+
+    async def route(env: LocalDiscord) -> tuple[Send, str]:
+        run = await pending_click(env)
+        callback = request(env, "POST", "/interactions/{i}/{token}/callback", i=run.id, token=run.token)
+        return (lambda payload: callback({"type": kind, "data": payload})), "data."
+
+    return route
+
+
+async def followup(env: LocalDiscord) -> tuple[Send, str]:
+    """``POST /webhooks/{app}/{token}?wait=true``."""
+    send = webhook(env, await acknowledged(env), "POST")
+    return (lambda payload: send(payload, params={"wait": "true"})), ""
+
+
+async def edit_original(env: LocalDiscord) -> tuple[Send, str]:
+    """``PATCH /webhooks/{app}/{token}/messages/@original``."""
+    return webhook(env, await acknowledged(env), "PATCH", "/messages/@original"), ""
+
+
+async def edit_followup(env: LocalDiscord) -> tuple[Send, str]:
+    """``PATCH /webhooks/{app}/{token}/messages/{id}`` of a followup."""
+    run = await acknowledged(env)
+    sent = await webhook(env, run, "POST")({"content": "later"}, params={"wait": "true"})
+    return webhook(env, run, "PATCH", f"/messages/{sent['id']}"), ""
+
+
+ROUTES = [
+    pytest.param(channel_send, id="channel send"),
+    pytest.param(channel_edit, id="channel edit"),
+    pytest.param(callback_of(4), id="callback 4"),
+    pytest.param(callback_of(7), id="callback 7"),
+    pytest.param(followup, id="followup"),
+    pytest.param(edit_original, id="edit original"),
+    pytest.param(edit_followup, id="edit followup"),
 ]
 
 
+@pytest.fixture
+def frozen() -> LocalDiscord:
+    """The demo bot on a stand-in whose clock stands still (no 3 s deadline passes while a slow
+    machine runs the test)."""
+    return LocalDiscord(DemoBot, clock=Clock(frozen=True))
+
+
+def stored(env: LocalDiscord) -> list[tuple[int, int, bool]]:
+    """Every message's id, revision and deleted flag."""
+    return [(m.id, m.revision, m.deleted) for m in env.stand_in.state.messages.values()]
+
+
 @pytest.mark.parametrize(("payload", "code", "where"), SHAPES)
-async def test_message_shape_limit(env: LocalDiscord, payload: dict[str, Any], code: int, where: str) -> None:
-    """POST /channels/{c}/messages over a limit raises Discord's code and stores nothing."""
+@pytest.mark.parametrize("route", ROUTES)
+async def test_message_shape_limit(
+    frozen: LocalDiscord,
+    route: Callable[[LocalDiscord], Awaitable[tuple[Send, str]]],
+    payload: dict[str, Any],
+    code: int,
+    where: str,
+) -> None:
+    """Every route that creates or edits a message refuses a body over a limit with Discord's
+    code and error path (``data.`` inside a callback), and stores and changes nothing."""
+    env = frozen
+    send, prefix = await route(env)
+    before, interactions = stored(env), [i.response_type for i in env.stand_in.interactions]
     env.expect_error(code)
-    uno = env.channel("uno")
-    route = Route("POST", "/channels/{channel_id}/messages", channel_id=uno.id)
     with pytest.raises(discord.HTTPException) as raised:
-        await env.client.http.request(route, json=payload)
+        await send(payload)
     assert raised.value.status == 400 and raised.value.code == code
     if where:
-        assert f"In {where}" in raised.value.text
-    assert env.stand_in.messages(uno) == []
+        assert f"In {prefix}{where}:" in raised.value.text
+    assert stored(env) == before
+    assert [i.response_type for i in env.stand_in.interactions] == interactions  # no callback counted
+
+
+MODALS = [
+    pytest.param({"title": "t" * 46}, "title", id="title over 45"),
+    pytest.param({"title": ""}, "title", id="empty title"),
+    pytest.param({"custom_id": "m" * 101}, "custom_id", id="custom_id over 100"),
+    pytest.param({"components": []}, "components", id="no rows"),
+    pytest.param(
+        {"components": [row({"type": 4, "custom_id": f"t{i}", "label": "L", "style": 1}) for i in range(6)]},
+        "components",
+        id="6 rows",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "where"), MODALS)
+async def test_modal_limit(frozen: LocalDiscord, change: dict[str, Any], where: str) -> None:
+    """A modal (callback type 9) with a bad title, custom_id or row count gets 50035, and the
+    interaction stays unanswered; the same modal within limits is accepted."""
+    env = frozen
+    run = await pending_click(env)
+    callback = request(env, "POST", "/interactions/{i}/{token}/callback", i=run.id, token=run.token)
+    modal = {
+        "custom_id": "modal",
+        "title": "Name?",
+        "components": [row({"type": 4, "custom_id": "name", "label": "Name", "style": 1})],
+    }
+    env.expect_error(50035)
+    with pytest.raises(discord.HTTPException) as raised:
+        await callback({"type": 9, "data": {**modal, **change}})
+    assert raised.value.code == 50035 and f"In data.{where}:" in raised.value.text
+    assert not run.acknowledged()
+    await callback({"type": 9, "data": modal})
+    assert run.response_type == 9 and run.modal == modal
 
 
 async def test_embeds_over_6000_through_channel_send(env: LocalDiscord) -> None:
@@ -135,3 +327,64 @@ async def test_expired_token(env: LocalDiscord) -> None:
     await stand_in.wait_until(lambda: bot.errors)
     assert bot.errors[0].status == 401 and bot.errors[0].code == 50027
     assert run.followups == []
+
+
+TOKEN_ROUTES = [
+    pytest.param("POST", "", id="followup"),
+    pytest.param("GET", "/messages/@original", id="get original"),
+    pytest.param("PATCH", "/messages/@original", id="edit original"),
+    pytest.param("DELETE", "/messages/@original", id="delete original"),
+]
+
+
+@pytest.mark.parametrize(("method", "tail"), TOKEN_ROUTES)
+async def test_token_expires_after_15_minutes(frozen: LocalDiscord, method: str, tail: str) -> None:
+    """The interaction's webhook routes work until 15 minutes after the interaction, then answer
+    401 50027 Invalid Webhook Token."""
+    env = frozen
+    run = await acknowledged(env)
+    send = webhook(env, run, method, tail)
+    body = {"content": "edited"} if method in ("POST", "PATCH") else None
+    env.stand_in.clock.advance(15 * 60 - 1)
+    await webhook(env, run, "GET", "/messages/@original")()  # still valid
+    env.stand_in.clock.advance(2)
+    env.expect_error(50027)
+    with pytest.raises(discord.HTTPException) as raised:
+        await send(body)
+    assert raised.value.status == 401 and raised.value.code == 50027
+    assert run.original is not None and run.original.content == "ok" and not run.original.deleted
+    assert run.followups == []
+
+
+async def test_editing_another_users_message(env: LocalDiscord) -> None:
+    """PATCH /channels/{c}/messages/{id} of a user's message answers 403 50005."""
+    uno = env.channel("uno")
+    said = await env.stand_in.say(env.user("alice"), uno, "mine")
+    env.expect_error(50005)
+    channel = env.client.get_channel(uno.id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.Forbidden) as raised:
+        await channel.get_partial_message(said.id).edit(content="yours")
+    assert (
+        raised.value.code == 50005 and "Cannot edit a message authored by another user" in raised.value.text
+    )
+    assert said.content == "mine"
+
+
+@pytest.mark.parametrize("where", ["dm", "guild without manage messages"])
+async def test_deleting_another_users_message(env: LocalDiscord, where: str) -> None:
+    """DELETE of a user's message without Manage Messages (always so in a DM) answers 403 50013."""
+    stand_in, alice = env.stand_in, env.user("alice")
+    if where == "dm":
+        channel = stand_in.dm_channel(alice)
+    else:
+        channel = env.channel("uno")
+        for role in stand_in.state.roles.values():
+            role.permissions &= ~PERMISSIONS["manage_messages"]
+    said = await stand_in.say(alice, channel, "mine")
+    env.expect_error(50013)
+    path = "/channels/{channel_id}/messages/{message_id}"
+    with pytest.raises(discord.Forbidden) as raised:
+        await request(env, "DELETE", path, channel_id=channel.id, message_id=said.id)()
+    assert raised.value.code == 50013 and "Missing Permissions" in raised.value.text
+    assert not said.deleted

@@ -4,6 +4,7 @@ parser and the browser page's endpoints."""
 from __future__ import annotations
 
 import io
+from typing import cast
 
 import aiohttp
 import discord
@@ -23,6 +24,69 @@ def test_parse_command_line() -> None:
     )
     with pytest.raises(CommandUsageError):
         parse_command_line("/uno new variant:flip stray")
+
+
+def test_repeated_option_is_refused() -> None:
+    """An option typed twice is refused, naming it (not silently the last one)."""
+    with pytest.raises(CommandUsageError, match=r"^option variant is given twice; give it once$"):
+        parse_command_line("/uno new variant:flip variant:classic")
+
+
+async def test_option_typed_and_given_by_keyword_is_refused(env: LocalDiscord) -> None:
+    """`StandIn.slash` refuses an option both in the line and as a keyword argument."""
+    with pytest.raises(CommandUsageError, match=r"given twice .*: count"):
+        await env.stand_in.slash(env.user("alice"), env.channel("uno"), "demo echo text:x count:1", count=2)
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [
+        ("true", True),
+        ("FALSE", False),
+        ("Yes", True),
+        ("no", False),
+        ("ON", True),
+        ("off", False),
+        ("1", True),
+        ("0", False),
+    ],
+)
+async def test_boolean_option_spellings(env: LocalDiscord, typed: str, value: bool) -> None:
+    """A boolean option takes true/false, yes/no, on/off, 1/0 in any case; the bot gets a bool."""
+    run = await env.stand_in.slash(
+        env.user("alice"), env.channel("uno"), f"demo echo text:hi count:1 loud:{typed}"
+    )
+    answer = (await run.response()).message
+    assert answer is not None and answer.content == ("HI" if value else "hi")
+    assert cast(DemoBot, env.client).echoes[-1]["loud"] is value
+
+
+@pytest.mark.parametrize("typed", ["ture", "maybe", "2", "", "y"])
+async def test_boolean_option_refuses_other_values(env: LocalDiscord, typed: str) -> None:
+    """Anything else is refused with the option's name and the accepted values, and no
+    interaction starts."""
+    line = f"demo echo text:hi count:1 loud:{typed}"
+    expected = f"option loud: '{typed}' is not a boolean; use true or false (also yes/no, on/off, 1/0)"
+    with pytest.raises(CommandUsageError) as raised:
+        await env.stand_in.slash(env.user("alice"), env.channel("uno"), line)
+    assert str(raised.value) == expected
+    assert env.stand_in.interactions == []
+
+
+async def test_usage_messages_list_names_readably(env: LocalDiscord) -> None:
+    """A command without its subcommand, a missing option and a wrong choice name what is
+    expected as a plain list, not a Python one."""
+    stand_in, alice, uno = env.stand_in, env.user("alice"), env.channel("uno")
+    with pytest.raises(CommandUsageError) as raised:
+        await stand_in.slash(alice, uno, "/demo")
+    subcommands = [o["name"] for o in stand_in.commands()[0]["options"]]
+    assert str(raised.value) == "/demo needs a subcommand: " + ", ".join(subcommands)
+    with pytest.raises(CommandUsageError) as raised:
+        await stand_in.slash(alice, uno, "demo echo")
+    assert str(raised.value) == "/demo echo is missing required options: text, count"
+    with pytest.raises(CommandUsageError) as raised:
+        await stand_in.slash(alice, uno, "demo echo text:x count:1 variant:other")
+    assert str(raised.value) == "option variant: 'other' is not one of classic, flip"
 
 
 async def test_unknown_route_and_bad_token() -> None:
@@ -129,4 +193,24 @@ async def test_browser_page_endpoints(env: LocalDiscord) -> None:
             assert response.status == 400 and "nothing" in (await response.json())["error"]
         async with session.post(base + "/ui/users", json={"name": "carol"}) as response:
             assert (await response.json())["name"] == "carol"
+        bad["text"] = "/demo echo text:x count:1 loud:ture"
+        async with session.post(base + "/ui/command", json=bad) as response:
+            error = (await response.json())["error"]
+            assert response.status == 400 and error.startswith("option loud: 'ture' is not a boolean")
     assert stand_in.user("carol") in stand_in.users
+
+
+@pytest.mark.parametrize("name", ["carol", "Alice", " BOB ", "uno bot"])
+async def test_page_refuses_a_taken_name(env: LocalDiscord, name: str) -> None:
+    """The page's Add user refuses a name already in use (any case, the bot's too)."""
+    stand_in = env.stand_in
+    stand_in.add_user("carol")
+    before = len(stand_in.users)
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(stand_in.base_url + "/ui/users", json={"name": name}) as response,
+    ):
+        assert response.status == 400
+        error = (await response.json())["error"]
+    assert error.startswith(f"the name {name.strip()!r} is taken") and "pick another" in error
+    assert len(stand_in.users) == before
