@@ -520,8 +520,10 @@ class TableService:
             table.log.extend(render.log_lines(table, new))
         if not any(not s.is_ai and s.id in game.hands and s.id not in game.out for s in table.seats):
             # Everyone human left or was removed: bots don't play on for nobody (nor score).
+            # The game still counts as played, and lost, by every human who sat in it.
             table.state = "over"
             table.log.append("Only bots were left, so the game has ended.")
+            await self._record_game(table)
             await self._close(table)
             with contextlib.suppress(discord.HTTPException):
                 await self._channel(table).send(

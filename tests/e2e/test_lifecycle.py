@@ -69,6 +69,8 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         # alice was the only human: the bots don't play on for nobody.
         await env.stand_in.wait_for_message(ch, lambda m: "Only bots were left" in m.text)
         assert bot_of(env).service.tables.get(ch.id) is None
+        stats = await bot_of(env).storage.stats(table.guild_id, alice_id)  # a game played, and lost
+        assert (stats.games_played, stats.games_won) == (1, 0)
 
 
 async def test_deleted_table_message_ends_the_game(uno: LocalDiscord) -> None:
