@@ -210,6 +210,25 @@ class TableService:
         self._publish(table)
         self._after(table)  # the next player may be an AI seat, or have a turn timer
 
+    async def forget_me(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno forget-me``: remove the member's name from every record (results stay counted).
+
+        Raises:
+            LobbyError: they sit at an open table (a lobby, or a game in progress even after
+                leaving it), whose result would name them again when it is recorded.
+        """
+        user = str(interaction.user.id)
+        seated = next((t for t in self.tables if t.state != "over" and t.seat(user) is not None), None)
+        if seated is not None:
+            raise LobbyError(
+                f"You are at the UNO table in <#{seated.channel_id}>, and its result will name you. "
+                "Run /uno forget-me again once that game is over (or you have left its lobby)."
+            )
+        changed = await self.storage.forget_user(user)
+        await interaction.response.send_message(
+            f"Done: your name was removed from {changed} record(s).", ephemeral=True
+        )
+
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno end``: the host or a member with Manage Messages closes the table."""
         channel_id = _channel_id(interaction)

@@ -232,10 +232,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.command(name="forget-me")
     async def forget_me(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Remove your name from every UNO record (results stay counted, anonymously)."""
-        changed = await self.bot.storage.forget_user(str(interaction.user.id))
-        await interaction.response.send_message(
-            f"Done: your name was removed from {changed} record(s).", ephemeral=True
-        )
+        await self.service.forget_me(interaction)
 
 
 def _who(user_id: str) -> str:
