@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, NamedTuple, NoReturn
 
 import discord
@@ -521,20 +521,25 @@ class TableService:
         raise NotSaved() from None
 
     async def _changed(self, table: Table, events: list[Event]) -> None:
-        """After an accepted action (lock held): log, score rounds, start the next, save."""
+        """After an accepted action (lock held): log, score rounds, start the next, save. A
+        finished round or game is recorded in the same transaction as the table's save (or its
+        deletion), so a failed save records nothing."""
         game = table.game
         assert game is not None
         table.log.extend(render.log_lines(table, events))
+        results: list[RoundResult | GameResult] = []
+        summary = None
         if game.round_over:
-            await self._record_round(table, events)
+            if table.recorded_rounds < game.round_no:
+                table.recorded_rounds = game.round_no
+                results.append(self._round_result(table))
             if game.game_over:
                 table.state = "over"
-                await self._record_game(table)
-                await self._close(table)
-                channel = self._channel(table)
+                await self._close(table, [*results, self._game_result(table)])
                 with contextlib.suppress(discord.HTTPException):
-                    await channel.send(embed=render.standings(table), allowed_mentions=NONE)
+                    await self._channel(table).send(embed=render.standings(table), allowed_mentions=NONE)
                 return
+            summary = render.round_summary(table, game.round_winner, game.round_points)
             new = game.start_round()
             table.log.extend(render.log_lines(table, new))
         if not any(not s.is_ai and s.id in game.hands and s.id not in game.out for s in table.seats):
@@ -542,8 +547,7 @@ class TableService:
             # The game still counts as played, and lost, by every human who sat in it.
             table.state = "over"
             table.log.append("Only bots were left, so the game has ended.")
-            await self._record_game(table)
-            await self._close(table)
+            await self._close(table, [*results, self._game_result(table)])
             with contextlib.suppress(discord.HTTPException):
                 await self._channel(table).send(
                     "Only bots were left at the UNO table, so the game has ended.", allowed_mentions=NONE
@@ -551,60 +555,53 @@ class TableService:
             return
         if game.pending.player != table.pinged:
             table.pinged = ""  # their turn is over: the next one gets its own ping
-        await self._save(table)
-
-    async def _record_round(self, table: Table, events: list[Event]) -> None:
-        game = table.game
-        assert game is not None
-        if table.recorded_rounds >= game.round_no:
-            return
-        table.recorded_rounds = game.round_no
-        await self.storage.record_round(
-            RoundResult(
-                game_id=table.game_id,
-                guild_id=table.guild_id,
-                channel_id=table.channel_id,
-                round_no=game.round_no,
-                variant=game.variant.id,
-                winner=game.round_winner,
-                points=game.round_points,
-                scores=dict(game.scores),
-                players=list(game.players),
-            )
-        )
-        if not game.game_over:
+        await self._save(table, results)
+        if summary is not None:
             with contextlib.suppress(discord.HTTPException):
-                await self._channel(table).send(
-                    render.round_summary(table, game.round_winner, game.round_points), allowed_mentions=NONE
-                )
+                await self._channel(table).send(summary, allowed_mentions=NONE)
 
-    async def _record_game(self, table: Table) -> None:
+    @staticmethod
+    def _round_result(table: Table) -> RoundResult:
         game = table.game
         assert game is not None
-        await self.storage.record_game(
-            GameResult(
-                game_id=table.game_id,
-                guild_id=table.guild_id,
-                channel_id=table.channel_id,
-                variant=game.variant.id,
-                winners=list(game.winners),
-                scores=dict(game.scores),
-                players=list(game.players),
-                rounds=game.round_no,
-            )
+        return RoundResult(
+            game_id=table.game_id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            round_no=game.round_no,
+            variant=game.variant.id,
+            winner=game.round_winner,
+            points=game.round_points,
+            scores=dict(game.scores),
+            players=list(game.players),
         )
 
-    async def _save(self, table: Table) -> None:
+    @staticmethod
+    def _game_result(table: Table) -> GameResult:
+        game = table.game
+        assert game is not None
+        return GameResult(
+            game_id=table.game_id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            variant=game.variant.id,
+            winners=list(game.winners),
+            scores=dict(game.scores),
+            players=list(game.players),
+            rounds=game.round_no,
+        )
+
+    async def _save(self, table: Table, results: Sequence[RoundResult | GameResult] = ()) -> None:
         """Save the table, unless it is over or no longer the channel's: a table replaced by its
         last saved state after a failed save may still hold the move that was not made, and a
         background job (a ping, a table message) holding it must not save that move."""
         if table.state != "over" and self.tables.get(table.channel_id) is table:
-            await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
+            await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot(), results)
 
-    async def _close(self, table: Table) -> None:
-        """Forget a finished table: storage, registry, timers, the last turn ping; its open
-        hands get a last update that says so."""
-        await self.storage.delete_table(table.channel_id)
+    async def _close(self, table: Table, results: Sequence[RoundResult | GameResult] = ()) -> None:
+        """Forget a finished table (recording ``results`` with it): storage, registry, timers,
+        the last turn ping; its open hands get a last update that says so."""
+        await self.storage.delete_table(table.channel_id, results)
         self.tables.remove(table.channel_id)
         self._cancel(table.channel_id)
         self._refresh_hands(table)

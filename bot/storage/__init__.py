@@ -9,6 +9,7 @@ Records are plain JSON-safe dicts and small dataclasses, so a backend needs no e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -93,14 +94,22 @@ class Storage(Protocol):
     async def set_channel_settings(self, guild_id: int, channel_id: int, settings: dict[str, Any]) -> None:
         """Save the channel's defaults (replaces them)."""
 
-    async def save_table(self, guild_id: int, channel_id: int, snapshot: dict[str, Any]) -> None:
-        """Save a table in progress (lobby or game) as one JSON object, replacing the last one."""
+    async def save_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        snapshot: dict[str, Any],
+        results: Sequence[RoundResult | GameResult] = (),
+    ) -> None:
+        """Save a table in progress (lobby or game) as one JSON object, replacing the last one;
+        record ``results`` (rounds it just finished) in the same transaction: both or neither."""
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot, for restoring after a restart."""
 
-    async def delete_table(self, channel_id: int) -> None:
-        """Forget a table (game over, ended, lobby expired)."""
+    async def delete_table(self, channel_id: int, results: Sequence[RoundResult | GameResult] = ()) -> None:
+        """Forget a table (game over, ended, lobby expired); record ``results`` (its last round
+        and the game) in the same transaction: both or neither."""
 
     async def record_round(self, result: RoundResult) -> None:
         """Record a finished round (idempotent per game_id and round_no)."""

@@ -41,7 +41,7 @@ import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -173,6 +173,15 @@ def _one_line(what: BaseException | str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+class _QueuedTable(NamedTuple):
+    """A table snapshot waiting for the group commit: its row, the results to record with it,
+    and the future its saver awaits."""
+
+    row: tuple[int, int, str, float]
+    results: tuple[RoundResult | GameResult, ...]
+    done: asyncio.Future[None]
+
+
 class SqliteStorage:
     """:class:`~bot.storage.Storage` in one SQLite file.
 
@@ -188,7 +197,7 @@ class SqliteStorage:
         self._db: aiosqlite.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
-        self._table_queue: list[tuple[int, int, str, float, asyncio.Future[None]]] = []
+        self._table_queue: list[_QueuedTable] = []
         self._table_writer: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
@@ -420,11 +429,18 @@ class SqliteStorage:
 
     # ------------------------------------------------------------------ tables in progress
 
-    async def save_table(self, guild_id: int, channel_id: int, snapshot: dict[str, Any]) -> None:
-        """Save a table in progress (lobby or game) as one JSON object, replacing the last one.
+    async def save_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        snapshot: dict[str, Any],
+        results: Sequence[RoundResult | GameResult] = (),
+    ) -> None:
+        """Save a table in progress (lobby or game) as one JSON object, replacing the last one,
+        and record ``results`` (the rounds it just finished) in the same transaction.
 
         Committed when this returns. Saves that arrive while one is being written are written
-        together, in one statement, by :meth:`_write_tables` (group commit).
+        together, in one transaction, by :meth:`_write_tables` (group commit).
 
         Raises:
             TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
@@ -437,7 +453,9 @@ class SqliteStorage:
         if self._db is None:
             raise StorageError(f"{self.path}: storage is not open")
         done = asyncio.get_running_loop().create_future()
-        self._table_queue.append((channel_id, guild_id, text, time.time(), done))
+        self._table_queue.append(
+            _QueuedTable((channel_id, guild_id, text, time.time()), tuple(results), done)
+        )
         if self._table_writer is None or self._table_writer.done():
             self._table_writer = asyncio.create_task(self._write_tables())
         await done
@@ -449,24 +467,26 @@ class SqliteStorage:
             del self._table_queue[:TABLES_PER_STATEMENT]
             rows = ", ".join(["(?, ?, ?, ?)"] * len(batch))
             try:
-                async with self._use() as db:
+                async with self._use(transaction=any(q.results for q in batch)) as db:
                     await db.execute_fetchall(
                         "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
                         f"VALUES {rows} "
                         "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
                         "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
-                        [value for *row, _ in batch for value in row],
+                        [value for q in batch for value in q.row],
                     )
+                    for result in (r for q in batch for r in q.results):
+                        await self._insert_result(db, result)
             except BaseException as exc:
-                for *_, done in batch:
-                    if not done.done():
-                        done.set_exception(StorageError(str(exc) or type(exc).__name__))
+                for q in batch:
+                    if not q.done.done():
+                        q.done.set_exception(StorageError(str(exc) or type(exc).__name__))
                 if not isinstance(exc, Exception):
                     raise
             else:
-                for *_, done in batch:
-                    if not done.done():
-                        done.set_result(None)
+                for q in batch:
+                    if not q.done.done():
+                        q.done.set_result(None)
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot (by channel id), for restoring after a restart."""
@@ -474,9 +494,12 @@ class SqliteStorage:
             rows = await db.execute_fetchall("SELECT snapshot FROM open_tables ORDER BY channel_id")
         return [json.loads(row[0]) for row in rows]
 
-    async def delete_table(self, channel_id: int) -> None:
-        """Forget a table (game over, ended, lobby expired); no error if there is none."""
-        async with self._use() as db:
+    async def delete_table(self, channel_id: int, results: Sequence[RoundResult | GameResult] = ()) -> None:
+        """Forget a table (game over, ended, lobby expired); no error if there is none. ``results``
+        (its last round and the game) are recorded in the same transaction."""
+        async with self._use(transaction=bool(results)) as db:
+            for result in results:
+                await self._insert_result(db, result)
             await db.execute_fetchall("DELETE FROM open_tables WHERE channel_id = ?", (channel_id,))
 
     # ------------------------------------------------------------------ results
@@ -487,79 +510,89 @@ class SqliteStorage:
         Every member of the winning key (the player, or both partners) is credited with the
         round and its points.
         """
+        async with self._use(transaction=True) as db:
+            await self._insert_result(db, result)
+
+    async def _insert_result(self, db: aiosqlite.Connection, result: RoundResult | GameResult) -> None:
+        if isinstance(result, RoundResult):
+            await self._insert_round(db, result)
+        else:
+            await self._insert_game(db, result)
+
+    async def _insert_round(self, db: aiosqlite.Connection, result: RoundResult) -> None:
+        """Write a round's result inside the caller's transaction (nothing if it is there)."""
         winners = set(_members(result.winner)) if result.winner is not None else set()
         everyone = _unique(
             [*result.players, *(m for k in result.scores for m in _members(k)), *sorted(winners)]
         )
-        async with self._use(transaction=True) as db:
-            if await self._scalar(
-                db,
-                "SELECT count(*) FROM rounds AS r JOIN games AS g ON g.id = r.game "
-                "WHERE g.game_id = ? AND r.round_no = ?",
-                (result.game_id, result.round_no),
-            ):
-                return
-            ids = await self._people(db, everyone)
-            game = await self._game_row(
-                db, result.game_id, result.guild_id, result.channel_id, result.variant
-            )
-            stored = {
-                "players": [ids[p] for p in result.players],
-                "winner": None if result.winner is None else self._encode(ids, result.winner),
-                "scores": [[self._encode(ids, k), int(s)] for k, s in result.scores.items()],
-            }
-            await db.execute_fetchall(
-                "INSERT INTO rounds (game, round_no, guild_id, channel_id, variant, points, "
-                "result, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game,
-                    result.round_no,
-                    result.guild_id,
-                    result.channel_id,
-                    result.variant,
-                    int(result.points),
-                    _dumps(stored),
-                    time.time(),
-                ),
-            )
-            await db.executemany(
-                "INSERT INTO round_players (game, round_no, person, won) VALUES (?, ?, ?, ?)",
-                [(game, result.round_no, ids[p], int(p in winners)) for p in everyone],
-            )
+        if await self._scalar(
+            db,
+            "SELECT count(*) FROM rounds AS r JOIN games AS g ON g.id = r.game "
+            "WHERE g.game_id = ? AND r.round_no = ?",
+            (result.game_id, result.round_no),
+        ):
+            return
+        ids = await self._people(db, everyone)
+        game = await self._game_row(db, result.game_id, result.guild_id, result.channel_id, result.variant)
+        stored = {
+            "players": [ids[p] for p in result.players],
+            "winner": None if result.winner is None else self._encode(ids, result.winner),
+            "scores": [[self._encode(ids, k), int(s)] for k, s in result.scores.items()],
+        }
+        await db.execute_fetchall(
+            "INSERT INTO rounds (game, round_no, guild_id, channel_id, variant, points, "
+            "result, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game,
+                result.round_no,
+                result.guild_id,
+                result.channel_id,
+                result.variant,
+                int(result.points),
+                _dumps(stored),
+                time.time(),
+            ),
+        )
+        await db.executemany(
+            "INSERT INTO round_players (game, round_no, person, won) VALUES (?, ?, ?, ?)",
+            [(game, result.round_no, ids[p], int(p in winners)) for p in everyone],
+        )
 
     async def record_game(self, result: GameResult) -> None:
         """Record a finished game (idempotent per game_id: the first one stays).
 
         A player won if they are, or are a partner in, one of ``winners``.
         """
+        async with self._use(transaction=True) as db:
+            await self._insert_result(db, result)
+
+    async def _insert_game(self, db: aiosqlite.Connection, result: GameResult) -> None:
+        """Write a game's result inside the caller's transaction (nothing if it is there)."""
         winners = {m for key in result.winners for m in _members(key)}
         everyone = _unique(
             [*result.players, *(m for k in result.scores for m in _members(k)), *sorted(winners)]
         )
-        async with self._use(transaction=True) as db:
-            if await self._scalar(
-                db,
-                "SELECT count(*) FROM games WHERE game_id = ? AND finished_at IS NOT NULL",
-                (result.game_id,),
-            ):
-                return
-            ids = await self._people(db, everyone)
-            game = await self._game_row(
-                db, result.game_id, result.guild_id, result.channel_id, result.variant
-            )
-            stored = {
-                "players": [ids[p] for p in result.players],
-                "winners": [self._encode(ids, k) for k in result.winners],
-                "scores": [[self._encode(ids, k), int(s)] for k, s in result.scores.items()],
-            }
-            await db.execute_fetchall(
-                "UPDATE games SET rounds = ?, result = ?, finished_at = ? WHERE id = ?",
-                (result.rounds, _dumps(stored), time.time(), game),
-            )
-            await db.executemany(
-                "INSERT INTO game_players (game, person, won) VALUES (?, ?, ?)",
-                [(game, ids[p], int(p in winners)) for p in everyone],
-            )
+        if await self._scalar(
+            db,
+            "SELECT count(*) FROM games WHERE game_id = ? AND finished_at IS NOT NULL",
+            (result.game_id,),
+        ):
+            return
+        ids = await self._people(db, everyone)
+        game = await self._game_row(db, result.game_id, result.guild_id, result.channel_id, result.variant)
+        stored = {
+            "players": [ids[p] for p in result.players],
+            "winners": [self._encode(ids, k) for k in result.winners],
+            "scores": [[self._encode(ids, k), int(s)] for k, s in result.scores.items()],
+        }
+        await db.execute_fetchall(
+            "UPDATE games SET rounds = ?, result = ?, finished_at = ? WHERE id = ?",
+            (result.rounds, _dumps(stored), time.time(), game),
+        )
+        await db.executemany(
+            "INSERT INTO game_players (game, person, won) VALUES (?, ?, ?)",
+            [(game, ids[p], int(p in winners)) for p in everyone],
+        )
 
     async def get_game(self, game_id: str) -> GameResult | None:
         """The finished game as recorded (forgotten players as ``forgotten:<n>``), or None.

@@ -514,6 +514,30 @@ def test_results_round_trip(storage: Backend) -> None:
     assert storage.run(lambda s: s.get_rounds("nope")) == []
 
 
+def test_results_commit_with_the_table_or_not_at_all(storage: Backend) -> None:
+    """A table saved or deleted with its finished round and game records them in the same
+    transaction: when the write fails, neither the table nor the results change."""
+    bad = rnd("t1", 2, ANA, "lots", [ANA, BEN])  # type: ignore[arg-type]  # fails mid-transaction
+
+    async def main(s: SqliteStorage) -> None:
+        first = snapshot(1)
+        await s.save_table(GUILD, 1001, first, [rnd("t1", 1, ANA, 40, [ANA, BEN])])
+        assert [r.round_no for r in await s.get_rounds("t1")] == [1]
+        with pytest.raises(StorageError):
+            await s.save_table(GUILD, 1001, snapshot(1, note="moved"), [bad])
+        assert await s.load_tables() == [first] and len(await s.get_rounds("t1")) == 1
+        with pytest.raises((StorageError, ValueError)):
+            await s.delete_table(1001, [game("t1", [ANA], [ANA, BEN], rounds=2), bad])
+        assert await s.load_tables() == [first] and await s.get_game("t1") is None
+        await s.delete_table(
+            1001, [rnd("t1", 2, ANA, 500, [ANA, BEN]), game("t1", [ANA], [ANA, BEN], rounds=2)]
+        )
+        assert await s.load_tables() == [] and (await s.get_game("t1")) is not None
+        assert (await s.stats(GUILD, ANA)).points == 540
+
+    storage.run(main)
+
+
 def test_recording_is_idempotent(storage: Backend) -> None:
     """Recording a round or a game twice (a retry after a crash) counts it once."""
 
