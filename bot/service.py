@@ -677,7 +677,9 @@ class TableService:
         while (task := self._updating.get(key)) is not None:
             await asyncio.wait({task})
 
-    async def _show_table(self, table: Table) -> None:
+    async def _show_table(self, table: Table, *, repost: bool = False) -> None:
+        """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone:
+        after a restart). A table message deleted during play ends the game."""
         if table.game is None:
             return
         embed, view = render.table(table)
@@ -685,11 +687,16 @@ class TableService:
         try:
             if table.message_id is None:
                 message = await channel.send(embed=embed, view=view, allowed_mentions=NONE)
-                table.message_id = message.id
-                await self._save(table)
+                async with self.tables.lock(table.channel_id):  # not in the middle of a move
+                    table.message_id = message.id
+                    await self._save(table)
             else:
                 await self._edit(table, table.message_id, embed, view)
         except discord.NotFound:
+            if repost and table.message_id is not None:
+                table.message_id = None
+                await self._show_table(table)
+                return
             await self._abandon(table, "The table message was deleted, so the game has ended.")
         except discord.Forbidden:
             await self._abandon(table, "I lost permission to post in this channel, so the game has ended.")
@@ -911,7 +918,7 @@ class TableService:
                 self._schedule_lobby_expiry(table)
                 continue
             table.log.append("♻️ The bot restarted; the game goes on.")
-            self._publish(table)
+            self._update((table.channel_id, TABLE), lambda t=table: self._show_table(t, repost=True))
             self._after(table)
         return count
 

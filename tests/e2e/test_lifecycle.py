@@ -51,6 +51,25 @@ async def test_game_survives_a_restart(uno: LocalDiscord) -> None:
     assert game is not None and game.top.name == "red 2"
 
 
+async def test_restart_reposts_a_table_message_deleted_meanwhile(uno: LocalDiscord) -> None:
+    """A table message deleted while the bot was down is posted again after the restart (during
+    play, a deleted table message ends the game: see below)."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    old = table_message(uno, ch)
+    await uno.stop_client()
+    uno.stand_in.state.delete_message(old)
+    uno.expect_error(10008)  # the restored bot's first edit finds it gone
+    await uno.start_client()
+    await uno.stand_in.wait_until(
+        lambda: (t := bot_of(uno).service.tables.get(ch.id)) and t.message_id not in (None, old.id)
+    )
+    new = table_message(uno, ch)
+    await uno.stand_in.wait_until(lambda: "restarted" in new.text)
+    assert table_of(uno, ch).state == "playing"
+
+
 async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
     """A player who runs out of time gets the default move; three in a row remove them."""
     env = LocalDiscord(
