@@ -748,10 +748,11 @@ class TableService:
         closed = _hand_closed(table, player)
         if hand is None or game is None or (hand.version == table.version and not closed):
             return
-        if closed or time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
+        expired = time.monotonic() - hand.since > HAND_TOKEN_SECONDS
+        if closed or expired:
             del self._hands[key]
-            if not closed:
-                return
+        if expired:
+            return
         version = table.version
         content, embed, view = render.hand(table, player)
         await hand.webhook.edit_message(
