@@ -608,13 +608,15 @@ def standings(tbl: Table) -> discord.Embed:
     game = tbl.game
     assert game is not None
     if game.options.effective_scoring is Scoring.SINGLE_ROUND:
-        # No points (RULES.md section 8): the others rank by the cards they were left holding.
-        def left(player: str) -> tuple[int, str]:
-            if player in game.winners:
-                return 0, "went out" if not game.hands.get(player) else "won"
-            if player not in game.hands:
+        # No points (RULES.md section 8): the others rank by the cards they were left holding
+        # (a score key is a player, or partners "a+b" holding their hands together).
+        def left(key: str) -> tuple[int, str]:
+            hands = [game.hands[m] for m in key.split("+") if m in game.hands]
+            if key in game.winners:
+                return 0, "went out" if any(not h for h in hands) else "won"
+            if not hands:
                 return 10_000, "left the game"
-            n = len(game.hands[player])
+            n = sum(map(len, hands))
             return n, f"{n} card{'s' if n != 1 else ''} left"
 
         ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))

@@ -339,10 +339,12 @@ def test_log_names_a_flip_by_the_face_it_was_played_on() -> None:
     assert any("FLIP" in line for line in lines[1:]), lines
 
 
-def test_single_round_standings_rank_by_cards_left() -> None:
+@pytest.mark.parametrize("partners", [False, True])
+def test_single_round_standings_rank_by_cards_left(partners: bool) -> None:
     """Single-round scoring has no points (RULES.md section 8): the standings show who went out,
-    then the others by the cards they were left holding, fewest first."""
-    table = _table("classic", 4, Options(scoring=Scoring.SINGLE_ROUND), 3)
+    then the others (players, or partners together) by the cards they were left holding, fewest
+    first."""
+    table = _table("classic", 4, Options(scoring=Scoring.SINGLE_ROUND, partners=partners), 3)
     game = table.game
     assert game is not None
     rng = random.Random(3)
@@ -354,5 +356,6 @@ def test_single_round_standings_rank_by_cards_left() -> None:
     (winner,) = game.winners
     assert lines[0] == f"1. {table.name(winner)} — went out"
     held = [int(line.rsplit("— ", 1)[1].split()[0]) for line in lines[1:]]
-    assert held == sorted(held) and len(held) == 3
-    assert held == sorted(len(game.hands[p]) for p in game.hands if p != winner)
+    losers = [k for k in game.scores if k != winner]
+    assert held == sorted(sum(len(game.hands[m]) for m in k.split("+")) for k in losers)
+    assert len(held) == (1 if partners else 3)
