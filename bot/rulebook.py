@@ -30,7 +30,7 @@ class Rulebook:
 
     def __init__(self, text: str) -> None:
         self.sections: list[Section] = []
-        for chunk in re.split(r"(?m)^## ", text)[1:]:
+        for chunk in re.split(r"(?m)^## ", unwrap(text))[1:]:
             title, _, body = chunk.partition("\n")
             subs = {}
             for sub in re.split(r"(?m)^### ", body)[1:]:
@@ -70,6 +70,27 @@ class Rulebook:
         """Titles of the edition's card subsections (for autocomplete)."""
         section = self.edition(variant_id)
         return [t for t in section.subsections] if section else []
+
+
+_BLOCK = re.compile(r"(#|\||[-*] |\d+\. )")  # lines that start a heading, table row or list item
+
+
+def unwrap(text: str) -> str:
+    r"""Join the hard-wrapped lines of each paragraph and list item (the document is wrapped at
+    100 columns; Discord would show every one of those breaks).
+
+    >>> unwrap("A card\nthat wraps.\n\n- an item\n  that wraps\n- next\n| a | b |\n| c | d |")
+    'A card that wraps.\n\n- an item that wraps\n- next\n| a | b |\n| c | d |'
+    """
+    lines: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        previous = lines[-1].lstrip() if lines else ""
+        if stripped and previous and not previous.startswith(("#", "|")) and not _BLOCK.match(stripped):
+            lines[-1] += " " + stripped
+        else:
+            lines.append(line)
+    return "\n".join(lines)
 
 
 def split(text: str, limit: int = LIMIT) -> list[str]:
