@@ -211,9 +211,10 @@ def _player_line(table: Table, game: Game, player: str) -> str:
     if state:
         return f"~~{name}~~ ({state})"
     n = len(game.hands.get(player, ()))
-    marker = "▶ " if game.pending.player == player else "　"
+    playing = table.state == "playing" and not game.round_over
+    marker = "▶ " if playing and game.pending.player == player else "　"
     line = f"{marker}**{name}** — {n} card{'s' if n != 1 else ''}"
-    if player in game.called:
+    if player in game.called and n:  # a call made before going out is spent
         line += " · **UNO!**"
     if player in game.catchable:
         line += " · forgot UNO"
@@ -325,7 +326,7 @@ def hand(
     if pick:
         status = _pick_status(game, cards, list(pick)) or status
     embed = discord.Embed(
-        title=f"{len(cards)} card{'s' if len(cards) != 1 else ''}",
+        title="Not in this game" if left else f"{len(cards)} card{'s' if len(cards) != 1 else ''}",
         description=f"Top card: **{face_label(game.top)}**"
         + (f" → **{game.color.value}**" if game.top.color is None and game.color else "")
         + f"\n{status}",
@@ -337,7 +338,8 @@ def hand(
         if card.dark is not None:
             label += f" (back: {face_label(card.face(side.other))})"
         shown.append(f"**{label}**" if card in playable and mine else label)
-    embed.add_field(name="Your cards", value=_trim("\n".join(shown) or "none"), inline=False)
+    if not left:
+        embed.add_field(name="Your cards", value=_trim("\n".join(shown) or "none"), inline=False)
     for other, seen in game.revealed.get(player, {}).items():
         embed.add_field(name=f"{tbl.name(other)}'s hand (shown to you)", value=_trim(_cards_text(seen, side)))
     items: list[discord.ui.Item[Any]] = []
@@ -562,6 +564,8 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
     if k == "side-flipped":
         return f"🔄 FLIP! The table turns to the {d['side']} side"
     if k == "color-named":
+        if tbl.game is not None and event.player not in tbl.game.hands:  # named for a leaver
+            return f"{d['color']} is named for {name}, who left"
         return f"{name} names {d['color']}"
     if k == "player-caught":
         return f"🚨 {tbl.name(d['by'])} caught {name} without UNO: +2 cards"

@@ -520,13 +520,15 @@ class TableService:
             self._schedule_lobby_expiry(table)
         raise NotSaved() from None
 
-    async def _changed(self, table: Table, events: list[Event]) -> None:
-        """After an accepted action (lock held): log, score rounds, start the next, save. A
-        finished round or game is recorded in the same transaction as the table's save (or its
-        deletion), so a failed save records nothing."""
+    async def _changed(self, table: Table, events: list[Event], note: str = "") -> None:
+        """After an accepted action (lock held): log (``note`` after the events' lines), score
+        rounds, start the next, save. A finished round or game is recorded in the same
+        transaction as the table's save (or its deletion), so a failed save records nothing."""
         game = table.game
         assert game is not None
         table.log.extend(render.log_lines(table, events))
+        if note:
+            table.log.append(note)
         results: list[RoundResult | GameResult] = []
         summary = None
         if game.round_over:
@@ -848,6 +850,7 @@ class TableService:
                 game = table.game
                 before = table.to_snapshot()
                 events: list[Event] = []
+                removed = ""
                 for seat in table.seats:
                     if seat.is_ai and seat.id in game.hands:
                         for catch in ai.catches(game, seat.id):
@@ -859,14 +862,14 @@ class TableService:
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     table.log.append(f"⏰ {table.name(timed_out)} ran out of time")
                     if count >= self.defaults.max_timeouts:
-                        table.log.append(f"{table.name(timed_out)} was removed after {count} timeouts")
                         events += game.leave(timed_out)
+                        removed = f"{table.name(timed_out)} was removed after {count} timeouts"
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     events += game.apply(player, ai.choose(game, player, self._rng))
                 if not events:
                     return
                 try:
-                    await self._changed(table, events)
+                    await self._changed(table, events, removed)
                 except StorageError as exc:  # back to the saved state; the move is tried again
                     log.error("table %s: could not save a move: %s", channel_id, exc)
                     restored = Table.from_snapshot(before)

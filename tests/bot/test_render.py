@@ -359,3 +359,19 @@ def test_single_round_standings_rank_by_cards_left(partners: bool) -> None:
     losers = [k for k in game.scores if k != winner]
     assert held == sorted(sum(len(game.hands[m]) for m in k.split("+")) for k in losers)
     assert len(held) == (1 if partners else 3)
+
+
+def test_a_color_named_for_a_leaver_says_so() -> None:
+    """The default move of a player who left while naming a color (docs/rules.md ruling 47) is not
+    told as if they chose it."""
+    table = _table("classic", 3, Options(), 2)
+    game = table.game
+    assert game is not None
+    a, b = game.players[:2]
+    game.leave(b)
+    assert render.describe(table, Event("color-named", a, {"color": "green"})) == (
+        f"{table.name(a)} names green"
+    )
+    assert render.describe(table, Event("color-named", b, {"color": "green"})) == (
+        f"green is named for {table.name(b)}, who left"
+    )

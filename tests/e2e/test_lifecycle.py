@@ -84,7 +84,8 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         alice_id = table.seats[0].id
         await env.stand_in.wait_until(lambda: alice_id in game.out, timeout=20)
         assert "⏰ alice ran out of time" in table.log or any("ran out of time" in line for line in table.log)
-        assert any("removed after 3 timeouts" in line for line in table.log)
+        removal = next(i for i, line in enumerate(table.log) if "removed after 3 timeouts" in line)
+        assert table.log[removal - 1] == "alice left the game"  # after the move made for her
         # alice was the only human: the bots don't play on for nobody.
         await env.stand_in.wait_for_message(ch, lambda m: "Only bots were left" in m.text)
         assert bot_of(env).service.tables.get(ch.id) is None
@@ -415,7 +416,8 @@ async def test_closing_leaves_no_live_looking_buttons(uno: LocalDiscord) -> None
         lambda: "The game has ended" in alice_hand.text and not alice_hand.buttons and not alice_hand.selects
     )
     await uno.stand_in.wait_until(lambda: "The game has ended" in table.text)
-    assert not table.buttons
+    assert not table.buttons and "▶" not in table.text  # nobody's turn any more
+    assert "Not in this game" in bob_hand.text and "Your cards" not in bob_hand.text
     assert not bot_of(uno).service._hands  # forgotten once shown closed
 
 
