@@ -43,11 +43,12 @@ class CommandUsageError(ValueError):
 
 def parse_command_line(text: str) -> tuple[list[str], dict[str, str]]:
     """Split ``/uno new variant:flip "name:Big table"`` into ``(["uno", "new"], {"variant":
-    "flip", "name": "Big table"})``: words before the first ``name:value`` are the command path.
+    "flip", "name": "Big table"})``: words before the first ``name:value`` are the command path,
+    and a bare word after an option continues its value, as in Discord's client
+    (``/uno rules card:wild draw four``).
 
     Raises:
-        CommandUsageError: unbalanced quotes, a bare word after an option, or an option given
-            twice.
+        CommandUsageError: unbalanced quotes, or an option given twice.
     """
     try:
         words = shlex.split(text.strip().removeprefix("/"))
@@ -62,7 +63,7 @@ def parse_command_line(text: str) -> tuple[list[str], dict[str, str]]:
                 raise CommandUsageError(f"option {name} is given twice; give it once")
             options[name] = value
         elif options:
-            raise CommandUsageError(f"expected name:value, got {word!r}")
+            options[next(reversed(options))] += " " + word
         else:
             path.append(word)
     return path, options

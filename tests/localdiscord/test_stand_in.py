@@ -17,13 +17,18 @@ from .demo_bot import DemoBot
 
 
 def test_parse_command_line() -> None:
-    """Command words come first, then name:value options (quotes keep spaces)."""
+    """Command words come first, then name:value options; a value runs to the next option, as
+    in Discord's client (quotes keep spaces too)."""
     assert parse_command_line('/uno new variant:flip "name:Big table"') == (
         ["uno", "new"],
         {"variant": "flip", "name": "Big table"},
     )
+    assert parse_command_line("/uno rules card:wild draw four variant:classic") == (
+        ["uno", "rules"],
+        {"card": "wild draw four", "variant": "classic"},
+    )
     with pytest.raises(CommandUsageError):
-        parse_command_line("/uno new variant:flip stray")
+        parse_command_line('/uno new "variant:flip')
 
 
 def test_repeated_option_is_refused() -> None:
