@@ -524,7 +524,28 @@ def log_lines(tbl: Table, events: Sequence[Event]) -> list[str]:
         if event.kind == "side-flipped":
             side = side.other
     sides.reverse()
-    return [line for event, side in zip(events, sides, strict=True) if (line := describe(tbl, event, side))]
+    lines = []
+    dealt: Side | None = None  # after a round-started event, until the start card is in play
+    for event, side in zip(events, sides, strict=True):
+        if dealt is not None and event.kind not in _DEALING:
+            lines.append(_start_card(tbl, dealt))  # on the side it turned up on
+        dealt = (
+            side if (dealt is not None or event.kind == "round-started") and event.kind in _DEALING else None
+        )
+        if line := describe(tbl, event, side):
+            lines.append(line)
+    if dealt is not None:
+        lines.append(_start_card(tbl, dealt))
+    return lines
+
+
+_DEALING = frozenset({"round-started", "dealer-drawn", "start-card-returned"})
+
+
+def _start_card(tbl: Table, side: Side) -> str:
+    """The card that starts the round (the bottom of the discard pile as the round starts)."""
+    assert tbl.game is not None
+    return f"Start card: {card_label(tbl.game.discard_pile[0], side)}"
 
 
 def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
@@ -555,7 +576,6 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
         "uno-called": f"📣 {name}: UNO!",
         "player-left": f"{name} left the game",
         "protection-ended": "🛡️ Save The Day's protection ends",
-        "start-card-returned": "The start card went back into the draw pile",
     }
     if k in simple:
         return simple[k]
@@ -604,6 +624,8 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
         return f"🏆 {' & '.join(tbl.name(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''} the game"
     if k == "round-started":
         return f"Round {d['round']}: {tbl.name(d['dealer'])} deals"
+    if k == "start-card-returned":
+        return f"{card_label(Card.parse(d['card']), side)} turned up first and went back into the draw pile"
     return None
 
 

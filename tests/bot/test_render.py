@@ -375,3 +375,24 @@ def test_a_color_named_for_a_leaver_says_so() -> None:
     assert render.describe(table, Event("color-named", b, {"color": "green"})) == (
         f"green is named for {table.name(b)}, who left"
     )
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "expected"),
+    [
+        (
+            "classic",
+            9,
+            ["🌈 wild draw four turned up first and went back into the draw pile", "Start card: 🟩 green 6"],
+        ),
+        ("flip", 54, ["Start card: 🟦 blue flip", "🔄 FLIP! The table turns to the dark side"]),
+    ],
+)
+def test_log_names_the_start_card(variant: str, seed: int, expected: list[str]) -> None:
+    """A new round's log names its start card after any card put back (RULES.md section 2), on
+    the side it turned up on, before its effect."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("1", "Ana"), variant=variant, options=Options())
+    table.join(Seat("2", "Ben"))
+    table.join(Seat("3", "Cy"))
+    lines = render.log_lines(table, table.start(seed))
+    assert lines[0].startswith("Round 1: ") and lines[1:] == expected
