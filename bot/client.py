@@ -45,6 +45,9 @@ class UnoBot(commands.Bot):
     def __init__(
         self, settings: Settings, storage: Storage, *, sync_global: bool = False, **options: Any
     ) -> None:
+        # The bot never joins voice: discord.py's start-up warnings about voice libraries only
+        # alarm whoever reads the log.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
