@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.localdiscord.records import Channel, Message, User
 from bot.localdiscord.testing import LocalDiscord
+from bot.storage import StorageError
 from bot.tables import Table
 
 CONTROL = {"Refresh", "Back", "◀", "▶"}
@@ -43,6 +46,25 @@ def bot_of(env: LocalDiscord) -> UnoBot:
     client = env.client
     assert isinstance(client, UnoBot)
     return client
+
+
+@contextlib.contextmanager
+def storage_failing(env: LocalDiscord, *methods: str) -> Iterator[None]:
+    """Within the block, the bot's storage ``methods`` (default: ``save_table``) raise
+    StorageError ("disk full")."""
+    storage = bot_of(env).storage
+    real = {name: getattr(storage, name) for name in methods or ("save_table",)}
+
+    async def failing(*args: object) -> None:
+        raise StorageError("disk full")
+
+    for name in real:
+        setattr(storage, name, failing)
+    try:
+        yield
+    finally:
+        for name, method in real.items():
+            setattr(storage, name, method)
 
 
 def table_of(env: LocalDiscord, channel: Channel) -> Table:

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     open_table,
     published_table,
     rig,
+    storage_failing,
     table_message,
     table_of,
 )
@@ -236,8 +237,6 @@ async def test_host_changes_options_before_start(uno: LocalDiscord) -> None:
 
 async def test_failed_save_leaves_the_game_as_it_was(uno: LocalDiscord) -> None:
     """If saving a move fails, the move is not made, the player is told, and play goes on."""
-    from bot.storage import StorageError
-
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
@@ -247,17 +246,8 @@ async def test_failed_save_leaves_the_game_as_it_was(uno: LocalDiscord) -> None:
         discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
     )  # fmt: skip
     before = table_of(uno, ch).to_snapshot()
-    storage = uno.client.storage  # type: ignore[attr-defined]
-    real_save = storage.save_table
-
-    async def failing_save(*args: object) -> None:
-        raise StorageError("disk full")
-
-    storage.save_table = failing_save
-    try:
+    with storage_failing(uno):
         answer = await click(uno, alice, await hand(uno, alice, ch), "🟥 red 2")
-    finally:
-        storage.save_table = real_save
     assert answer is not None and "couldn't be saved" in answer.text
     assert table_of(uno, ch).to_snapshot()["game"] == before["game"]
     await click(uno, alice, await hand(uno, alice, ch), "🟥 red 2")
@@ -424,22 +414,12 @@ async def test_closing_leaves_no_live_looking_buttons(uno: LocalDiscord) -> None
 async def test_failed_save_of_a_command_changes_nothing(uno: LocalDiscord) -> None:
     """Leaving, kicking, ending, joining and starting: if the save fails, the table stays as it
     was saved, the player is told so, and the same command then works."""
-    from bot.storage import StorageError
-
     ch = uno.channel("uno")
     alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
-    storage = uno.client.storage  # type: ignore[attr-defined]
-    real_save, real_delete = storage.save_table, storage.delete_table
-
-    async def failing(*args: object) -> None:
-        raise StorageError("disk full")
 
     async def refused(user: object, name: str, **options: object) -> None:
-        storage.save_table = storage.delete_table = failing
-        try:
+        with storage_failing(uno, "save_table", "delete_table"):
             answer = await command(uno, user, ch, name, **options)  # type: ignore[arg-type]
-        finally:
-            storage.save_table, storage.delete_table = real_save, real_delete
         assert answer is not None and "couldn't be saved" in answer.text, answer and answer.text
 
     await command(uno, alice, ch, "uno new")
@@ -475,8 +455,6 @@ async def test_a_ping_never_saves_a_move_that_was_not_made(
 ) -> None:
     """A ping on its way while a move fails to save must not save the table that move was made
     on: the saved game stays as it was, and the ping lands on the table as saved."""
-    from bot.storage import StorageError
-
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
@@ -500,16 +478,8 @@ async def test_a_ping_never_saves_a_move_that_was_not_made(
     await uno.stand_in.wait_until(lambda: held)
     storage = uno.client.storage  # type: ignore[attr-defined]
     saved = (await storage.load_tables())[0]["game"]
-    real_save = storage.save_table
-
-    async def failing_save(*args: object) -> None:
-        raise StorageError("disk full")
-
-    storage.save_table = failing_save
-    try:
+    with storage_failing(uno):
         answer = await click(uno, alice, await hand(uno, alice, ch), "🟥 red 2")
-    finally:
-        storage.save_table = real_save
     assert answer is not None and "couldn't be saved" in answer.text
     earlier = {m.id for m in uno.stand_in.messages(ch)}
     release.set()
