@@ -27,7 +27,7 @@ from bot.engine.cards import Color
 from bot.engine.errors import BadOption, NotInGame, NotYourTurn, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import Options
+from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
 from bot.errors import reply_error
 from bot.settings import GameDefaults
@@ -41,6 +41,9 @@ TABLE, PING = "table", "ping"  # keys of a table's updates (with its channel; a 
 # At most one update of a message per this many seconds; changes meanwhile collapse into the next.
 # (Discord allows about five edits per channel every five seconds; AI seats move in quick turns.)
 UPDATE_SPACING = 0.2
+# The hand of a player with nothing to do waits this long for more changes before it is redrawn
+# (AI seats' turns in a row make one edit, not one each); a hand whose owner can act goes at once.
+HAND_SETTLE_SECONDS = 1.0
 CLOSE_SECONDS = 5.0  # how long a shutdown waits for moves in progress and message updates
 
 
@@ -83,7 +86,10 @@ class TableService:
         self._background: set[asyncio.Task[None]] = set()
         self._updating: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._next_update: dict[tuple[int, str], Callable[[], Awaitable[None]]] = {}
+        self._settling: dict[tuple[int, str], asyncio.Future[None]] = {}
         self._rng = random.Random(defaults.seed)
+        # With a seed set, the n-th game started gets the same shuffles on every run.
+        self._seeds = random.Random(defaults.seed)
 
     # ================================================================ commands
 
@@ -347,7 +353,7 @@ class TableService:
             if start:
                 if str(interaction.user.id) != table.host.id:
                     raise LobbyError("Only the host can start the game.")
-                seed = None if self.defaults.seed is None else self.defaults.seed + table.channel_id
+                seed = None if self.defaults.seed is None else self._seeds.getrandbits(32)
                 events = table.start(seed)
                 table.log.extend(render.log_lines(table, events))
                 # The table gets its own message below the lobby; forget the lobby's before
@@ -648,18 +654,31 @@ class TableService:
         """Bring the table message up to date (post it if it has none), in the background."""
         self._update((table.channel_id, TABLE), lambda: self._show_table(table))
 
-    def _update(self, key: tuple[int, str], show: Callable[[], Awaitable[None]]) -> None:
-        """Run ``show`` (an update of one message, which renders the state when it runs) now, or
-        after the update of ``key`` in flight and ``UPDATE_SPACING``: updates asked for meanwhile
-        collapse into one."""
+    def _update(
+        self, key: tuple[int, str], show: Callable[[], Awaitable[None]], *, settle: float = 0.0
+    ) -> None:
+        """Run ``show`` (an update of one message, which renders the state when it runs) after
+        ``settle`` seconds, or after the update of ``key`` in flight and ``UPDATE_SPACING``:
+        updates asked for meanwhile collapse into one. An update without ``settle`` cuts short
+        the wait of one settling."""
         if key in self._updating:
             self._next_update[key] = show
+            if not settle:
+                _wake(self._settling.pop(key, None))
         else:
-            self._updating[key] = self._spawn(self._run_updates(key, show))
+            self._updating[key] = self._spawn(self._run_updates(key, show, settle))
 
-    async def _run_updates(self, key: tuple[int, str], show: Callable[[], Awaitable[None]] | None) -> None:
+    async def _run_updates(
+        self, key: tuple[int, str], show: Callable[[], Awaitable[None]] | None, settle: float
+    ) -> None:
         loop = asyncio.get_running_loop()
         try:
+            if settle:
+                woken = self._settling[key] = loop.create_future()
+                timer = loop.call_later(settle, _wake, woken)
+                await woken
+                timer.cancel()
+                show = self._next_update.pop(key, show)
             while show is not None:
                 next_at = loop.time() + UPDATE_SPACING
                 try:
@@ -673,6 +692,7 @@ class TableService:
         finally:
             self._updating.pop(key, None)
             self._next_update.pop(key, None)
+            self._settling.pop(key, None)
 
     async def _updated(self, key: tuple[int, str]) -> None:
         """Wait until no update of ``key`` is in flight or asked for."""
@@ -734,13 +754,15 @@ class TableService:
             log.debug("background job failed: %r", task.exception())
 
     def _refresh_hands(self, table: Table) -> None:
-        """Bring the open hands that show an older state up to date (in the background); a
-        closed table's hands, and those of players who left, get a last update without buttons."""
+        """Bring the open hands that show an older state up to date (in the background; those of
+        players with nothing to do after ``HAND_SETTLE_SECONDS``); a closed table's hands, and
+        those of players who left, get a last update without buttons."""
         for seat in table.seats:
             key = (table.channel_id, seat.id)
             hand = self._hands.get(key)
             if hand is not None and (hand.version != table.version or _hand_closed(table, seat.id)):
-                self._update(key, lambda player=seat.id: self._show_hand(table, player))
+                settle = HAND_SETTLE_SECONDS if _only_watching(table, seat.id) else 0.0
+                self._update(key, lambda player=seat.id: self._show_hand(table, player), settle=settle)
 
     async def _show_hand(self, table: Table, player: str) -> None:
         """Show the player's open hand as the table is now, unless it shows that already; a
@@ -961,6 +983,25 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
 def _hand_closed(table: Table, player: str) -> bool:
     """Whether the player's hand has nothing more to offer: the table is closed, or they left."""
     return table.state == "over" or table.game is None or player not in table.game.hands
+
+
+def _only_watching(table: Table, player: str) -> bool:
+    """Whether the player can do nothing now but watch: no decision of theirs pending, no UNO
+    call or catch open to them, no jump-in possible (RULES.md sections 3, 7 and 10)."""
+    game = table.game
+    if _hand_closed(table, player) or game is None or game.round_over:
+        return False
+    return not (
+        game.pending.player == player
+        or game.catchable
+        or game.can_call_uno(player)
+        or HouseRule.JUMP_IN in game.options.house_rules
+    )
+
+
+def _wake(waiting: asyncio.Future[None] | None) -> None:
+    if waiting is not None and not waiting.done():
+        waiting.set_result(None)
 
 
 def _to_ping(table: Table) -> str | None:

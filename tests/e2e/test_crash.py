@@ -463,7 +463,10 @@ class Play:
                 return None  # the game is over (a retried final move finds no table)
             if not any(c.get("custom_id") == custom_id for c in message.all_components()):
                 # Retrying, the user finds their hand redrawn (the bot refreshes open hands after
-                # each move): they go on from what it shows.
+                # each move): they go on from what it shows. A picker there answers this click
+                # (the answer arrived as the bot was killed): the wild's color comes next.
+                if on_hand and picking(message):
+                    self.wild = label
                 return message
             self.out.retries += not first_try
             first_try = False

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.engine.options import PendingKind
+from bot.localdiscord.records import Channel
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import PING
 from tests.e2e.conftest import USERS, make_bot
@@ -94,27 +95,29 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         assert (stats.games_played, stats.games_won) == (1, 0)
 
 
+def _alice_to_draw(uno: LocalDiscord, ch: Channel) -> None:
+    """A two-player deal where alice, to act, has no card to play."""
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4"],
+    )  # fmt: skip
+
+
 async def test_deleted_table_message_ends_the_game(uno: LocalDiscord) -> None:
     """If the table message is deleted, the game ends cleanly and says why."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
-    table = await open_table(uno, ch, alice, [bob])
+    await open_table(uno, ch, alice, [bob])
+    _alice_to_draw(uno, ch)
     message = table_message(uno, ch)
     uno.stand_in.state.delete_message(message)  # as a moderator deleting it
     uno.expect_error(10008)
-    game = table.game
-    assert game is not None
-    player = next(s for s in (alice, bob) if str(s.id) == game.pending.player)
-    await click(uno, player, await _fresh_hand(uno, player, ch, table), "Draw")
+    message = await command(uno, alice, ch, "uno hand")
+    assert message is not None
+    await click(uno, alice, message, "Draw")
     await uno.stand_in.wait_for_message(ch, lambda m: "table message was deleted" in m.text)
     assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
-
-
-async def _fresh_hand(uno: LocalDiscord, user: object, ch: object, table: object) -> object:
-    run = await uno.stand_in.slash(user, ch, "uno hand")  # type: ignore[arg-type]
-    response = await run.answer()
-    assert response.message is not None
-    return response.message
 
 
 async def test_kick_and_end_need_the_host_or_manage_messages(uno: LocalDiscord) -> None:
@@ -323,11 +326,7 @@ async def test_shutdown_lets_a_table_edit_on_its_way_finish(
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
-    rig(
-        uno, ch, variant="classic", dealer="bob",
-        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"]},
-        discard=["red 7"], draw=["yellow 3", "yellow 4"],
-    )  # fmt: skip
+    _alice_to_draw(uno, ch)
     table = table_of(uno, ch)
     message = await hand(uno, alice, ch)
     held, release = hold_table_edits(uno, table, monkeypatch)

@@ -1,10 +1,14 @@
 """The table in detail through real discord.py: challenges, catches, flips, Howler, Save The Day,
-privacy, stale and out-of-turn clicks, simultaneous clicks, errors and lobbies."""
+privacy, open hands kept up to date, stale and out-of-turn clicks, simultaneous clicks, errors and
+lobbies."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from bot import service
 from bot.engine.options import HouseRule, Options, PendingKind
 from bot.localdiscord.testing import LocalDiscord
 from tests.e2e.helpers import (
@@ -169,6 +173,36 @@ async def test_hands_stay_private(uno: LocalDiscord) -> None:
             c.name for c in game.hands[seat.id]
         )
     assert not any(m.ephemeral for m in uno.stand_in.visible_messages(carol, ch))
+
+
+async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An open hand is redrawn as the game changes: at once when its owner is to act, else once
+    after the changes settle (several turns of others make one edit)."""
+    monkeypatch.setattr(service, "HAND_SETTLE_SECONDS", 0.5)
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    table = await open_table(uno, ch, alice, [bob], bots=2)
+    ai1, ai2 = table.seats[2].id, table.seats[3].id
+    game = rig(
+        uno, ch, variant="classic", dealer=ai2,
+        hands={"alice": ["red 2", "red 3", "blue 4"], "bob": ["red 5", "red 6", "blue 6"],
+               ai1: ["red 8", "green 8", "blue 8"], ai2: ["red 9", "green 9", "blue 9"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    mine = await hand(uno, alice, ch)
+    await click(uno, alice, mine, "🟥 red 2")
+    shown = mine.revision
+    # bob plays, then both AI seats: alice only watches until her turn comes back.
+    await click(uno, bob, await hand(uno, bob, ch), "🟥 red 5")
+    await uno.stand_in.wait_until(lambda: "Your move" in mine.text, timeout=0.4)  # before settling
+    assert mine.revision == shown + 1  # one edit for the three turns in between
+    assert game.pending.player == table.seats[0].id and "🟥 red 3" in labels(mine)
+    # bob watches the AI seats' turns: his hand catches up once, after they settle.
+    theirs = next(m for m in uno.stand_in.visible_messages(bob, ch) if m.ephemeral)
+    before = theirs.revision
+    await click(uno, alice, mine, "Draw")
+    await uno.stand_in.wait_until(lambda: theirs.revision > before, timeout=5)
+    assert theirs.revision == before + 1 and f"{len(game.hands[table.seats[1].id])} cards" in theirs.text
 
 
 async def test_stale_and_out_of_turn_clicks_are_refused(uno: LocalDiscord) -> None:
