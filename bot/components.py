@@ -86,9 +86,12 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:"
         return cls(scope, channel, version, verb, *args, label=label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _service(interaction).on_component(
-            interaction, self.scope, self.channel, self.version, self.verb, self.args, []
-        )
+        try:
+            await _service(interaction).on_component(
+                interaction, self.scope, self.channel, self.version, self.verb, self.args, []
+            )
+        finally:
+            _handled(self, interaction)
 
 
 class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:" + _ID):
@@ -129,9 +132,26 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
         return cls(scope, channel, version, verb, *args, options=options, max_values=25)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _service(interaction).on_component(
-            interaction, self.scope, self.channel, self.version, self.verb, self.args, list(self.item.values)
-        )
+        try:
+            await _service(interaction).on_component(
+                interaction,
+                self.scope,
+                self.channel,
+                self.version,
+                self.verb,
+                self.args,
+                list(self.item.values),
+            )
+        finally:
+            _handled(self, interaction)
+
+
+def _handled(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:
+    """Let go of what discord.py built to dispatch a click: the clicked message and the view it
+    rebuilt from that message's components. Both sit in reference cycles (the interaction and its
+    response, the view and its items), which only a collector pass would free."""
+    release(item.view)
+    interaction.message = None
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -147,3 +167,11 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
         view.add_item(item)
     view.stop()  # discord.py stores no finished view
     return view
+
+
+def release(view: discord.ui.View | None) -> None:
+    """Empty a view once it is sent: its items and it refer to each other, so without this only
+    a collector pass frees them, and those passes were the tail of the bot's acknowledgements
+    (docs/performance-load.md)."""
+    if view is not None:
+        view.clear_items()

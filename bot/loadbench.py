@@ -61,7 +61,9 @@ text answers such as a stale click), ``usage_errors`` (clicks the stand-in refus
 window per interaction), ``cpu`` (cores used in the window by this process, the bot process,
 and the whole machine: other programs running at the same time show as ``machine`` above the
 sum) and ``by_kind`` (count, p50, p99 per command or component verb: ``table:hand`` is My hand,
-``hand:p`` a card played...). ``p99_ratio`` is the UNO p99 over the pong p99. Progress, the
+``hand:p`` a card played...) and ``gc`` (the bot process's garbage-collector passes in the
+window per generation: ``passes``, ``ms`` in all, ``max_ms``; None with ``--in-process``).
+``p99_ratio`` is the UNO p99 over the pong p99. Progress, the
 busiest routes, error samples and the machine go to stderr. The exit status is 1 if an
 interaction went unacknowledged or the stand-in answered any request with an error.
 """
@@ -132,6 +134,7 @@ class BotSpec:
     ai_delay: float
     database: str
     profile: str | None = None
+    gc_log: str | None = None
 
 
 def make_uno_bot(spec: BotSpec) -> UnoBot:
@@ -257,10 +260,41 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
         root.removeHandler(handler)
 
 
+class GcPasses:
+    """A `gc.callbacks` entry noting each collector pass: (epoch seconds at its end, generation,
+    milliseconds)."""
+
+    def __init__(self) -> None:
+        self.passes: list[tuple[float, int, float]] = []
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.passes.append((time.time(), info["generation"], 1000 * (time.perf_counter() - self._began)))
+
+
+def gc_figures(passes: list[tuple[float, int, float]], start: float, end: float) -> dict[str, Any]:
+    """Per generation, the passes that ended in ``[start, end)``: count, total and longest ms."""
+    figures: dict[str, Any] = {}
+    for generation in range(3):
+        ms = [d for at, g, d in passes if g == generation and start <= at < end]
+        figures[f"gen{generation}"] = {
+            "passes": len(ms),
+            "ms": round(sum(ms, 0.0), 1),
+            "max_ms": round(max(ms, default=0.0), 1),
+        }
+    return figures
+
+
 def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
-    """Entry point of the bot process (optionally under cProfile)."""
+    """Entry point of the bot process (optionally under cProfile); notes its collector passes
+    in ``spec.gc_log`` (JSON) when it ends."""
     logging.getLogger().setLevel(logging.WARNING)  # records are forwarded to the parent, which prints them
     profiler = cProfile.Profile(time.thread_time) if spec.profile else None
+    passes = GcPasses()
+    gc.callbacks.append(passes)
     if profiler is not None:
         profiler.enable()
     try:
@@ -269,6 +303,8 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
         if profiler is not None and spec.profile:
             profiler.disable()
             profiler.dump_stats(spec.profile)
+        if spec.gc_log:
+            Path(spec.gc_log).write_text(json.dumps(passes.passes))
 
 
 class BotRunner:
@@ -748,6 +784,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             ai_delay=args.ai_delay,
             database=str(Path(tmp) / "uno.db"),
             profile=str(profile_dir / f"{kind}-bot.prof") if profile_dir and not args.in_process else None,
+            gc_log=None if args.in_process else str(Path(tmp) / "gc.json"),
         )
         bot = BotRunner(spec, in_process=args.in_process)
         watcher = Watcher(stand_in.state)
@@ -807,6 +844,8 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             await watcher.close()
             logs = await bot.stop()
             await stand_in.close()
+        gc_log = Path(spec.gc_log) if spec.gc_log else None
+        passes = json.loads(gc_log.read_text()) if gc_log is not None and gc_log.exists() else None
     figures = summarize(stand_in.state, start, end)
     routes = Counter(route_of(r.method, r.path) for r in stand_in.state.requests if start <= r.at < end)
     errors = [r for r in stand_in.errors if r.status != 429]  # 429s: discord.py waited and retried
@@ -837,6 +876,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             "usage_errors": sum(driver.usage_errors.values()),
             "stalls": driver.stalls,
             "cpu": cpu,
+            "gc": None if passes is None else gc_figures(passes, start, end),
         }
     )
     if kind == "pong":

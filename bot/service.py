@@ -22,6 +22,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot import render
+from bot.components import release
 from bot.engine import ai
 from bot.engine.cards import Color
 from bot.engine.errors import BadOption, NotInGame, NotYourTurn, UnoError
@@ -270,6 +271,7 @@ class TableService:
         version = table.version
         content, embed, view = render.hand(table, player, notice=notice)
         await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+        release(view)
         self._opened(table, player, interaction, version)
 
     async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
@@ -416,6 +418,7 @@ class TableService:
             discord.HTTPException: Discord refused the edit (NotFound: the message is gone).
         """
         with handle_message_parameters(embed=embed, view=view) as params:
+            release(view)  # in the payload now
             await self.client.http.edit_message(table.channel_id, message_id, params=params)
 
     async def _on_table(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
@@ -636,6 +639,7 @@ class TableService:
             await interaction.response.edit_message(content=content, embed=embed, view=view)
         else:
             await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+        release(view)
         self._opened(table, player, interaction, version)
 
     def _opened(self, table: Table, player: str, interaction: discord.Interaction[Any], version: int) -> None:
@@ -785,6 +789,7 @@ class TableService:
             embed=embed,
             view=view,
         )
+        release(view)
         if self._hands.get(key) is hand:  # not answered meanwhile
             self._hands[key] = hand._replace(version=version)
 
