@@ -960,6 +960,8 @@ class TableService:
         for task in self._tasks.values():
             task.cancel()
         self._tasks.clear()
+        for waiting in list(self._settling.values()):  # hands waiting to settle go now
+            _wake(waiting)
 
         async def settle() -> None:
             for table in list(self.tables):
