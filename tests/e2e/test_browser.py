@@ -46,8 +46,8 @@ pytestmark = pytest.mark.skipif(
 
 
 class StillClock(Clock):
-    """A clock that stands still at 2026-01-01 (plus `advance`): the stand-in's ids, and so the
-    table's seed (``seed`` + channel id), are the same on every run."""
+    """A clock that stands still at 2026-01-01 (plus `advance`): the stand-in's ids and the
+    page's timestamps are the same on every run."""
 
     def now(self) -> float:
         return 1_767_225_600.0 + self._offset
@@ -56,7 +56,7 @@ class StillClock(Clock):
 @pytest.fixture
 def browser_env(tmp_path: Path) -> LocalDiscord:
     """The production bot with a seeded deal, in a guild with alice and bob and channel #uno."""
-    return LocalDiscord(  # seed 5: alice's first playable card is a wild, so she names a color too
+    return LocalDiscord(  # seed 5: alice holds a wild at her first move, so she names a color too
         # Bots think 0.7 s, so alice's move stays in the table's last eight lines while we look.
         lambda s: make_bot(s, tmp_path / "uno.db", seed=5, ai_delay_seconds=0.7),
         users=("alice", "bob"),
@@ -120,8 +120,8 @@ async def play_first_move(page: Any, url: str) -> None:
 
 
 async def make_a_move(hand: Any) -> re.Pattern[str]:
-    """Play the first playable card (naming the first color for a wild), else draw, else accept
-    what is pending; returns the table log line to expect."""
+    """Play a wild if one is playable (naming the first color), else the first playable card,
+    else draw, else accept what is pending; returns the table log line to expect."""
     cards = set((await hand.locator(".field", has_text="Your cards").inner_text()).splitlines()[1:])
     buttons = hand.locator("button:enabled")
     labels = [label.strip() for label in await buttons.all_inner_texts()]
@@ -130,7 +130,7 @@ async def make_a_move(hand: Any) -> re.Pattern[str]:
         choice = "Draw" if "Draw" in labels else "Accept"
         await hand.get_by_role("button", name=choice, exact=True).click()
         return re.compile(r"alice drew \d+ cards?")
-    card = playable[0]
+    card = next((label for label in playable if "wild" in label), playable[0])
     await hand.get_by_role("button", name=card, exact=True).click()
     if "wild" not in card:
         return re.compile(re.escape(f"alice played {card}"))

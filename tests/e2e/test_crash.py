@@ -39,7 +39,7 @@ from bot.localdiscord.records import Channel, InteractionRecord, Message, User
 from bot.localdiscord.server import StandIn, start_stand_in
 
 REPO = Path(__file__).resolve().parents[2]
-GAME_SEED = 1  # the seed of the table's game (see `BotProcess`)
+GAME_SEED = 1  # the bots' game.seed setting (see `BotProcess`)
 KILL_SEED = int(os.environ.get("CRASH_TEST_SEED", "2024"))  # where and how the bot is killed
 # How the bot is killed around a click (see `Killer`), and how many times each. The final move
 # gets one more "before-answer" kill: the game ends while the bot dies.
@@ -122,9 +122,9 @@ class BotProcess:
             UNO_DISCORD__GATEWAY_URL=stand_in.gateway_url,
             UNO_DISCORD__DEV_GUILD_ID=str(stand_in.guild_id),
             UNO_DATABASE__PATH=str(self.db),
-            # A table's game is seeded with game.seed + the channel id, and the stand-in's ids
-            # follow the clock: this makes it GAME_SEED in every test run (the same deal).
-            UNO_GAME__SEED=str(GAME_SEED - channel.id),
+            # With a seed, a bot's first game gets the same shuffles on every run: the crash run
+            # plays the reference's deal.
+            UNO_GAME__SEED=str(GAME_SEED),
             UNO_GAME__TURN_SECONDS="0",
             UNO_GAME__AI_DELAY_SECONDS="0",
         )
@@ -572,7 +572,7 @@ async def test_game_survives_sigkill_at_random_points(
     """The bot, killed with SIGKILL 20+ times during a game (between moves and in the middle of
     moves) and restarted each time, finishes the game exactly as a run that was never killed."""
     stand_in = await start_stand_in("127.0.0.1", 0, "Crash Guild", ["alice", "bob"], channels=["uno"])
-    channel = stand_in.channel("uno")  # both runs play here: the same channel id, the same deal
+    channel = stand_in.channel("uno")  # both runs play here, each its bot's first game: the same deal
     users = [stand_in.user("alice"), stand_in.user("bob")]
     killer = Killer(stand_in, monkeypatch)
     bots: list[BotProcess] = []
