@@ -140,3 +140,26 @@ async def make_a_move(hand: Any) -> re.Pattern[str]:
     name = (await color.inner_text()).split()[-1]
     await color.click()
     return re.compile(re.escape(f"alice played {card} → {name}"))
+
+
+async def test_side_panel_keeps_the_newest_private_messages(browser_env: LocalDiscord) -> None:
+    """The side panel shows the newest five private messages; the older ones wait behind a link."""
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            await page.goto(browser_env.stand_in.base_url)
+            await page.locator("#who").select_option(label="alice")
+            line, side = page.locator("#line"), page.locator("#side .msg")
+            for sent in range(1, 8):  # no table here: each /uno hand is answered privately
+                await line.fill("/uno hand")
+                await line.press("Enter")
+                await expect(side).to_have_count(min(sent, 5), timeout=WAIT_MS)
+            older = page.locator("#older a")
+            await expect(older).to_have_text("Show 2 older", timeout=WAIT_MS)
+            await older.click()
+            await expect(side).to_have_count(7)
+            await page.locator("#older a").click()
+            await expect(side).to_have_count(5)
+        finally:
+            await browser.close()
