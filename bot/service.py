@@ -205,6 +205,8 @@ class TableService:
             table = self.tables.require(channel_id)
             if table.seat(player) is None:  # left meanwhile
                 raise NotInGame(f"{member.display_name} isn't at this table.")
+            if table.game is not None and (player not in table.game.hands or player in table.game.out):
+                raise NotInGame(f"{member.display_name} isn't in this game any more.")
             before = table.to_snapshot()
             events = table.leave_game(player)
             try:
@@ -977,7 +979,7 @@ class TableService:
 
     def _check_moderator(self, interaction: discord.Interaction[Any], table: Table) -> None:
         perms = getattr(interaction, "permissions", None)
-        if str(interaction.user.id) != table.host.id and not (perms and perms.manage_messages):
+        if str(interaction.user.id) != table.host_now.id and not (perms and perms.manage_messages):
             raise LobbyError("Only the host or a member with Manage Messages can do that.")
 
 

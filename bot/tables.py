@@ -14,6 +14,7 @@ A :class:`Table` is plain data plus the engine's :class:`Game`; the service
 from __future__ import annotations
 
 import asyncio
+import random
 import secrets
 import time
 from collections import deque
@@ -87,6 +88,8 @@ class Table:
         log: the last events as short lines for the table message.
         timeouts: consecutive timeouts per player (3 remove them; RULES.md section 11).
         lobby_version: bumped by every lobby change (stale-button checks before the game).
+        base_version: this table's own start for the versions its buttons carry, drawn at random,
+            so a button from an earlier table in the channel is stale here too.
         recorded_rounds: rounds already recorded in storage (never twice).
         pinged, ping_message_id: the player mentioned for the turn in progress ("" once it is over),
             and the last ping message.
@@ -107,6 +110,8 @@ class Table:
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     timeouts: dict[str, int] = field(default_factory=dict)
     lobby_version: int = 0
+    # Buttons carry at most 9 digits (`components._ID`): room for 2**29 + a long game's moves.
+    base_version: int = field(default_factory=lambda: random.randrange(1, 1 << 29))
     touched: float = field(default_factory=time.time)
     recorded_rounds: int = 0
     pinged: str = ""
@@ -132,8 +137,19 @@ class Table:
 
     @property
     def version(self) -> int:
-        """The state version carried by buttons (the game's, or the lobby's before it)."""
-        return self.game.version if self.game else self.lobby_version
+        """The state version carried by buttons: the game's (or the lobby's before it) after
+        ``base_version``."""
+        return self.base_version + (self.game.version if self.game else self.lobby_version)
+
+    @property
+    def host_now(self) -> Seat:
+        """Who may kick and end: the host, or once the host has left the game (or is out of it),
+        the first human still playing, so a game never lacks one."""
+        game = self.game
+        if game is None or (self.host.id in game.hands and self.host.id not in game.out):
+            return self.host
+        playing = [s for s in self.seats if not s.is_ai and s.id in game.hands and s.id not in game.out]
+        return playing[0] if playing else self.host
 
     def seat(self, player_id: str) -> Seat | None:
         """The seat of a player id, if seated."""
@@ -276,6 +292,7 @@ class Table:
             "log": list(self.log),
             "timeouts": dict(self.timeouts),
             "lobby_version": self.lobby_version,
+            "base_version": self.base_version,
             "touched": self.touched,
             "recorded_rounds": self.recorded_rounds,
             "pinged": self.pinged,
@@ -305,6 +322,7 @@ class Table:
                 game_id=data["game_id"],
                 message_id=data["message_id"],
                 lobby_version=int(data["lobby_version"]),
+                base_version=int(data.get("base_version", 0)),
                 touched=float(data["touched"]),
                 recorded_rounds=int(data.get("recorded_rounds", 0)),
                 pinged=str(data.get("pinged", "")),

@@ -168,7 +168,7 @@ def rig(
         color=None if color is None else Color(color),
         protected=ids.get(protected, protected) if protected else None,
     )
-    game.version = table.version + 1
+    game.version = (table.game.version if table.game else 0) + 1  # the old game's buttons go stale
     table.game = game
     table.variant = variant
     return game

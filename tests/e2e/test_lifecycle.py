@@ -104,6 +104,48 @@ def _alice_to_draw(uno: LocalDiscord, ch: Channel) -> None:
     )  # fmt: skip
 
 
+async def test_a_hand_from_an_ended_game_is_stale_in_the_next(uno: LocalDiscord) -> None:
+    """A hand message left from a game that ended (an older one, no longer kept up to date) moves
+    nothing in the next game at the table, even at the same move count."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    _alice_to_draw(uno, ch)
+    old = await command(uno, alice, ch, "uno hand")
+    assert old is not None and "Draw" in labels(old)
+    await command(uno, alice, ch, "uno hand")  # the newer hand is the one kept up to date
+    await command(uno, alice, ch, "uno end")
+    await open_table(uno, ch, alice, [bob])
+    _alice_to_draw(uno, ch)
+    game = table_of(uno, ch).game
+    assert game is not None
+    version, cards = game.version, len(game.hands[str(alice.id)])
+    answer = await click(uno, alice, old, "Draw")
+    assert answer is not None and "earlier moment" in answer.text
+    assert (game.version, len(game.hands[str(alice.id)])) == (version, cards)
+
+
+async def test_when_the_host_leaves_the_next_player_may_end(uno: LocalDiscord) -> None:
+    """Once the host has left a game in progress, the first human still playing may kick and
+    end (before, only a member with Manage Messages could); kicking a player who is out already
+    says so."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    table = await open_table(uno, ch, alice, [bob, carol], bots=1)
+    answer = await command(uno, bob, ch, "uno end")
+    assert answer is not None and "host" in answer.text  # alice is still playing
+    await command(uno, alice, ch, "uno leave")
+    await command(uno, bob, ch, "uno kick", member=carol)
+    game = table.game
+    assert game is not None and str(carol.id) in game.out
+    answer = await command(uno, bob, ch, "uno kick", member=carol)  # again: about carol, not bob
+    assert answer is not None and answer.text.endswith("carol isn't in this game any more.")
+    assert uno.client.service.tables.get(ch.id) is table  # type: ignore[attr-defined]  # bob and the bot play on
+    await command(uno, bob, ch, "uno end")
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
+    await uno.stand_in.wait_for_message(ch, lambda m: "closed by" in m.text)
+
+
 async def test_deleted_table_message_ends_the_game(uno: LocalDiscord) -> None:
     """If the table message is deleted, the game ends cleanly and says why."""
     ch = uno.channel("uno")
