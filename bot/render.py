@@ -72,6 +72,15 @@ _COLOR_ORDER = {c: i for i, c in enumerate(Color)}
 _RANK_ORDER = {r: i for i, r in enumerate(Rank)}
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1.
+
+    >>> count(1, "round"), count(0, "point"), count(7, "card")
+    ('1 round', '0 points', '7 cards')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def face_label(face: Face) -> str:
     """``"🟥 red 7"``, ``"🌈 wild draw four"``."""
     return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
@@ -213,7 +222,7 @@ def _player_line(table: Table, game: Game, player: str) -> str:
     n = len(game.hands.get(player, ()))
     playing = table.state == "playing" and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
-    line = f"{marker}**{name}** — {n} card{'s' if n != 1 else ''}"
+    line = f"{marker}**{name}** — {count(n, 'card')}"
     if player in game.called and n:  # a call made before going out is spent
         line += " · **UNO!**"
     if player in game.catchable:
@@ -326,7 +335,7 @@ def hand(
     if pick:
         status = _pick_status(game, cards, list(pick)) or status
     embed = discord.Embed(
-        title="Not in this game" if left else f"{len(cards)} card{'s' if len(cards) != 1 else ''}",
+        title="Not in this game" if left else count(len(cards), "card"),
         description=f"Top card: **{face_label(game.top)}**"
         + (f" → **{game.color.value}**" if game.top.color is None and game.color else "")
         + f"\n{status}",
@@ -569,7 +578,7 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
         if d["reason"] in ("catch",):
             return None
         n = d["count"]
-        return f"{name} drew {n} card{'s' if n != 1 else ''}" if n else f"{name} had nothing to draw"
+        return f"{name} drew {count(n, 'card')}" if n else f"{name} had nothing to draw"
     simple = {
         "turn-skipped": f"{name} loses a turn",
         "drawn-card-kept": f"{name} keeps the drawn card",
@@ -643,7 +652,7 @@ def standings(tbl: Table) -> discord.Embed:
             if not hands:
                 return 10_000, "left the game"
             n = sum(map(len, hands))
-            return n, f"{n} card{'s' if n != 1 else ''} left"
+            return n, f"{count(n, 'card')} left"
 
         ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))
         lines = [f"{i + 1}. {tbl.name(p)} — {left(p)[1]}" for i, p in enumerate(ranked)]
@@ -655,7 +664,7 @@ def standings(tbl: Table) -> discord.Embed:
         lines = [f"{i + 1}. {tbl.name(k)} — {v}" for i, (k, v) in enumerate(order)]
     winners = " & ".join(tbl.name(w) for w in game.winners) or "nobody"
     embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
-    rounds = f"{game.round_no} round{'s' if game.round_no != 1 else ''}"
+    rounds = count(game.round_no, "round")
     embed.set_footer(text=f"{game.variant.name} · {rounds}")
     return embed
 

@@ -201,7 +201,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
         lines = [
             f"{i + 1}. {_who(r.user_id)} — {r.games_won} won / {r.games_played} played"
-            f" ({r.win_rate:.0%}), {r.rounds_won} rounds, {r.points} points"
+            f" ({r.win_rate:.0%}), {render.count(r.rounds_won, 'round')}, {render.count(r.points, 'point')}"
             for i, r in enumerate(rows)
         ]
         embed = discord.Embed(title=title, description="\n".join(lines) or "No games finished yet.")
@@ -217,15 +217,16 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         s = await self.bot.storage.stats(interaction.guild_id or 0, str(who.id))
         embed = discord.Embed(
             title=f"{who.display_name}'s UNO record",
-            description=f"{s.games_won} won of {s.games_played} games ({s.win_rate:.0%}) · "
-            f"{s.rounds_won} rounds won · {s.points} points",
+            description=f"{s.games_won} won of {render.count(s.games_played, 'game')} ({s.win_rate:.0%}) · "
+            f"{render.count(s.rounds_won, 'round')} won · {render.count(s.points, 'point')}",
         )
         for variant, counts in sorted(s.by_variant.items()):
             name = VARIANTS[variant].name if variant in VARIANTS else variant
             embed.add_field(
                 name=name,
                 value=f"{counts.get('games_won', 0)}/{counts.get('games_played', 0)} games, "
-                f"{counts.get('rounds_won', 0)} rounds, {counts.get('points', 0)} points",
+                f"{render.count(counts.get('rounds_won', 0), 'round')}, "
+                f"{render.count(counts.get('points', 0), 'point')}",
             )
         await interaction.response.send_message(embed=embed, allowed_mentions=NONE)
 

@@ -245,7 +245,7 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     board = await command(uno, bob, ch, "uno leaderboard")
     assert board is not None and f"<@{alice.id}>" in board.text
     stats = await command(uno, bob, ch, "uno stats", member=alice)
-    assert stats is not None and "1 won of 1 games" in stats.text
+    assert stats is not None and "1 won of 1 game (100%) · 1 round won" in stats.text
     answer = await command(uno, alice, ch, "uno forget-me")
     assert answer is not None and answer.ephemeral
     board = await command(uno, bob, ch, "uno leaderboard")
