@@ -144,7 +144,13 @@ class TableService:
         variant = given.pop("variant", None)
         if variant is not None and variant not in VARIANTS:
             raise BadOption(f"Unknown edition {variant!r}.")
-        options = Options.parse({**table.options.to_dict(), **given})
+        merged = {**table.options.to_dict(), **given}
+        # A mode asked for now replaces the other one the lobby had (they can't be combined);
+        # asked for together, they are refused below.
+        for mode, other in (("elimination", "partners"), ("partners", "elimination")):
+            if given.get(mode) and other not in given:
+                merged[other] = False
+        options = Options.parse(merged)
         # The turn timer is no /uno new option: it follows the channel's settings until Start.
         defaults = await self.channel_defaults(table.channel_id)
         before = table.to_snapshot()

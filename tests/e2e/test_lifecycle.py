@@ -344,7 +344,8 @@ async def test_host_adds_and_removes_bots_in_the_lobby(uno: LocalDiscord) -> Non
 
 async def test_impossible_options_are_refused_when_chosen(uno: LocalDiscord) -> None:
     """Partners with elimination is refused privately by /uno new and by the host's reconfiguring,
-    changing nothing; a player count partners can't use is shown in the lobby before Start."""
+    changing nothing; a player count partners can't use is shown in the lobby before Start; asking
+    for one of the two in a lobby that has the other swaps them."""
     ch = uno.channel("uno")
     alice = uno.user("alice")
     answer = await command(uno, alice, ch, "uno new", partners=True, elimination=True)
@@ -353,11 +354,15 @@ async def test_impossible_options_are_refused_when_chosen(uno: LocalDiscord) -> 
     await command(uno, alice, ch, "uno new", partners=True)
     assert "Partners need 4, 6, 8 or 10 players to start (1 seated)" in lobby_message(uno, ch).text
     version = table_of(uno, ch).version
-    answer = await command(uno, alice, ch, "uno new", elimination=True, target_score=100)
+    answer = await command(uno, alice, ch, "uno new", partners=True, elimination=True, target_score=100)
     assert answer is not None and answer.ephemeral and "can't be combined" in answer.text
     table = table_of(uno, ch)
     assert table.options.partners and not table.options.elimination and table.options.target_score == 500
     assert table.version == version
+    await command(uno, alice, ch, "uno new", elimination=True)  # partners was the lobby's: swapped
+    assert table.options.elimination and not table.options.partners
+    await command(uno, alice, ch, "uno new", partners=True)
+    assert table.options.partners and not table.options.elimination
 
 
 async def test_shutdown_lets_a_table_edit_on_its_way_finish(
