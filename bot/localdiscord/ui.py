@@ -15,6 +15,7 @@ Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,7 +73,7 @@ class UI:
         self._push_pending = False
         for ws in list(self.sockets):
             if not ws.closed:
-                task = asyncio.ensure_future(ws.send_str('{"type": "changed"}'))
+                task = asyncio.ensure_future(_notify(ws))
                 self._sends.add(task)
                 task.add_done_callback(self._sends.discard)
 
@@ -259,3 +260,9 @@ class UI:
 
 
 __all__ = ["UI"]
+
+
+async def _notify(ws: web.WebSocketResponse) -> None:
+    """Tell one page that the state changed; a page closing meanwhile is simply gone."""
+    with contextlib.suppress(ConnectionError):
+        await ws.send_str('{"type": "changed"}')

@@ -3,8 +3,9 @@ parser and the browser page's endpoints."""
 
 from __future__ import annotations
 
+import asyncio
 import io
-from typing import cast
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -203,6 +204,27 @@ async def test_browser_page_endpoints(env: LocalDiscord) -> None:
             error = (await response.json())["error"]
             assert response.status == 400 and error.startswith("option loud: 'ture' is not a boolean")
     assert stand_in.user("carol") in stand_in.users
+
+
+async def test_a_page_closing_while_notified_is_dropped_quietly(env: LocalDiscord) -> None:
+    """A page whose connection resets as the stand-in announces a change (a tab closed at that
+    moment) is skipped: the announcement ends without an error left in a task."""
+
+    class Closing:
+        closed = False
+
+        async def send_str(self, text: str) -> None:
+            raise ConnectionResetError("Cannot write to closing transport")
+
+        async def close(self) -> None:
+            self.closed = True
+
+    ui = env.stand_in.ui
+    ui.sockets.add(cast(Any, Closing()))
+    ui._push()
+    sends = list(ui._sends)
+    assert sends
+    await asyncio.gather(*sends)  # raises if a send's error escaped
 
 
 @pytest.mark.parametrize("name", ["carol", "Alice", " BOB ", "uno bot"])
