@@ -278,9 +278,12 @@ class TableService:
             )
         version = table.version
         content, embed, view = render.hand(table, player, notice=notice)
+        previous = self._hands.get((table.channel_id, player))
         await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
         release(view)
         self._opened(table, player, interaction, version)
+        if previous is not None:  # one hand message at a time: the one this replaces goes
+            self._spawn(_delete_hand(previous))
 
     async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno table``: post the table message again at the bottom of the channel."""
@@ -1012,6 +1015,15 @@ def _only_watching(table: Table, player: str) -> bool:
         or game.can_call_uno(player)
         or HouseRule.JUMP_IN in game.options.house_rules
     )
+
+
+async def _delete_hand(hand: OpenHand) -> None:
+    """Delete a hand message while its token lasts (after that it stays, and its buttons are
+    refused as out of date)."""
+    if time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await hand.webhook.delete_message("@original")  # type: ignore[arg-type]  # Discord API
 
 
 def _wake(waiting: asyncio.Future[None] | None) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot import service
 from bot.engine.options import PendingKind
 from bot.localdiscord.records import Channel
 from bot.localdiscord.testing import LocalDiscord
@@ -104,17 +105,20 @@ def _alice_to_draw(uno: LocalDiscord, ch: Channel) -> None:
     )  # fmt: skip
 
 
-async def test_a_hand_from_an_ended_game_is_stale_in_the_next(uno: LocalDiscord) -> None:
-    """A hand message left from a game that ended (an older one, no longer kept up to date) moves
-    nothing in the next game at the table, even at the same move count."""
+async def test_a_hand_from_an_ended_game_is_stale_in_the_next(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand message left from a game that ended (its token expired, so it was neither deleted
+    nor closed) moves nothing in the next game at the table, even at the same move count."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
     _alice_to_draw(uno, ch)
     old = await command(uno, alice, ch, "uno hand")
     assert old is not None and "Draw" in labels(old)
-    await command(uno, alice, ch, "uno hand")  # the newer hand is the one kept up to date
+    monkeypatch.setattr(service, "HAND_TOKEN_SECONDS", -1)  # as if 15 minutes went by
     await command(uno, alice, ch, "uno end")
+    assert "Draw" in labels(old)
     await open_table(uno, ch, alice, [bob])
     _alice_to_draw(uno, ch)
     game = table_of(uno, ch).game

@@ -205,29 +205,49 @@ async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest
     assert theirs.revision == before + 1 and f"{len(game.hands[table.seats[1].id])} cards" in theirs.text
 
 
-async def test_stale_and_out_of_turn_clicks_are_refused(uno: LocalDiscord) -> None:
+async def test_stale_and_out_of_turn_clicks_are_refused(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A button from an older state, and a click out of turn, change nothing and say why."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await open_table(uno, ch, alice, [bob, carol])
+    game = rig(
+        uno, ch, variant="classic", dealer="carol",
+        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["red 5", "yellow 6", "blue 6"],
+               "carol": ["red 8", "green 8", "blue 8"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    bob_hand = await hand(uno, bob, ch)
+    assert "Draw" not in labels(bob_hand)  # not bob's turn: no play buttons
+    mine = await hand(uno, alice, ch)
+
+    async def not_redrawn(self: object, table: object, player: str) -> None:
+        return None  # the click below races the redraw of alice's hand, and wins
+
+    monkeypatch.setattr(service.TableService, "_show_hand", not_redrawn)
+    await command(uno, alice, ch, "uno kick", member=carol)  # still alice's turn, a new state
+    version = game.version
+    answer = await click(uno, alice, mine, "🟥 red 2")  # a button of the older state
+    assert answer is not None and "earlier moment" in answer.text
+    assert game.version == version and "🟥 red 2" in labels(answer)  # and the hand is redrawn
+    # Out of turn with three cards, bob's UNO call doesn't count: refused privately.
+    answer = await click(uno, bob, table_message(uno, ch), "UNO!")
+    assert answer is not None and answer.ephemeral and "UNO" in answer.text
+    assert game.version == version
+
+
+async def test_a_new_hand_message_replaces_the_last(uno: LocalDiscord) -> None:
+    """Opening the hand again deletes the hand message it replaces: one hand at a time."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
-    game = rig(
-        uno, ch, variant="classic", dealer="bob",
-        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["red 5", "yellow 6"]},
-        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
-    )  # fmt: skip
-    old = await hand(uno, alice, ch)
-    fresh = await hand(uno, alice, ch)  # a second hand message; the first is never refreshed
-    bob_hand = await hand(uno, bob, ch)
-    assert "Draw" not in labels(bob_hand)  # not bob's turn: no play buttons
-    await click(uno, alice, fresh, "🟥 red 2")
-    version = game.version
-    answer = await click(uno, alice, old, "🟥 red 3")  # a button of the older state
-    assert answer is not None and "earlier moment" in answer.text
-    assert game.version == version
-    # Out of turn with two cards, alice's UNO call doesn't count: refused privately.
-    answer = await click(uno, alice, table_message(uno, ch), "UNO!")
-    assert answer is not None and answer.ephemeral and "UNO" in answer.text
-    assert game.version == version
+    first = await hand(uno, alice, ch)
+    second = await command(uno, alice, ch, "uno hand")
+    assert second is not None and second is not first
+    await uno.stand_in.wait_until(lambda: first.deleted, timeout=5)
+    hands = [m for m in uno.stand_in.visible_messages(alice, ch) if m.ephemeral]
+    assert hands == [second]
 
 
 async def test_two_clicks_at_once_are_serialized(uno: LocalDiscord) -> None:
