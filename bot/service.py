@@ -272,10 +272,10 @@ class TableService:
         """``/uno hand`` or the table's My hand button: the player's private hand."""
         table = self.tables.require(_channel_id(interaction))
         player = str(interaction.user.id)
-        if table.game is None or player not in table.game.hands:
-            raise NotInGame(
-                "You aren't playing at this table." if table.game else "The game hasn't started yet."
-            )
+        if table.game is None:
+            raise NotInGame("The game hasn't started yet.")
+        if player not in table.game.hands:
+            raise NotInGame()  # the same words as any other button of the game
         version = table.version
         content, embed, view = render.hand(table, player, notice=notice)
         previous = self._hands.get((table.channel_id, player))

@@ -139,6 +139,13 @@ async def test_when_the_host_leaves_the_next_player_may_end(uno: LocalDiscord) -
     answer = await command(uno, bob, ch, "uno end")
     assert answer is not None and "host" in answer.text  # alice is still playing
     await command(uno, alice, ch, "uno leave")
+    for press in ("My hand", "UNO!"):  # alice is out: both buttons say so alike
+        answer = await click(uno, alice, table_message(uno, ch), press)
+        assert (
+            answer is not None
+            and answer.ephemeral
+            and answer.text.endswith("You aren't playing in this game.")
+        )
     await command(uno, bob, ch, "uno kick", member=carol)
     game = table.game
     assert game is not None and str(carol.id) in game.out
