@@ -60,6 +60,11 @@ class OpenHand(NamedTuple):
     since: float
     version: int
 
+    @property
+    def expired(self) -> bool:
+        """Whether its token may no longer edit or delete the message."""
+        return time.monotonic() - self.since > HAND_TOKEN_SECONDS
+
 
 class NotSaved(UnoError):
     """The move could not be saved, so it was not made (the table is as before it)."""
@@ -211,7 +216,7 @@ class TableService:
             table = self.tables.require(channel_id)
             if table.seat(player) is None:  # left meanwhile
                 raise NotInGame(f"{member.display_name} isn't at this table.")
-            if table.game is not None and (player not in table.game.hands or player in table.game.out):
+            if table.game is not None and not table.in_game(player):
                 raise NotInGame(f"{member.display_name} isn't in this game any more.")
             before = table.to_snapshot()
             events = table.leave_game(player)
@@ -564,7 +569,7 @@ class TableService:
             summary = render.round_summary(table, game.round_winner, game.round_points)
             new = game.start_round()
             table.log.extend(render.log_lines(table, new))
-        if not any(not s.is_ai and s.id in game.hands and s.id not in game.out for s in table.seats):
+        if not any(not s.is_ai and table.in_game(s.id) for s in table.seats):
             # Everyone human left or was removed: bots don't play on for nobody (nor score).
             # The game still counts as played, and lost, by every human who sat in it.
             table.state = "over"
@@ -787,10 +792,9 @@ class TableService:
         closed = _hand_closed(table, player)
         if hand is None or game is None or (hand.version == table.version and not closed):
             return
-        expired = time.monotonic() - hand.since > HAND_TOKEN_SECONDS
-        if closed or expired:
+        if closed or hand.expired:
             del self._hands[key]
-        if expired:
+        if hand.expired:
             return
         version = table.version
         content, embed, view = render.hand(table, player)
@@ -1020,7 +1024,7 @@ def _only_watching(table: Table, player: str) -> bool:
 async def _delete_hand(hand: OpenHand) -> None:
     """Delete a hand message while its token lasts (after that it stays, and its buttons are
     refused as out of date)."""
-    if time.monotonic() - hand.since > HAND_TOKEN_SECONDS:
+    if hand.expired:
         return
     with contextlib.suppress(discord.HTTPException):
         await hand.webhook.delete_message("@original")  # type: ignore[arg-type]  # Discord API

@@ -145,11 +145,15 @@ class Table:
     def host_now(self) -> Seat:
         """Who may kick and end: the host, or once the host has left the game (or is out of it),
         the first human still playing, so a game never lacks one."""
-        game = self.game
-        if game is None or (self.host.id in game.hands and self.host.id not in game.out):
+        if self.game is None or self.in_game(self.host.id):
             return self.host
-        playing = [s for s in self.seats if not s.is_ai and s.id in game.hands and s.id not in game.out]
+        playing = [s for s in self.seats if not s.is_ai and self.in_game(s.id)]
         return playing[0] if playing else self.host
+
+    def in_game(self, player_id: str) -> bool:
+        """Whether the player is still playing the game: dealt in, and neither left nor out."""
+        game = self.game
+        return game is not None and player_id in game.hands and player_id not in game.out
 
     def seat(self, player_id: str) -> Seat | None:
         """The seat of a player id, if seated."""
