@@ -5,9 +5,9 @@ A :class:`Table` is plain data plus the engine's :class:`Game`; the service
 ``asyncio.Lock`` per table, so two clicks on the same table never race.
 
 >>> t = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"), variant="classic")
->>> t.join(Seat("11", "Ben")); t.add_ai(); [s.name for s in t.seats]
+>>> t.join(Seat("11", "Ben")); _ = t.add_ai(); [s.name for s in t.seats]
 ['Ana', 'Ben', 'Bot 1']
->>> t.start(seed=5); t.game is not None and t.state
+>>> _ = t.start(seed=5); t.game is not None and t.state
 'playing'
 """
 
