@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from .limits import JSON
@@ -39,26 +39,29 @@ _EVENT_INTENTS = {
 
 
 class Connection:
-    """One client WebSocket; frames go out in order through a queue."""
+    """One client WebSocket; frames go out in order through a queue, and ``sent`` is called with
+    each frame once it is written to the socket."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
+    def __init__(self, ws: web.WebSocketResponse, sent: Callable[[JSON], None] = lambda frame: None) -> None:
         self.ws = ws
         self.session: Session | None = None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._sent = sent
+        self._queue: asyncio.Queue[tuple[str, JSON] | None] = asyncio.Queue()
         self._writer = asyncio.create_task(self._write())
 
     def send(self, frame: JSON) -> None:
         """Queue a frame (``{"op", "d", "s"?, "t"?}``)."""
-        self._queue.put_nowait(json.dumps(frame))
+        self._queue.put_nowait((orjson.dumps(frame).decode(), frame))
 
     async def _write(self) -> None:
-        while (text := await self._queue.get()) is not None:
+        while (item := await self._queue.get()) is not None:
             if self.ws.closed:
                 return
             try:
-                await self.ws.send_str(text)
+                await self.ws.send_str(item[0])
             except (ConnectionError, RuntimeError):
                 return
+            self._sent(item[1])
 
     async def close(self, code: int = 1000, message: bytes = b"") -> None:
         """Flush queued frames, then close the socket."""
@@ -112,6 +115,13 @@ class Gateway:
             if payload is not None:
                 session.dispatch(event, payload)
 
+    def _delivered(self, frame: JSON) -> None:
+        """Note when an interaction first reached the bot (``InteractionRecord.delivered_at``)."""
+        if frame.get("t") == "INTERACTION_CREATE":
+            record = self.state.interactions.get(int(frame["d"]["id"]))
+            if record is not None and record.delivered_at is None:
+                record.delivered_at = self.state.clock.now()
+
     def _filter(self, session: Session, event: str, data: JSON) -> JSON | None:
         """The payload this session gets, or None if its intents exclude the event."""
         if event.startswith("MESSAGE_"):
@@ -131,13 +141,13 @@ class Gateway:
         """``GET /gateway`` upgraded to a WebSocket."""
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        connection = Connection(ws)
+        connection = Connection(ws, self._delivered)
         self.connections.add(connection)
         connection.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}, "s": None, "t": None})
         try:
             async for message in ws:
                 if message.type is WSMsgType.TEXT:
-                    await self._receive(connection, json.loads(message.data))
+                    await self._receive(connection, orjson.loads(message.data))
         finally:
             self.connections.discard(connection)
             if connection.session is not None and connection.session.connection is connection:

@@ -408,7 +408,8 @@ def callback(
     state: State, interaction_id: str, token: str, body: JSON, files: Sequence[tuple[str, int]] = ()
 ) -> JSON:
     """Handle ``POST /interactions/{id}/{token}/callback`` and return the ``with_response``
-    body ``{"interaction": {...}, "resource": {"type", "message"?}}``.
+    body ``{"interaction": {...}, "resource": {"type", "message"?}}`` (the message only for
+    types 4 and 7, as Discord).
 
     Raises:
         DiscordError: 10062 (unknown, or later than 3 s), 40060 (already acknowledged), 50035
@@ -477,6 +478,7 @@ def callback(
     resource: JSON = {"type": kind}
     if message is not None:
         response["response_message_id"] = str(message.id)
+    if message is not None and kind in (4, 7):  # Discord sends no message with a deferral
         resource["message"] = state.message_payload(message)
     return {"interaction": response, "resource": resource}
 

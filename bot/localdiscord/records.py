@@ -102,6 +102,7 @@ class Channel:
     position: int = 0
     topic: str | None = None
     recipient: User | None = None
+    last_message_id: int | None = None  # the newest message's, deleted or not, as Discord's
 
     @property
     def is_dm(self) -> bool:
@@ -220,7 +221,9 @@ class InteractionRecord:
     ``type`` is 2 (slash command), 3 (component) or 5 (modal submit). ``payload`` is the
     INTERACTION_CREATE data as dispatched. ``original`` is the ``@original`` message (the
     response for types 4/5, the component's message for 6/7); ``followups`` are later webhook
-    messages. ``acknowledged_at`` is the callback's time (Discord's 3-second deadline);
+    messages. ``delivered_at`` is when INTERACTION_CREATE was written to the bot's gateway
+    socket (its arrival at the bot; None while not yet sent). ``acknowledged_at`` is the
+    callback's time (Discord's 3-second deadline counts from ``created_at``);
     ``answered_at`` when the user first saw the answer (the callback, or after a deferral the
     first followup or ``@original`` edit), and ``answer_message`` that message.
     """
@@ -236,6 +239,7 @@ class InteractionRecord:
     source_message: Message | None = None
     command: str | None = None
     response_type: int | None = None
+    delivered_at: float | None = None
     acknowledged_at: float | None = None
     answered_at: float | None = None
     answer_message: Message | None = None

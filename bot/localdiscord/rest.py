@@ -7,10 +7,10 @@ even with ``; charset=utf-8``, as text).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import orjson
 from aiohttp import BodyPartReader, web
 
 from . import interactions, limits
@@ -30,9 +30,7 @@ def json_response(body: Any, status: int = 200) -> web.Response:
     """A JSON answer with the exact content type discord.py expects (204 when body is None)."""
     if body is None:
         return web.Response(status=204)
-    return web.Response(
-        body=json.dumps(body).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
+    return web.Response(body=orjson.dumps(body), status=status, headers={"Content-Type": "application/json"})
 
 
 async def read_body(request: web.Request) -> tuple[Any, list[tuple[str, int]]]:
@@ -46,12 +44,12 @@ async def read_body(request: web.Request) -> tuple[Any, list[tuple[str, int]]]:
                 continue
             data = await part.read()
             if part.name == "payload_json":
-                body = json.loads(data)
+                body = orjson.loads(data)
             elif part.filename:
                 files.append((part.filename, len(data)))
         return body, files
     text = await request.text()
-    return (json.loads(text) if text else None), []
+    return (orjson.loads(text) if text else None), []
 
 
 class Rest:
@@ -150,7 +148,7 @@ class Rest:
         response.headers.update(headers)
         record.status = response.status
         if isinstance(response, web.Response) and response.body is not None:
-            record.response = json.loads(response.body)  # type: ignore[arg-type]
+            record.response = orjson.loads(response.body)  # type: ignore[arg-type]
         if record.channel_id is not None:
             state.requests_per_channel[record.channel_id] += 1
         state.changed()

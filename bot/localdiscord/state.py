@@ -292,6 +292,7 @@ class State:
         self._apply(message, body)
         self._add_files(message, files)
         self.messages[message.id] = message
+        channel.last_message_id = message.id
         if not message.ephemeral:
             self.dispatch("MESSAGE_CREATE", self.message_payload(message))
         self.changed()
@@ -449,7 +450,7 @@ class State:
 
     def channel_payload(self, channel: Channel) -> JSON:
         """``discord.types.channel.TextChannel`` or ``DMChannel``."""
-        last = max((m.id for m in self.messages.values() if m.channel is channel), default=None)
+        last = channel.last_message_id
         if channel.is_dm:
             assert channel.recipient is not None
             return {

@@ -84,6 +84,8 @@ async def test_deferred_thinking_then_followups(env: LocalDiscord) -> None:
     answer = await run.answer()  # the first followup, which replaced the thinking message
     assert answer.message is original and run.answered_at is not None
     assert run.acknowledged_at is not None and run.answered_at >= run.acknowledged_at
+    # the frame reached the bot between the interaction's creation and the bot's callback
+    assert run.delivered_at is not None and run.created_at <= run.delivered_at <= run.acknowledged_at
     assert news.content == "Public news." and not news.ephemeral
     assert stand_in.visible_messages(bob, uno) == [news]
     assert stand_in.visible_messages(alice, uno) == [original, news]

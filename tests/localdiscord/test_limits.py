@@ -279,6 +279,23 @@ async def test_embeds_over_6000_through_channel_send(env: LocalDiscord) -> None:
     assert raised.value.code == 50035 and "Embed size exceeds maximum size of 6000" in raised.value.text
 
 
+@pytest.mark.parametrize(("kind", "has_message"), [(4, True), (5, False), (6, False), (7, True)])
+async def test_callback_response_carries_a_message_only_when_one_is_shown(
+    env: LocalDiscord, kind: int, has_message: bool
+) -> None:
+    """``with_response`` gets the message for types 4 and 7 only, as Discord's callback resource
+    (a deferral has nothing to show yet), and the response's id names the message either way."""
+    run = await pending_click(env)
+    route = Route("POST", "/interactions/{i}/{token}/callback", i=run.id, token=run.token)
+    data = {"content": "ok"} if kind in (4, 7) else {}
+    body = await env.client.http.request(
+        route, json={"type": kind, "data": data}, params={"with_response": 1}
+    )
+    assert body["resource"]["type"] == kind
+    assert ("message" in body["resource"]) is has_message
+    assert body["interaction"]["response_message_id"]
+
+
 async def test_ack_after_three_seconds_is_unknown_interaction(env: LocalDiscord) -> None:
     """A callback later than 3 s (stand-in clock) gets 404 10062 Unknown interaction."""
     env.expect_error(10062)
