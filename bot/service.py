@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, NoReturn
 
 import discord
 from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
 
 from bot import render
 from bot.components import release
@@ -650,7 +651,7 @@ class TableService:
         version = table.version
         content, embed, view = render.hand(table, player, page=page, pick=pick, notice=notice)
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=content, embed=embed, view=view)
+            await _edit_original(interaction.followup, content, embed, view)
         elif interaction.type is discord.InteractionType.component:
             await interaction.response.edit_message(content=content, embed=embed, view=view)
         else:
@@ -798,13 +799,7 @@ class TableService:
             return
         version = table.version
         content, embed, view = render.hand(table, player)
-        await hand.webhook.edit_message(
-            "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
-            content=content,
-            embed=embed,
-            view=view,
-        )
-        release(view)
+        await _edit_original(hand.webhook, content, embed, view)
         if self._hands.get(key) is hand:  # not answered meanwhile
             self._hands[key] = hand._replace(version=version)
 
@@ -1019,6 +1014,33 @@ def _only_watching(table: Table, player: str) -> bool:
         or game.can_call_uno(player)
         or HouseRule.JUMP_IN in game.options.house_rules
     )
+
+
+async def _edit_original(
+    webhook: discord.Webhook, content: str, embed: discord.Embed, view: discord.ui.View
+) -> None:
+    """Edit an interaction's own message (``@original``) through its token, as
+    `Webhook.edit_message` does, minus turning the response into a `discord.Message` that
+    nobody reads (one per hand refresh, the bot's most frequent request).
+
+    Raises:
+        discord.HTTPException: Discord refused the edit (NotFound: the token has expired or the
+            message is gone).
+    """
+    with handle_message_parameters(content=content, embed=embed, view=view, allowed_mentions=NONE) as params:
+        release(view)  # in the payload now
+        await async_context.get().edit_webhook_message(
+            webhook.id,
+            webhook.token,  # type: ignore[arg-type]  # an interaction's webhook always has one
+            "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            with_components=True,
+        )
 
 
 async def _delete_hand(hand: OpenHand) -> None:
