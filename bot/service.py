@@ -94,6 +94,7 @@ class TableService:
         self._updating: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._next_update: dict[tuple[int, str], Callable[[], Awaitable[None]]] = {}
         self._settling: dict[tuple[int, str], asyncio.Future[None]] = {}
+        self._turnstile = asyncio.Lock()
         self._rng = random.Random(defaults.seed)
         # With a seed set, the n-th game started gets the same shuffles on every run.
         self._seeds = random.Random(defaults.seed)
@@ -702,6 +703,7 @@ class TableService:
                 show = self._next_update.pop(key, show)
             while show is not None:
                 next_at = loop.time() + UPDATE_SPACING
+                await self._take_turn()
                 try:
                     await show()
                 except discord.HTTPException as exc:  # e.g. an expired hand token
@@ -714,6 +716,15 @@ class TableService:
             self._updating.pop(key, None)
             self._next_update.pop(key, None)
             self._settling.pop(key, None)
+
+    async def _take_turn(self) -> None:
+        """Wait until no other background job (a message update, an AI move) has started in this
+        pass of the event loop. The jobs a move sets off (table, hands, ping, the next AI move)
+        then run one per pass, with the sockets polled between them, so an interaction that
+        arrives meanwhile waits for one of them, not for all: a fifth off the acknowledgements'
+        p99 under load (docs/performance-load.md)."""
+        async with self._turnstile:
+            await asyncio.sleep(0)
 
     async def _updated(self, key: tuple[int, str]) -> None:
         """Wait until no update of ``key`` is in flight or asked for."""
@@ -866,6 +877,7 @@ class TableService:
 
     async def _ai_later(self, channel_id: int, version: int) -> None:
         await asyncio.sleep(self.defaults.ai_delay_seconds)
+        await self._take_turn()
         await self._machine_move(channel_id, version, None)
 
     async def _timeout_later(self, channel_id: int, version: int, player: str, seconds: int) -> None:
