@@ -1084,7 +1084,7 @@ def _seat(user: discord.abc.User) -> Seat:
 
 
 def _catch_someone(game: Game, player: str) -> list[Event]:
-    targets = [t for t in game.seated if t in game.catchable and t != player]
+    targets = game.catch_targets(player)
     if not targets:
         from bot.engine.errors import CatchRefused
 

@@ -158,7 +158,7 @@ def catches(game: Game, player: str) -> list[Action]:
     """Catches ``player`` can make now (an AI makes every one of them at once)."""
     if player not in game.hands or game.round_over:
         return []
-    return [Action("catch", target=t) for t in sorted(game.catchable) if t != player]
+    return [Action("catch", target=t) for t in sorted(game.catch_targets(player))]
 
 
 def play_round(

@@ -411,8 +411,7 @@ class Game:
             return out
         if self.can_call_uno(player):
             out.append(Action("uno"))
-        if self.catchable:
-            out.extend(Action("catch", target=t) for t in self.seated if t in self.catchable and t != player)
+        out.extend(Action("catch", target=t) for t in self.catch_targets(player))
         if self._jump_in and self.pending.kind is PendingKind.TURN and self.pending.player != player:
             for card in dict.fromkeys(self.hands[player]):
                 if self._identical_to_top(card):
@@ -667,16 +666,26 @@ class Game:
         self._emit("uno-called", player)
         return self._flush()
 
+    def catch_targets(self, player: str) -> list[str]:
+        """The players ``player`` may catch now, in seat order: those in a catch window, less
+        themself and, with partners, their partner (docs/rules.md, "Partners")."""
+        if not self.catchable:
+            return []
+        team = self.team_of(player)
+        return [t for t in self.seated if t in self.catchable and self.team_of(t) != team]
+
     def catch(self, catcher: str, target: str) -> list[Event]:
         """Catch a player who went down to one card without calling UNO: they draw two.
 
         Raises:
             NotInGame, RoundOver, CatchRefused: the target called, holds more than one card, the
-                window closed, or the catcher is the target.
+                window closed, or the catcher is the target or (with partners) their partner.
         """
         self._check_actor(catcher)
         if target == catcher:
             raise CatchRefused("You can't catch yourself.")
+        if target in self.players and self.team_of(target) == self.team_of(catcher):
+            raise CatchRefused("They're your partner.")
         if target not in self.hands:
             raise CatchRefused("That player isn't in this game.")
         if target in self.called:
