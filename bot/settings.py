@@ -10,10 +10,11 @@ documented in ``config.example.toml``.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
@@ -22,6 +23,7 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+from pydantic_settings import SettingsError as PydanticSettingsError
 
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
@@ -186,6 +188,11 @@ def load_settings(
             f"setting {where}: {err['msg']} (in {toml if toml.is_file() else 'the environment'};"
             f" environment name UNO_{where.upper().replace('.', '__')})"
         ) from None
+    except PydanticSettingsError:  # an environment value that is not JSON where a list is due
+        raise SettingsError(
+            f"setting {_unparsed_list(env)}: not a JSON list in the environment; write it as"
+            ' UNO_GAME__HOUSE_RULES=\'["stacking", "jump-in"]\''
+        ) from None
     except (OSError, ValueError) as exc:
         raise SettingsError(f"cannot read {toml}: {exc}") from None
     finally:
@@ -197,3 +204,18 @@ def load_settings(
             " config.toml (or run with --local to play without Discord)"
         )
     return Settings.model_validate(settings.model_dump())
+
+
+def _unparsed_list(env: Mapping[str, str]) -> str:
+    """The dotted name of the list setting whose ``UNO_…`` value is not JSON ("a list setting"
+    if none is found)."""
+    for section, field in Settings.model_fields.items():
+        model = field.annotation
+        for name, inner in getattr(model, "model_fields", {}).items():
+            value = env.get(f"UNO_{section}__{name}".upper())
+            if value is not None and get_origin(inner.annotation) in (list, set, tuple):
+                try:
+                    json.loads(value)
+                except ValueError:
+                    return f"{section}.{name}"
+    return "a list setting"

@@ -42,6 +42,7 @@ def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
         ({"UNO_GAME__VARIANT": "uno-attack"}, "game.variant"),
         ({"UNO_DISCORD__API_BASE": "discord.com"}, "discord.api_base"),
         ({"UNO_GAME__TURN_SECONDS": "3"}, "game.turn_seconds"),
+        ({"UNO_GAME__HOUSE_RULES": "stacking"}, "game.house_rules"),
     ],
 )
 def test_invalid_setting_names_it(tmp_path: Path, env: dict[str, str], name: str) -> None:
