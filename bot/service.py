@@ -26,7 +26,7 @@ from bot import render
 from bot.components import release
 from bot.engine import ai
 from bot.engine.cards import Color
-from bot.engine.errors import BadOption, NotInGame, NotYourTurn, UnoError
+from bot.engine.errors import BadOption, CatchRefused, NotInGame, NotYourTurn, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options
@@ -863,9 +863,7 @@ class TableService:
             return
         player = game.pending.player or ""
         seat = table.seat(player)
-        ai_catch = any(table.seat(p) and not table.seat(p).is_ai for p in game.catchable) and any(  # type: ignore[union-attr]
-            s.is_ai for s in table.seats if s.id in game.hands
-        )
+        ai_catch = any(s.is_ai and ai.catches(game, s.id) for s in table.seats)
         if (seat is not None and seat.is_ai) or ai_catch:
             self._start_task(table.channel_id, "ai", self._ai_later(table.channel_id, table.version))
         if seat is not None and not seat.is_ai and table.turn_seconds:
@@ -1086,8 +1084,6 @@ def _seat(user: discord.abc.User) -> Seat:
 def _catch_someone(game: Game, player: str) -> list[Event]:
     targets = game.catch_targets(player)
     if not targets:
-        from bot.engine.errors import CatchRefused
-
         raise CatchRefused()
     return game.catch(player, targets[0])
 
