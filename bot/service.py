@@ -770,7 +770,7 @@ class TableService:
         if table.state != "playing" or table.game is None:
             return
         self._refresh_hands(table)
-        if _to_ping(table) is not None:
+        if _to_ping(table) is not None or _stale_ping(table):
             self._update((table.channel_id, PING), lambda: self._ping(table))
         self._schedule(table)
 
@@ -816,32 +816,39 @@ class TableService:
 
     async def _ping(self, table: Table) -> None:
         """Mention the player who must act, once per turn (their mention only), and delete the
-        previous ping. One ping job per table at a time (``_update``), so none are crossed. The
-        new ping is saved before the old one is deleted: after a restart, the table knows the
-        ping still to delete, and none twice.
+        previous ping; with no one to mention (an AI seat acts), only delete the previous one, so
+        no ping names a player whose turn is over. One ping job per table at a time (``_update``),
+        so none are crossed. A new ping is saved before the old one is deleted: after a restart,
+        the table knows the ping still to delete. A ping deleted alone is forgotten with the
+        next save (at the latest the AI's move), not saved for itself: after a restart in between,
+        its second deletion finds it gone, which is harmless.
         """
         player = _to_ping(table)
-        if player is None:
+        if player is None and not _stale_ping(table):
             return
-        # Through the HTTP client, as `_edit`: a ping's `discord.Message` would go unread.
-        mention = discord.AllowedMentions(users=[discord.Object(int(player))], everyone=False, roles=False)
-        http = self.client.http
-        with handle_message_parameters(
-            f"<@{player}>, it's your move at the UNO table.", allowed_mentions=mention
-        ) as params:
-            posted = int((await http.send_message(table.channel_id, params=params))["id"])
+        posted = None
+        if player is not None:
+            # Through the HTTP client, as `_edit`: a ping's `discord.Message` would go unread.
+            mention = discord.AllowedMentions(
+                users=[discord.Object(int(player))], everyone=False, roles=False
+            )
+            with handle_message_parameters(
+                f"<@{player}>, it's your move at the UNO table.", allowed_mentions=mention
+            ) as params:
+                posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
         async with self.tables.lock(table.channel_id):  # not in the middle of a move
             if table.state != "over":  # the table as saved, if a failed save replaced it since
                 table = self.tables.get(table.channel_id) or table
             last, table.ping_message_id = table.ping_message_id, posted
             game = table.game
-            table.pinged = player if game is not None and game.pending.player == player else ""
+            table.pinged = player if player and game is not None and game.pending.player == player else ""
             if table.state == "over":  # closed meanwhile: this ping goes too
                 last, table.ping_message_id = posted, None
-            await self._save(table)
+            if posted is not None:
+                await self._save(table)
         if last is not None:
             with contextlib.suppress(discord.HTTPException):
-                await http.delete_message(table.channel_id, last)
+                await self.client.http.delete_message(table.channel_id, last)
 
     # ================================================================ AI and timers
 
@@ -1075,6 +1082,12 @@ def _to_ping(table: Table) -> str | None:
     player = game.pending.player
     seat = table.seat(player or "")
     return player if seat is not None and not seat.is_ai and player != table.pinged else None
+
+
+def _stale_ping(table: Table) -> bool:
+    """Whether the ping shown names a player whose turn is over (`Table.pinged` is cleared
+    when it ends)."""
+    return table.ping_message_id is not None and not table.pinged
 
 
 def _seat(user: discord.abc.User) -> Seat:

@@ -447,6 +447,32 @@ async def test_a_lone_human_among_bots_is_pinged_every_turn(uno: LocalDiscord) -
     assert game.pending.player == table.seats[0].id
 
 
+async def test_a_ping_goes_when_the_turn_passes_to_an_ai(uno: LocalDiscord) -> None:
+    """Once the pinged player's turn is over and an AI seat is to act, their ping is deleted: the
+    channel never shows a ping naming someone whose turn it isn't."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    table = await open_table(uno, ch, alice, [], bots=1)
+    bot1 = table.seats[1].id
+    game = rig(
+        uno, ch, variant="classic", dealer=bot1,
+        hands={"alice": ["blue 1", "blue 2"], bot1: ["green 1", "green 2"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6"],
+    )  # fmt: skip
+
+    def pings() -> list[str]:
+        return [m.text for m in uno.stand_in.messages(ch) if "it's your move" in m.text]
+
+    # alice draws, the AI draws at once, and alice is pinged for her next turn.
+    await click(uno, alice, await hand(uno, alice, ch), "Draw")
+    await uno.stand_in.wait_until(lambda: game.pending.player == table.seats[0].id and len(pings()) == 1)
+    bot_of(uno).service.defaults.ai_delay_seconds = 30  # the AI's turn lasts while we look
+    await click(uno, alice, await hand(uno, alice, ch), "Draw")
+    assert game.pending.player == bot1
+    await bot_of(uno).service._updated((ch.id, PING))
+    assert pings() == [] and table_of(uno, ch).ping_message_id is None
+
+
 async def test_closing_leaves_no_live_looking_buttons(uno: LocalDiscord) -> None:
     """A player who leaves sees their open hand say so, without buttons; after /uno end every
     open hand and the table message say the game has ended, without buttons."""
