@@ -14,7 +14,7 @@ COPY docs/rules.md ./docs/rules.md
 # (and local mode its static page) from any working directory, `uno-bot` included. A plain
 # `pip install .` puts a second copy in site-packages without docs/rules.md or static/index.html.
 RUN pip install --no-cache-dir -e . \
-    && useradd --system --uid 10001 --home-dir /app uno \
+    && useradd --uid 10001 --user-group --no-create-home --home-dir /app uno \
     && mkdir -p /data && chown uno /data
 USER uno
 VOLUME ["/data"]

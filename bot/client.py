@@ -78,6 +78,9 @@ class UnoBot(commands.Bot):
         if self.sync_global:
             synced = await self.tree.sync()
             log.info("synced %d commands globally", len(synced))
+        elif not (self.settings.discord.sync_commands and guild_id):
+            # Without a sync the commands are whatever was synced last: none on a new application.
+            log.info("commands not synced: set discord.dev_guild_id, or run once with --sync-global")
         restored = await self.service.restore()
         if restored:
             log.info("restored %d table(s)", restored)

@@ -4,14 +4,17 @@ channel settings, rules and records."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import service
+from bot.client import UnoBot
 from bot.engine.options import PendingKind
 from bot.localdiscord.records import Channel
+from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import PING
 from tests.e2e.conftest import USERS, make_bot
@@ -94,6 +97,22 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         assert bot_of(env).service.tables.get(ch.id) is None
         stats = await bot_of(env).storage.stats(table.guild_id, alice_id)  # a game played, and lost
         assert (stats.games_played, stats.games_won) == (1, 0)
+
+
+async def test_a_bot_that_syncs_no_commands_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Without a command guild (and without --sync-global) the bot syncs nothing, which on a new
+    application means no /uno command at all: the log says so and how to fix it."""
+
+    def factory(stand_in: StandIn) -> UnoBot:
+        bot = make_bot(stand_in, tmp_path / "u.db")
+        bot.settings.discord.dev_guild_id = None
+        return bot
+
+    with caplog.at_level(logging.INFO, logger="bot.client"):
+        async with LocalDiscord(factory, users=USERS, channels=("uno",)):
+            pass
+    notes = [r.getMessage() for r in caplog.records if r.name == "bot.client"]
+    assert any("not synced" in n and "dev_guild_id" in n and "--sync-global" in n for n in notes)
 
 
 def _alice_to_draw(uno: LocalDiscord, ch: Channel) -> None:
