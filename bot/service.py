@@ -202,11 +202,20 @@ class TableService:
         self._after(table)  # the next player may be an AI seat, or have a turn timer
 
     async def kick(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> None:
-        """``/uno kick``: the host or a member with Manage Messages removes a player."""
+        """``/uno kick``: the host or a member with Manage Messages removes a player.
+
+        Raises:
+            LobbyError: ``member`` is the one kicking (leaving is ``/uno leave``), or they are
+                neither the host nor a member with Manage Messages.
+            NotInGame: ``member`` isn't at the table, or is out of the game already.
+            NoTable: there is no table in the channel.
+        """
         channel_id = _channel_id(interaction)
         table = self.tables.require(channel_id)
-        self._check_moderator(interaction, table)
         player = str(member.id)
+        if player == str(interaction.user.id):  # a kick of oneself would act as a leave
+            raise LobbyError("You can't kick yourself; /uno leave takes you away from the table.")
+        self._check_moderator(interaction, table)
         if table.seat(player) is None:
             raise NotInGame(f"{member.display_name} isn't at this table.")
         if table.state == "lobby":

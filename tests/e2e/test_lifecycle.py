@@ -193,6 +193,28 @@ async def test_kick_and_end_need_the_host_or_manage_messages(uno: LocalDiscord) 
     await uno.stand_in.wait_for_message(ch, lambda m: "closed by" in m.text)
 
 
+async def test_kicking_oneself_is_refused_with_the_way_to_leave(uno: LocalDiscord) -> None:
+    """The host, or a member with Manage Messages, kicking themself is told of /uno leave; nothing
+    changes (a kick of oneself would have acted as a leave)."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, ch, "uno new")
+    answer = await command(uno, alice, ch, "uno kick", member=alice)
+    assert answer is not None and answer.ephemeral and "/uno leave" in answer.text
+    assert [s.name for s in table_of(uno, ch).seats] == ["alice"]
+    await command(uno, alice, ch, "uno end")
+    table = await open_table(uno, ch, alice, [bob])
+    uno.stand_in.grant(bob, "manage_messages")
+    game = table.game
+    assert game is not None
+    version = game.version
+    for user in (alice, bob):
+        answer = await command(uno, user, ch, "uno kick", member=user)
+        assert answer is not None and answer.ephemeral
+        assert answer.text == "You can't kick yourself; /uno leave takes you away from the table."
+    assert game.version == version and not game.out and table_of(uno, ch) is table
+
+
 async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) -> None:
     """/uno settings (Manage Channels) saves defaults that /uno new then uses."""
     ch = uno.channel("uno")
