@@ -121,9 +121,18 @@ def scoring_text(options: Options) -> str:
 
 
 def customizable_text(rule: str) -> str:
-    """The Wild Customizable rule as the table reads it."""
+    r"""The Wild Customizable rule as the table reads it: a known rule's name, or the host's own
+    text (at most 300 characters) with its Markdown escaped, so ``**``, ``#`` or ``>`` show as typed.
+
+    >>> customizable_text("swap-hands"), customizable_text("")
+    ('Swap hands', 'plain wild')
+    >>> customizable_text("**Sing**") == r"\*\*Sing\*\*"
+    True
+    """
     known = CUSTOMIZABLE_RULES.get(rule)
-    return known.name if known else rule or "plain wild"
+    if known:
+        return known.name
+    return discord.utils.escape_markdown(_trim(rule, 300)) if rule else "plain wild"
 
 
 def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
@@ -133,7 +142,7 @@ def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
             f"Edition: **{VARIANTS[variant].name}**",
             f"Scoring: **{scoring_text(options)}**",
             f"House rules: **{house_rules_text(options.house_rules)}**",
-            f"Wild Customizable: **{_trim(customizable_text(options.customizable_rule), 300)}**",
+            f"Wild Customizable: **{customizable_text(options.customizable_rule)}**",
             f"Turn timer: **{f'{turn_seconds}s' if turn_seconds else 'off'}**",
         ]
     )
@@ -621,8 +630,8 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
         return f"🔁 Every hand passes {d['direction']}"
     if k == "deck-reshuffled":
         return "The discard pile is shuffled into a new draw pile"
-    if k == "house-rule":
-        return f"📜 House rule: {d['text']}"
+    if k == "house-rule":  # a known rule by its id, the host's own text as written
+        return f"📜 House rule: {customizable_text(d.get('rule', d['text']))}"
     if k == "player-eliminated":
         return f"❌ {name} reached {d['score']} and is out"
     if k == "round-over":

@@ -231,6 +231,8 @@ async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) ->
     assert answer is not None and "Unknown house rule" in answer.text
     answer = await command(uno, alice, ch, "uno settings", turn_seconds=3)
     assert answer is not None and "at least 10 seconds" in answer.text
+    answer = await command(uno, alice, ch, "uno settings", customizable_rule="**Sing** first")
+    assert answer is not None and r"Wild Customizable: **\*\*Sing\*\* first**" in answer.text
     await command(uno, bob, ch, "uno new")
     table = table_of(uno, ch)
     assert table.variant == "flip" and table.options.target_score == 200
