@@ -227,7 +227,7 @@ def _player_line(table: Table, game: Game, player: str) -> str:
     name = ("🤖 " if seat and seat.is_ai else "") + table.name(player)
     state = game.out.get(player)
     if state:
-        return f"~~{name}~~ ({state})"
+        return f"　~~{name}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
     playing = table.state == "playing" and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"

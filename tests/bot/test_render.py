@@ -413,3 +413,16 @@ def test_a_custom_wild_rule_shows_as_typed() -> None:
     known = Event("house-rule", "1", {"text": "Swap hands", "rule": "swap-hands"})
     assert render.describe(table, known) == "📜 House rule: Swap hands"
 
+
+def test_a_departed_players_row_lines_up_with_the_others() -> None:
+    """In the table's Players field a player who left is indented like the players waiting."""
+    table = _table("classic", 3, Options(), 2)
+    game = table.game
+    assert game is not None
+    game.leave(game.players[1])
+    embed, _ = render.table(table)
+    players = next(f.value for f in embed.fields if f.name == "Players")
+    assert players is not None
+    rows = players.splitlines()
+    assert len(rows) == 3 and sum("(left)" in row for row in rows) == 1
+    assert all(row.startswith(("▶ ", "　")) for row in rows), rows
