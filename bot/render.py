@@ -81,6 +81,21 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def record_text(*, games_played: int, games_won: int, rounds_won: int, points: int) -> str:
+    """A player's record (``/uno stats``), one count a line; the keywords are the storage's counts.
+
+    >>> print(record_text(games_played=4, games_won=1, rounds_won=6, points=230))
+    Games played: **4** · won: **1** (25%)
+    Rounds won: **6**
+    Points scored: **230**
+    """
+    rate = f" ({games_won / games_played:.0%})" if games_played else ""
+    return (
+        f"Games played: **{games_played}** · won: **{games_won}**{rate}\n"
+        f"Rounds won: **{rounds_won}**\nPoints scored: **{points}**"
+    )
+
+
 def face_label(face: Face) -> str:
     """``"🟥 red 7"``, ``"🌈 wild draw four"``."""
     return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"

@@ -280,7 +280,12 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     board = await command(uno, bob, ch, "uno leaderboard")
     assert board is not None and f"<@{alice.id}>" in board.text
     stats = await command(uno, bob, ch, "uno stats", member=alice)
-    assert stats is not None and "1 won of 1 game (100%) · 1 round won" in stats.text
+    assert stats is not None and stats.embeds[0]["description"] == (
+        "Games played: **1** · won: **1** (100%)\nRounds won: **1**\nPoints scored: **0**"
+    )
+    assert stats.embeds[0]["fields"] == [
+        {"name": "UNO", "value": stats.embeds[0]["description"], "inline": True}
+    ]
     answer = await command(uno, alice, ch, "uno forget-me")
     assert answer is not None and answer.ephemeral
     board = await command(uno, bob, ch, "uno leaderboard")
