@@ -336,7 +336,19 @@ class TableService:
             else:
                 await self._on_hand(interaction, table, version, verb, args, values)
         except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
-            await reply_error(interaction, exc, channel_id)
+            redraw = self._hand_redraw(interaction, channel_id) if scope == "h" else None
+            await reply_error(interaction, exc, channel_id, redraw=redraw)
+
+    def _hand_redraw(
+        self, interaction: discord.Interaction[Any], channel_id: int
+    ) -> Callable[[str], Awaitable[None]] | None:
+        """How a refused click in a hand is answered: the player's hand redrawn through the
+        interaction with a notice (None: they have no hand at the table any more)."""
+        table = self.tables.get(channel_id)  # the table as it is now (a failed save replaces it)
+        player = str(interaction.user.id)
+        if table is None or _hand_closed(table, player):
+            return None
+        return lambda notice: self._respond_hand(interaction, table, player, notice=notice)
 
     async def _on_lobby(
         self, interaction: discord.Interaction[Any], table: Table, version: int, verb: str, values: list[str]
