@@ -4,6 +4,7 @@ table id and the player gets a short apology. No stack trace ever reaches a user
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -27,15 +28,28 @@ def message_for(error: BaseException) -> str:
 
 
 async def reply_error(
-    interaction: discord.Interaction[Any], error: BaseException, table: int | None = None
+    interaction: discord.Interaction[Any],
+    error: BaseException,
+    table: int | None = None,
+    *,
+    redraw: Callable[[str], Awaitable[None]] | None = None,
 ) -> None:
-    """Answer ``interaction`` privately with the error's message (log unexpected errors)."""
+    """Answer ``interaction`` privately with the error's message (log unexpected errors).
+
+    Args:
+        table: the table's channel id, for the log (default: the interaction's channel).
+        redraw: for a click in a player's hand, redraws that hand through ``interaction`` with a
+            notice line. A refusal (an ``UnoError``) is answered so, its message as the notice:
+            the hand then shows the game as it is, not the refused choice in its select.
+    """
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if not isinstance(original, UnoError | app_commands.CheckFailure | app_commands.TransformerError):
         log.error("error at table %s", table or interaction.channel_id, exc_info=original)
     text = message_for(error)
     try:
-        if interaction.response.is_done():
+        if redraw is not None and isinstance(original, UnoError):
+            await redraw("⚠️ " + text)
+        elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)

@@ -81,6 +81,21 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def record_text(*, games_played: int, games_won: int, rounds_won: int, points: int) -> str:
+    """A player's record (``/uno stats``), one count a line; the keywords are the storage's counts.
+
+    >>> print(record_text(games_played=4, games_won=1, rounds_won=6, points=230))
+    Games played: **4** · won: **1** (25%)
+    Rounds won: **6**
+    Points scored: **230**
+    """
+    rate = f" ({games_won / games_played:.0%})" if games_played else ""
+    return (
+        f"Games played: **{games_played}** · won: **{games_won}**{rate}\n"
+        f"Rounds won: **{rounds_won}**\nPoints scored: **{points}**"
+    )
+
+
 def face_label(face: Face) -> str:
     """``"🟥 red 7"``, ``"🌈 wild draw four"``."""
     return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
@@ -121,9 +136,18 @@ def scoring_text(options: Options) -> str:
 
 
 def customizable_text(rule: str) -> str:
-    """The Wild Customizable rule as the table reads it."""
+    r"""The Wild Customizable rule as the table reads it: a known rule's name, or the host's own
+    text (at most 300 characters) with its Markdown escaped, so ``**``, ``#`` or ``>`` show as typed.
+
+    >>> customizable_text("swap-hands"), customizable_text("")
+    ('Swap hands', 'plain wild')
+    >>> customizable_text("**Sing**") == r"\*\*Sing\*\*"
+    True
+    """
     known = CUSTOMIZABLE_RULES.get(rule)
-    return known.name if known else rule or "plain wild"
+    if known:
+        return known.name
+    return discord.utils.escape_markdown(_trim(rule, 300)) if rule else "plain wild"
 
 
 def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
@@ -133,7 +157,7 @@ def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
             f"Edition: **{VARIANTS[variant].name}**",
             f"Scoring: **{scoring_text(options)}**",
             f"House rules: **{house_rules_text(options.house_rules)}**",
-            f"Wild Customizable: **{_trim(customizable_text(options.customizable_rule), 300)}**",
+            f"Wild Customizable: **{customizable_text(options.customizable_rule)}**",
             f"Turn timer: **{f'{turn_seconds}s' if turn_seconds else 'off'}**",
         ]
     )
@@ -218,7 +242,7 @@ def _player_line(table: Table, game: Game, player: str) -> str:
     name = ("🤖 " if seat and seat.is_ai else "") + table.name(player)
     state = game.out.get(player)
     if state:
-        return f"~~{name}~~ ({state})"
+        return f"　~~{name}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
     playing = table.state == "playing" and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
@@ -621,8 +645,8 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
         return f"🔁 Every hand passes {d['direction']}"
     if k == "deck-reshuffled":
         return "The discard pile is shuffled into a new draw pile"
-    if k == "house-rule":
-        return f"📜 House rule: {d['text']}"
+    if k == "house-rule":  # a known rule by its id, the host's own text as written
+        return f"📜 House rule: {customizable_text(d.get('rule', d['text']))}"
     if k == "player-eliminated":
         return f"❌ {name} reached {d['score']} and is out"
     if k == "round-over":

@@ -202,11 +202,20 @@ class TableService:
         self._after(table)  # the next player may be an AI seat, or have a turn timer
 
     async def kick(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> None:
-        """``/uno kick``: the host or a member with Manage Messages removes a player."""
+        """``/uno kick``: the host or a member with Manage Messages removes a player.
+
+        Raises:
+            LobbyError: ``member`` is the one kicking (leaving is ``/uno leave``), or they are
+                neither the host nor a member with Manage Messages.
+            NotInGame: ``member`` isn't at the table, or is out of the game already.
+            NoTable: there is no table in the channel.
+        """
         channel_id = _channel_id(interaction)
         table = self.tables.require(channel_id)
-        self._check_moderator(interaction, table)
         player = str(member.id)
+        if player == str(interaction.user.id):  # a kick of oneself would act as a leave
+            raise LobbyError("You can't kick yourself; /uno leave takes you away from the table.")
+        self._check_moderator(interaction, table)
         if table.seat(player) is None:
             raise NotInGame(f"{member.display_name} isn't at this table.")
         if table.state == "lobby":
@@ -327,7 +336,19 @@ class TableService:
             else:
                 await self._on_hand(interaction, table, version, verb, args, values)
         except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
-            await reply_error(interaction, exc, channel_id)
+            redraw = self._hand_redraw(interaction, channel_id) if scope == "h" else None
+            await reply_error(interaction, exc, channel_id, redraw=redraw)
+
+    def _hand_redraw(
+        self, interaction: discord.Interaction[Any], channel_id: int
+    ) -> Callable[[str], Awaitable[None]] | None:
+        """How a refused click in a hand is answered: the player's hand redrawn through the
+        interaction with a notice (None: they have no hand at the table any more)."""
+        table = self.tables.get(channel_id)  # the table as it is now (a failed save replaces it)
+        player = str(interaction.user.id)
+        if table is None or _hand_closed(table, player):
+            return None
+        return lambda notice: self._respond_hand(interaction, table, player, notice=notice)
 
     async def _on_lobby(
         self, interaction: discord.Interaction[Any], table: Table, version: int, verb: str, values: list[str]

@@ -215,19 +215,13 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         """A player's UNO record in this server."""
         who = member or interaction.user
         s = await self.bot.storage.stats(interaction.guild_id or 0, str(who.id))
-        embed = discord.Embed(
-            title=f"{who.display_name}'s UNO record",
-            description=f"{s.games_won} won of {render.count(s.games_played, 'game')} ({s.win_rate:.0%}) · "
-            f"{render.count(s.rounds_won, 'round')} won · {render.count(s.points, 'point')}",
+        total = render.record_text(
+            games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
+        embed = discord.Embed(title=f"{who.display_name}'s UNO record", description=total)
         for variant, counts in sorted(s.by_variant.items()):
             name = VARIANTS[variant].name if variant in VARIANTS else variant
-            embed.add_field(
-                name=name,
-                value=f"{counts.get('games_won', 0)}/{counts.get('games_played', 0)} games, "
-                f"{render.count(counts.get('rounds_won', 0), 'round')}, "
-                f"{render.count(counts.get('points', 0), 'point')}",
-            )
+            embed.add_field(name=name, value=render.record_text(**counts))
         await interaction.response.send_message(embed=embed, allowed_mentions=NONE)
 
     @app_commands.command(name="forget-me")

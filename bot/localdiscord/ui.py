@@ -8,7 +8,9 @@ Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
 - ``POST /ui/command {"user", "channel", "text": "/uno new variant:flip"}``
 - ``POST /ui/say {"user", "channel", "content"}``
 - ``POST /ui/click {"user", "message", "custom_id"}``
-- ``POST /ui/select {"user", "message", "custom_id", "values": [...]}``
+- ``POST /ui/select {"user", "message", "custom_id", "values": [...]}``: a click or pick the
+  stand-in refuses (the component is gone, say, after a double click) answers as Discord's client
+  shows it, ``{"error": "This interaction failed", "detail": why}``
 - ``POST /ui/modal {"user", "interaction", "values": {custom_id: text}}``
 """
 
@@ -30,6 +32,12 @@ if TYPE_CHECKING:
     from .server import StandIn
 
 STATIC = Path(__file__).parent / "static"
+INTERACTION_FAILED = "This interaction failed"
+"""What Discord's client says of a click or pick that Discord refused."""
+
+
+class InteractionFailed(Exception):
+    """A click or pick the stand-in refused; the message is why (for the answer's ``detail``)."""
 
 
 class UI:
@@ -205,6 +213,8 @@ class UI:
             try:
                 body = await request.json()
                 return web.json_response(await act(body))
+            except InteractionFailed as failed:
+                return web.json_response({"error": INTERACTION_FAILED, "detail": str(failed)}, status=400)
             except (CommandUsageError, DiscordError, KeyError, ValueError) as error:
                 return web.json_response({"error": str(error) or repr(error)}, status=400)
 
@@ -243,13 +253,26 @@ class UI:
         return {"message": str(message.id)}
 
     async def _click(self, body: JSON) -> JSON:
-        record = await self.stand_in.click(self._user(body), self._message(body), body["custom_id"])
-        return self._expect_answer(record)
+        return await self._use_component(body, None)
 
     async def _select(self, body: JSON) -> JSON:
-        record = await self.stand_in.select(
-            self._user(body), self._message(body), body["custom_id"], list(body["values"])
-        )
+        return await self._use_component(body, [str(v) for v in body["values"]])
+
+    async def _use_component(self, body: JSON, values: list[str] | None) -> JSON:
+        """Click (``values`` None) or pick in a component of the page's message.
+
+        Raises:
+            InteractionFailed: the stand-in refused the component (no longer on the message,
+                disabled, or not offering ``values``).
+        """
+        user, message, custom_id = self._user(body), self._message(body), body["custom_id"]
+        try:
+            if values is None:
+                record = await self.stand_in.click(user, message, custom_id)
+            else:
+                record = await self.stand_in.select(user, message, custom_id, values)
+        except CommandUsageError as error:
+            raise InteractionFailed(str(error)) from None
         return self._expect_answer(record)
 
     async def _modal(self, body: JSON) -> JSON:

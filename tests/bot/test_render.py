@@ -396,3 +396,33 @@ def test_log_names_the_start_card(variant: str, seed: int, expected: list[str]) 
     table.join(Seat("3", "Cy"))
     lines = render.log_lines(table, table.start(seed))
     assert lines[0].startswith("Round 1: ") and lines[1:] == expected
+
+
+def test_a_custom_wild_rule_shows_as_typed() -> None:
+    """The host's own Wild Customizable text is shown with its Markdown escaped wherever it
+    appears (settings, lobby, the log line of its play); a known rule shows by its name."""
+    typed = "# **Sing** > _all_ `now`"
+    shown = discord.utils.escape_markdown(typed)
+    options = Options(customizable_rule=typed)
+    table = _lobby(options, "dc-super-hero-girls")
+    embed, _ = render.lobby(table)
+    assert f"Wild Customizable: **{shown}**" in render.settings_text("dc-super-hero-girls", options, 0)
+    assert f"Wild Customizable: {shown}" in str(embed.description)
+    played = Event("house-rule", "1", {"text": typed})
+    assert render.describe(table, played) == f"📜 House rule: {shown}"
+    known = Event("house-rule", "1", {"text": "Swap hands", "rule": "swap-hands"})
+    assert render.describe(table, known) == "📜 House rule: Swap hands"
+
+
+def test_a_departed_players_row_lines_up_with_the_others() -> None:
+    """In the table's Players field a player who left is indented like the players waiting."""
+    table = _table("classic", 3, Options(), 2)
+    game = table.game
+    assert game is not None
+    game.leave(game.players[1])
+    embed, _ = render.table(table)
+    players = next(f.value for f in embed.fields if f.name == "Players")
+    assert players is not None
+    rows = players.splitlines()
+    assert len(rows) == 3 and sum("(left)" in row for row in rows) == 1
+    assert all(row.startswith(("▶ ", "　")) for row in rows), rows

@@ -163,3 +163,31 @@ async def test_side_panel_keeps_the_newest_private_messages(browser_env: LocalDi
             await expect(side).to_have_count(5)
         finally:
             await browser.close()
+
+
+async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -> None:
+    """The page renders the rules' Markdown (headings, bullets, code), and a custom Wild
+    Customizable rule's Markdown, escaped by the bot, shows as the host typed it."""
+    stand_in = browser_env.stand_in
+    stand_in.grant(stand_in.user("alice"), "manage_channels")
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            await page.goto(stand_in.base_url)
+            await page.locator("#who").select_option(label="alice")
+            line = page.locator("#line")
+            await line.fill("/uno rules variant:flip")
+            await line.press("Enter")
+            rules = page.locator("#side .msg", has=page.locator(".h2", has_text="UNO Flip"))
+            await expect(rules).to_have_count(1, timeout=WAIT_MS)
+            await expect(rules.locator(".h3").first).to_have_text("Flip")
+            await expect(rules.locator(".li")).to_have_count(2)
+            await expect(rules.locator("code").first).to_have_text("flip")
+            assert "#" not in await rules.locator(".content").first.inner_text()
+            await line.fill('/uno settings customizable_rule:"**Sing** first"')
+            await line.press("Enter")
+            saved = page.locator("#side .msg", has_text="Channel settings saved")
+            await expect(saved).to_contain_text("Wild Customizable: **Sing** first", timeout=WAIT_MS)
+        finally:
+            await browser.close()

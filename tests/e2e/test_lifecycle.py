@@ -212,6 +212,28 @@ async def test_kick_and_end_need_the_host_or_manage_messages(uno: LocalDiscord) 
     await uno.stand_in.wait_for_message(ch, lambda m: "closed by" in m.text)
 
 
+async def test_kicking_oneself_is_refused_with_the_way_to_leave(uno: LocalDiscord) -> None:
+    """The host, or a member with Manage Messages, kicking themself is told of /uno leave; nothing
+    changes (a kick of oneself would have acted as a leave)."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, ch, "uno new")
+    answer = await command(uno, alice, ch, "uno kick", member=alice)
+    assert answer is not None and answer.ephemeral and "/uno leave" in answer.text
+    assert [s.name for s in table_of(uno, ch).seats] == ["alice"]
+    await command(uno, alice, ch, "uno end")
+    table = await open_table(uno, ch, alice, [bob])
+    uno.stand_in.grant(bob, "manage_messages")
+    game = table.game
+    assert game is not None
+    version = game.version
+    for user in (alice, bob):
+        answer = await command(uno, user, ch, "uno kick", member=user)
+        assert answer is not None and answer.ephemeral
+        assert answer.text == "You can't kick yourself; /uno leave takes you away from the table."
+    assert game.version == version and not game.out and table_of(uno, ch) is table
+
+
 async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) -> None:
     """/uno settings (Manage Channels) saves defaults that /uno new then uses."""
     ch = uno.channel("uno")
@@ -228,6 +250,8 @@ async def test_channel_settings_are_the_new_games_defaults(uno: LocalDiscord) ->
     assert answer is not None and "Unknown house rule" in answer.text
     answer = await command(uno, alice, ch, "uno settings", turn_seconds=3)
     assert answer is not None and "at least 10 seconds" in answer.text
+    answer = await command(uno, alice, ch, "uno settings", customizable_rule="**Sing** first")
+    assert answer is not None and r"Wild Customizable: **\*\*Sing\*\* first**" in answer.text
     await command(uno, bob, ch, "uno new")
     table = table_of(uno, ch)
     assert table.variant == "flip" and table.options.target_score == 200
@@ -275,7 +299,12 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     board = await command(uno, bob, ch, "uno leaderboard")
     assert board is not None and f"<@{alice.id}>" in board.text
     stats = await command(uno, bob, ch, "uno stats", member=alice)
-    assert stats is not None and "1 won of 1 game (100%) · 1 round won" in stats.text
+    assert stats is not None and stats.embeds[0]["description"] == (
+        "Games played: **1** · won: **1** (100%)\nRounds won: **1**\nPoints scored: **0**"
+    )
+    assert stats.embeds[0]["fields"] == [
+        {"name": "UNO", "value": stats.embeds[0]["description"], "inline": True}
+    ]
     answer = await command(uno, alice, ch, "uno forget-me")
     assert answer is not None and answer.ephemeral
     board = await command(uno, bob, ch, "uno leaderboard")

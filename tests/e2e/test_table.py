@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from bot import service
+from bot.engine.cards import Color
 from bot.engine.options import HouseRule, Options, PendingKind
 from bot.localdiscord.testing import LocalDiscord
 from tests.e2e.helpers import (
@@ -235,6 +236,33 @@ async def test_stale_and_out_of_turn_clicks_are_refused(
     answer = await click(uno, bob, table_message(uno, ch), "UNO!")
     assert answer is not None and answer.ephemeral and "UNO" in answer.text
     assert game.version == version
+
+
+async def test_a_refused_choice_redraws_the_hand_with_the_reason(uno: LocalDiscord) -> None:
+    """A card the engine refuses from a hand's select is answered by redrawing that hand, the
+    reason above it: no separate answer, and the select no longer offers the refused card."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    reds = [f"red {n}" for n in range(10)] + ["red skip", "red reverse", "red draw two"]
+    game = rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": [*reds, "wild", "wild draw four", "blue 7", "green 7", "yellow 7"],
+               "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    message = await hand(uno, alice, ch)
+    assert message.selects  # more playable cards than buttons: they are in a select
+    red_2 = next(o["value"] for o in message.selects[0]["options"] if o["label"] == "🟥 red 2")
+    game.color = Color.BLUE  # the engine now refuses red 2, which this hand (still current) offers
+    version, revision = game.version, message.revision
+    private = [m for m in uno.stand_in.visible_messages(alice, ch) if m.ephemeral]
+    answer = await choose(uno, alice, message, red_2)
+    assert answer is message and message.revision == revision + 1
+    assert "⚠️ That card doesn't match the top card." in message.text
+    assert "🟥 red 2" not in str(message.components)
+    assert [m for m in uno.stand_in.visible_messages(alice, ch) if m.ephemeral] == private
+    assert game.version == version and len(game.hands[table_of(uno, ch).seats[0].id]) == 18
 
 
 async def test_a_new_hand_message_replaces_the_last(uno: LocalDiscord) -> None:

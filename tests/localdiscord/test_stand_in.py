@@ -171,7 +171,8 @@ async def test_files_become_attachments(env: LocalDiscord) -> None:
 
 
 async def test_browser_page_endpoints(env: LocalDiscord) -> None:
-    """The page is served; /ui endpoints run commands and clicks; /ui/ws announces changes."""
+    """The page is served; /ui endpoints run commands and clicks (a refused click reads as
+    Discord's client shows it); /ui/ws announces changes."""
     stand_in, uno = env.stand_in, env.channel("uno")
     alice, bob = env.user("alice"), env.user("bob")
     base = stand_in.base_url
@@ -188,6 +189,11 @@ async def test_browser_page_endpoints(env: LocalDiscord) -> None:
         async with session.post(base + "/ui/click", json=click) as response:
             assert response.status == 200
         await stand_in.wait_until(lambda: panel.content == "Players: bob")
+        gone = {**click, "custom_id": "demo:gone"}  # a button the message no longer has
+        async with session.post(base + "/ui/click", json=gone) as response:
+            answer = await response.json()
+        assert response.status == 400 and answer["error"] == "This interaction failed"
+        assert "has no component 'demo:gone'" in answer["detail"]
         query = {"user": str(bob.id), "channel": str(uno.id)}
         async with session.get(base + "/ui/state", params=query) as response:
             view = await response.json()
