@@ -32,7 +32,9 @@ The time measured for an interaction is the stand-in's own: from its arrival at 
 INTERACTION_CREATE frame written to the bot's gateway socket) to the stand-in's acceptance of
 the bot's callback (``InteractionRecord.delivered_at`` → ``acknowledged_at``). It therefore
 includes discord.py's parsing and dispatch, the bot's handler up to its response, and the
-callback's HTTP request up to the stand-in's handling of it; ``ack_p99_from_creation_ms`` counts
+callback's HTTP request up to the stand-in's handling of it; ``sent_p50_ms`` / ``sent_p99_ms`` stop
+at the bot's writing of the callback instead (``CallbackSends``: without the loopback and the
+stand-in's own queue; ``sent_p99_ratio`` compares those); ``ack_p99_from_creation_ms`` counts
 from the interaction's creation instead (``created_at``, where Discord's 3 seconds start), which
 adds the stand-in's own wait before it writes the frame, a wait that grows with every other
 request the bot makes of the stand-in (until 2026-11-30 the figures counted from there). Work the bot does after acknowledging (table message edit, hand
@@ -99,6 +101,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, ParamSpec, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from pydantic import SecretStr
@@ -142,6 +145,32 @@ class BotSpec:
     database: str
     profile: str | None = None
     gc_log: str | None = None
+    sent_log: str | None = None
+
+
+class CallbackSends:
+    """An aiohttp trace (``discord.Client(http_trace=...)``) noting when the bot writes each
+    interaction callback: interaction id → epoch seconds (``time.time()``, the stand-in's clock).
+
+    The moment is taken just before the request's body goes to the socket, in the same pass of
+    the event loop, so it is the bot's acknowledgement without the trip through the loopback and
+    the stand-in's own queue (which grows with the bot's other requests; real Discord serves
+    them in parallel).
+    """
+
+    CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+
+    def __init__(self) -> None:
+        self.sent: dict[int, float] = {}
+        self.config = aiohttp.TraceConfig()
+        self.config.on_request_chunk_sent.append(self._chunk_sent)
+
+    async def _chunk_sent(
+        self, session: Any, context: Any, params: aiohttp.TraceRequestChunkSentParams
+    ) -> None:
+        match = self.CALLBACK.search(params.url.path)
+        if match is not None:
+            self.sent.setdefault(int(match[1]), time.time())
 
 
 def make_uno_bot(spec: BotSpec) -> UnoBot:
@@ -252,6 +281,8 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     root = logging.getLogger()
     root.addHandler(handler)
     client: discord.Client = make_uno_bot(spec) if spec.kind == "uno" else make_pong_bot(spec)
+    sends = CallbackSends()
+    client.http.http_trace = sends.config  # read when the client logs in and opens its session
     try:
         async with client:
             task = asyncio.create_task(client.start(spec.token))
@@ -269,6 +300,8 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
                 await asyncio.wait_for(task, 10)
     finally:
         root.removeHandler(handler)
+        if spec.sent_log:
+            Path(spec.sent_log).write_text(json.dumps(sends.sent))
 
 
 class GcPasses:
@@ -755,10 +788,12 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-def summarize(state: State, start: float, end: float) -> dict[str, Any]:
-    """Figures for the interactions created in ``[start, end)`` (stand-in clock)."""
+def summarize(state: State, start: float, end: float, sent: dict[int, float]) -> dict[str, Any]:
+    """Figures for the interactions created in ``[start, end)`` (stand-in clock); ``sent``: when
+    the bot wrote each callback (`CallbackSends`)."""
     records = [r for r in state.interactions.values() if start <= r.created_at < end]
     latencies: list[float] = []
+    sends: list[float] = []
     from_creation: list[float] = []
     answers: list[float] = []
     kinds: dict[str, list[float]] = {}
@@ -770,6 +805,8 @@ def summarize(state: State, start: float, end: float) -> dict[str, Any]:
         arrived = record.delivered_at if record.delivered_at is not None else record.created_at
         ms = (record.acknowledged_at - arrived) * 1000
         latencies.append(ms)
+        if record.id in sent and record.delivered_at is not None:
+            sends.append((sent[record.id] - record.delivered_at) * 1000)
         from_creation.append((record.acknowledged_at - record.created_at) * 1000)
         kinds.setdefault(kind_of(record), []).append(ms)
         if record.answered_at is None:
@@ -777,6 +814,7 @@ def summarize(state: State, start: float, end: float) -> dict[str, Any]:
         else:
             answers.append((record.answered_at - arrived) * 1000)
     latencies.sort()
+    sends.sort()
     from_creation.sort()
     answers.sort()
     by_kind = {}
@@ -796,6 +834,8 @@ def summarize(state: State, start: float, end: float) -> dict[str, Any]:
         "ack_max_ms": _ms(latencies[-1] if latencies else None),
         "ack_mean_ms": _ms(sum(latencies) / len(latencies) if latencies else None),
         "ack_p99_from_creation_ms": _ms(percentile(from_creation, 0.99)),
+        "sent_p50_ms": _ms(percentile(sends, 0.5)),
+        "sent_p99_ms": _ms(percentile(sends, 0.99)),
         "unacknowledged": unacknowledged,
         "answer_p50_ms": _ms(percentile(answers, 0.5)),
         "answer_p99_ms": _ms(percentile(answers, 0.99)),
@@ -832,6 +872,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             database=str(Path(tmp) / "uno.db"),
             profile=str(profile_dir / f"{kind}-bot.prof") if profile_dir and not args.in_process else None,
             gc_log=None if args.in_process else str(Path(tmp) / "gc.json"),
+            sent_log=str(Path(tmp) / "sent.json"),
         )
         bot = BotRunner(spec, in_process=args.in_process)
         watcher = Watcher(stand_in.state)
@@ -895,7 +936,9 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             await stand_in.close()
         gc_log = Path(spec.gc_log) if spec.gc_log else None
         passes = json.loads(gc_log.read_text()) if gc_log is not None and gc_log.exists() else None
-    figures = summarize(stand_in.state, start, end)
+        sent_log = Path(spec.sent_log or "")
+        sent = {int(k): v for k, v in json.loads(sent_log.read_text()).items()} if sent_log.is_file() else {}
+    figures = summarize(stand_in.state, start, end, sent)
     routes = Counter(route_of(r.method, r.path) for r in stand_in.state.requests if start <= r.at < end)
     errors = [r for r in stand_in.errors if r.status != 429]  # 429s: discord.py waited and retried
     seconds = end - start
@@ -967,6 +1010,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         result["p99_ratio"] = round(uno["ack_p99_ms"] / pong["ack_p99_ms"], 2)
     else:
         result["p99_ratio"] = None
+    if uno and pong and uno["sent_p99_ms"] and pong["sent_p99_ms"]:
+        result["sent_p99_ratio"] = round(uno["sent_p99_ms"] / pong["sent_p99_ms"], 2)
+    else:
+        result["sent_p99_ratio"] = None
     return result
 
 
