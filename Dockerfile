@@ -1,7 +1,7 @@
 # A small image of the UNO bot: non-root, database on a volume, token from the environment.
 #   docker build -t uno-bot .
 #   docker run -e UNO_DISCORD__TOKEN=... -v uno-data:/data uno-bot
-FROM python:3.11-slim
+FROM python:3.12-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     UNO_DATABASE__PATH=/data/uno.db

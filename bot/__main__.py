@@ -56,14 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.run import run_bot, run_loop
+
     try:
         if args.local:
             from bot.local import run_local
 
-            return asyncio.run(_until_stopped(run_local(settings, database=args.database)))
-        from bot.run import run_bot
-
-        return asyncio.run(
+            return run_loop(_until_stopped(run_local(settings, database=args.database)))
+        return run_loop(
             _until_stopped(run_bot(settings, database=args.database, sync_global=args.sync_global))
         )
     except KeyboardInterrupt:

@@ -44,7 +44,10 @@ user sees the answer (``answered_at``: the callback with content, or the deferre
 ``@original`` edit or followup) is reported beside it.
 
 By default the bot runs in its own process (the stand-in and the simulated users in this
-one), as Discord and the bot run on different machines; ``--in-process`` shares one event loop.
+one), as Discord and the bot run on different machines; ``--in-process`` shares one event loop
+(this process's, a plain one). Both bots run on the production bot's event loop
+(`bot.run.new_event_loop`: tasks start eagerly on Python 3.12+), or with ``--lazy-tasks`` on
+asyncio's plain one.
 This process's garbage collector is off during the measured window: the stand-in keeps every
 request, message and interaction, and its full collections (0.1 s and more) would show up in
 both bots' tails (with ``--in-process`` this also turns off the bot's).
@@ -111,6 +114,7 @@ from bot.localdiscord.interactions import CommandUsageError
 from bot.localdiscord.records import Channel, InteractionRecord, InteractionResponse, Message, User
 from bot.localdiscord.server import StandIn, point_discord_py_at, start_stand_in
 from bot.localdiscord.state import State
+from bot.run import run_loop
 from bot.settings import load_settings
 from bot.storage.sqlite import SqliteStorage
 
@@ -146,6 +150,7 @@ class BotSpec:
     profile: str | None = None
     gc_log: str | None = None
     sent_log: str | None = None
+    lazy_tasks: bool = False  # asyncio's plain event loop instead of the production bot's
 
 
 class CallbackSends:
@@ -342,7 +347,10 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     if profiler is not None:
         profiler.enable()
     try:
-        asyncio.run(serve_bot(spec, ready, stop, sink))
+        if spec.lazy_tasks:
+            asyncio.run(serve_bot(spec, ready, stop, sink))
+        else:
+            run_loop(serve_bot(spec, ready, stop, sink))
     finally:
         if profiler is not None and spec.profile:
             profiler.disable()
@@ -727,7 +735,10 @@ class Driver:
         self._opened_one()
         loop = asyncio.get_running_loop()
         period = 2 * len(users) * self.tables / rate if rate else None
-        next_start = loop.time() + (self.rng.uniform(0, period) if period else 0.0)
+        # The first start is exponential too, so the channels together keep the rate from the
+        # first second: a uniform first start overloads the first period (its rate climbs to
+        # twice the target), and with it the measured window (about 15 % above the target).
+        next_start = loop.time() + (self.rng.expovariate(1 / period) if period else 0.0)
         while not self.stopping:
             if period is not None:
                 await asyncio.sleep(max(0.0, next_start - loop.time()))
@@ -873,6 +884,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             profile=str(profile_dir / f"{kind}-bot.prof") if profile_dir and not args.in_process else None,
             gc_log=None if args.in_process else str(Path(tmp) / "gc.json"),
             sent_log=str(Path(tmp) / "sent.json"),
+            lazy_tasks=args.lazy_tasks,
         )
         bot = BotRunner(spec, in_process=args.in_process)
         watcher = Watcher(stand_in.state)
@@ -1054,6 +1066,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="seed of the users' random choices")
     parser.add_argument("--only", choices=("uno", "pong"), help="run only one of the two bots")
     parser.add_argument("--in-process", action="store_true", help="run the bot on this process's event loop")
+    parser.add_argument(
+        "--lazy-tasks",
+        action="store_true",
+        help="run both bots on asyncio's plain event loop (default: the production bot's, whose "
+        "tasks start eagerly on Python 3.12+)",
+    )
     parser.add_argument("--profile", metavar="DIR", help="write cProfile statistics to DIR")
     parser.add_argument(
         "--rate-limits",

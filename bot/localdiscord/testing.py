@@ -231,9 +231,14 @@ class LocalDiscord:
         return await self.start_client()
 
 
-def run_coroutine_test(pyfuncitem: Any, timeout: float = 30.0) -> bool | None:
-    """Body of a ``pytest_pyfunc_call`` hook: run an ``async def`` test on a fresh event loop,
-    entering every `LocalDiscord` argument around it. Returns None for other tests.
+def run_coroutine_test(
+    pyfuncitem: Any,
+    timeout: float = 30.0,
+    loop_factory: Callable[[], asyncio.AbstractEventLoop] | None = None,
+) -> bool | None:
+    """Body of a ``pytest_pyfunc_call`` hook: run an ``async def`` test on a fresh event loop
+    (from ``loop_factory``; default asyncio's), entering every `LocalDiscord` argument around it.
+    Returns None for other tests.
 
     In a conftest::
 
@@ -253,7 +258,8 @@ def run_coroutine_test(pyfuncitem: Any, timeout: float = 30.0) -> bool | None:
                     await stack.enter_async_context(value)
             await asyncio.wait_for(function(**arguments), timeout)
 
-    asyncio.run(main())
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(main())
     return True
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.run import run_loop
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -144,5 +146,23 @@ def test_a_second_sigterm_does_not_cut_the_shutdown_short() -> None:
         asyncio.get_running_loop().call_later(0.1, os.kill, os.getpid(), signal.SIGTERM)
         return await _until_stopped(run())
 
-    assert asyncio.run(main()) == 0
+    assert run_loop(main()) == 0
     assert closed == [True]
+
+
+def test_tasks_start_eagerly_from_python_3_12() -> None:
+    """`run_loop` (``python -m bot``, the e2e tests, the load benchmark) starts a new task at once
+    on Python 3.12+ (``asyncio.eager_task_factory``), at the next pass of the loop on 3.11."""
+    started: list[str] = []
+
+    async def job() -> None:
+        started.append("job")
+
+    async def main() -> list[str]:
+        asyncio.get_running_loop().create_task(job())
+        seen = list(started)
+        await asyncio.sleep(0)
+        return seen
+
+    assert run_loop(main()) == (["job"] if sys.version_info >= (3, 12) else [])
+    assert started == ["job"]

@@ -1,5 +1,6 @@
 """End-to-end fixtures: the production bot (``UnoBot``) logged into the local Discord stand-in,
-with a temporary database; async tests run on a fresh event loop (``run_coroutine_test``).
+with a temporary database; async tests run on a fresh event loop of the production bot's kind
+(``run_coroutine_test``, `bot.run.new_event_loop`).
 The harness fails a test on any ERROR log of discord.py, unknown route or Discord error."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from bot.client import UnoBot
 from bot.local import local_settings
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, run_coroutine_test
+from bot.run import new_event_loop
 from bot.settings import load_settings
 from bot.storage.sqlite import SqliteStorage
 
@@ -21,8 +23,8 @@ USERS = ("alice", "bob", "carol")
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
-    """Run ``async def`` tests with `run_coroutine_test`."""
-    return run_coroutine_test(pyfuncitem, timeout=120)
+    """Run ``async def`` tests with `run_coroutine_test`, on the production bot's event loop."""
+    return run_coroutine_test(pyfuncitem, timeout=120, loop_factory=new_event_loop)
 
 
 def make_bot(stand_in: StandIn, db: Path, **game: Any) -> UnoBot:

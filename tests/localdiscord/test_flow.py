@@ -159,6 +159,7 @@ async def test_persistent_view_survives_restart(env: LocalDiscord) -> None:
     await env.restart_client()
     joined = await (await stand_in.click(alice, panel, label="Join")).response()
     assert joined.message is not None and joined.message.content == "You joined, alice."
+    await stand_in.wait_until(lambda: panel.content == "Players: alice")  # the view's last step
     assert stand_in.gateway.identifies == 2
 
 
