@@ -7,15 +7,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     UNO_DATABASE__PATH=/data/uno.db
 WORKDIR /app
 COPY pyproject.toml README.md ./
-COPY bot ./bot
-COPY cogs ./cogs
-COPY docs/rules.md ./docs/rules.md
 # Editable install: the one copy of the code is /app, so bot/rulebook.py finds /app/docs/rules.md
 # (and local mode its static page) from any working directory, `uno-bot` included. A plain
 # `pip install .` puts a second copy in site-packages without docs/rules.md or static/index.html.
-RUN pip install --no-cache-dir -e . \
+# It runs on empty packages, before the code is copied, so that a change to the code reuses this
+# layer instead of installing every dependency again.
+RUN mkdir bot cogs && touch bot/__init__.py cogs/__init__.py \
+    && pip install --no-cache-dir -e . \
     && useradd --uid 10001 --user-group --no-create-home --home-dir /app uno \
     && mkdir -p /data && chown uno /data
+COPY bot ./bot
+COPY cogs ./cogs
+COPY docs/rules.md ./docs/rules.md
 USER uno
 VOLUME ["/data"]
 CMD ["python", "-m", "bot"]

@@ -25,6 +25,7 @@ async def _serve(args: argparse.Namespace) -> None:
     )
     print(f"Local Discord on {stand_in.base_url}  (open it in a browser)")
     print(f"  API base {stand_in.api_url}\n  gateway  {stand_in.gateway_url}\n  token    {stand_in.token}")
+    print(f"  guild    {stand_in.guild_id}  (a bot's discord.dev_guild_id, to sync its commands there)")
     try:
         await asyncio.Event().wait()
     finally:
