@@ -114,7 +114,7 @@ from bot.localdiscord.interactions import CommandUsageError
 from bot.localdiscord.records import Channel, InteractionRecord, InteractionResponse, Message, User
 from bot.localdiscord.server import StandIn, point_discord_py_at, start_stand_in
 from bot.localdiscord.state import State
-from bot.run import run_loop
+from bot.run import new_event_loop
 from bot.settings import load_settings
 from bot.storage.sqlite import SqliteStorage
 
@@ -347,10 +347,8 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     if profiler is not None:
         profiler.enable()
     try:
-        if spec.lazy_tasks:
-            asyncio.run(serve_bot(spec, ready, stop, sink))
-        else:
-            run_loop(serve_bot(spec, ready, stop, sink))
+        with asyncio.Runner(loop_factory=None if spec.lazy_tasks else new_event_loop) as runner:
+            runner.run(serve_bot(spec, ready, stop, sink))
     finally:
         if profiler is not None and spec.profile:
             profiler.disable()
@@ -873,6 +871,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
     if profile_dir is not None:
         profile_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="uno-loadbench-") as tmp:
+        sent_log = Path(tmp) / "sent.json"  # written by the bot when it stops (`CallbackSends`)
         spec = BotSpec(
             kind=kind,
             api_url=stand_in.api_url,
@@ -883,7 +882,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             database=str(Path(tmp) / "uno.db"),
             profile=str(profile_dir / f"{kind}-bot.prof") if profile_dir and not args.in_process else None,
             gc_log=None if args.in_process else str(Path(tmp) / "gc.json"),
-            sent_log=str(Path(tmp) / "sent.json"),
+            sent_log=str(sent_log),
             lazy_tasks=args.lazy_tasks,
         )
         bot = BotRunner(spec, in_process=args.in_process)
@@ -948,7 +947,6 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             await stand_in.close()
         gc_log = Path(spec.gc_log) if spec.gc_log else None
         passes = json.loads(gc_log.read_text()) if gc_log is not None and gc_log.exists() else None
-        sent_log = Path(spec.sent_log or "")
         sent = {int(k): v for k, v in json.loads(sent_log.read_text()).items()} if sent_log.is_file() else {}
     figures = summarize(stand_in.state, start, end, sent)
     routes = Counter(route_of(r.method, r.path) for r in stand_in.state.requests if start <= r.at < end)
