@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 import tempfile
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import SecretStr
 
 from bot.client import UnoBot, point_at
-from bot.localdiscord.server import StandIn, start_stand_in
+from bot.localdiscord.server import start_stand_in
 from bot.settings import Settings
 from bot.storage import StorageError
 from bot.storage.sqlite import SqliteStorage
@@ -24,7 +25,21 @@ PLAYERS = ("alice", "bob", "carol", "dave")
 CHANNELS = ("uno", "uno-2")
 
 
-def local_settings(settings: Settings, stand_in: StandIn) -> Settings:
+class StandInAddress(Protocol):
+    """How the bot reaches a stand-in: a :class:`~bot.localdiscord.server.StandIn`, or its
+    addresses copied to another process (the load benchmark's bot process)."""
+
+    @property
+    def token(self) -> str: ...
+    @property
+    def api_url(self) -> str: ...
+    @property
+    def gateway_url(self) -> str: ...
+    @property
+    def guild_id(self) -> int: ...
+
+
+def local_settings(settings: Settings, stand_in: StandInAddress) -> Settings:
     """The settings with Discord replaced by the stand-in (token, addresses, command guild)."""
     discord_settings = settings.discord.model_copy(
         update={

@@ -102,20 +102,17 @@ class Storage(Protocol):
         results: Sequence[RoundResult | GameResult] = (),
     ) -> None:
         """Save a table in progress (lobby or game) as one JSON object, replacing the last one;
-        record ``results`` (rounds it just finished) in the same transaction: both or neither."""
+        record ``results`` (rounds it just finished) in the same transaction: both or neither.
+
+        A result already recorded (a round by game_id and round_no, a game by game_id; a retry
+        after a crash) is not recorded again: the first one stays."""
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot, for restoring after a restart."""
 
     async def delete_table(self, channel_id: int, results: Sequence[RoundResult | GameResult] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); record ``results`` (its last round
-        and the game) in the same transaction: both or neither."""
-
-    async def record_round(self, result: RoundResult) -> None:
-        """Record a finished round (idempotent per game_id and round_no)."""
-
-    async def record_game(self, result: GameResult) -> None:
-        """Record a finished game (idempotent per game_id)."""
+        and the game) in the same transaction: both or neither (once, as with ``save_table``)."""
 
     async def leaderboard(
         self, guild_id: int, *, variant: str | None = None, limit: int = 10
@@ -124,12 +121,6 @@ class Storage(Protocol):
 
     async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
         """One player's record in the guild, with per-variant counts."""
-
-    async def get_game(self, game_id: str) -> GameResult | None:
-        """A recorded game, or None."""
-
-    async def get_rounds(self, game_id: str) -> list[RoundResult]:
-        """A game's recorded rounds, in order."""
 
     async def forget_user(self, user_id: str) -> int:
         """Remove a user's name from every record (results stay counted); returns rows changed."""

@@ -26,8 +26,8 @@ Players are rows of ``people`` (an integer id and their user id). Results refer 
 :meth:`SqliteStorage.forget_user` renames one row to ``forgotten:<n>``: every result stays
 counted, and nothing names the user any more. A record's players, winners and scores are kept as
 JSON with people ids (``[[3, 4], 120]`` is team ``"a+b"`` with 120 points) so that it reads back
-exactly; ``game_players`` and ``round_players`` hold who played and who won, for the
-leaderboard's SQL.
+exactly (the storage tests read it); ``game_players`` and ``round_players`` hold who played and who
+won, for the leaderboard's SQL.
 """
 
 from __future__ import annotations
@@ -513,16 +513,14 @@ class SqliteStorage:
 
     # ------------------------------------------------------------------ results
 
-    async def record_round(self, result: RoundResult) -> None:
-        """Record a finished round (idempotent per game_id and round_no: the first one stays).
-
-        Every member of the winning key (the player, or both partners) is credited with the
-        round and its points.
-        """
-        async with self._use(transaction=True) as db:
-            await self._insert_result(db, result)
-
     async def _insert_result(self, db: aiosqlite.Connection, result: RoundResult | GameResult) -> None:
+        """Record a finished round or game inside the caller's transaction.
+
+        Idempotent: a round already recorded (same game_id and round_no), or a game already
+        finished (same game_id), is left as it is (the first one stays). Every member of a
+        winning key (the player, or both partners) is credited with the round and its points, or
+        the game.
+        """
         if isinstance(result, RoundResult):
             await self._insert_round(db, result)
         else:
@@ -567,14 +565,6 @@ class SqliteStorage:
             [(game, result.round_no, ids[p], int(p in winners)) for p in everyone],
         )
 
-    async def record_game(self, result: GameResult) -> None:
-        """Record a finished game (idempotent per game_id: the first one stays).
-
-        A player won if they are, or are a partner in, one of ``winners``.
-        """
-        async with self._use(transaction=True) as db:
-            await self._insert_result(db, result)
-
     async def _insert_game(self, db: aiosqlite.Connection, result: GameResult) -> None:
         """Write a game's result inside the caller's transaction (nothing if it is there)."""
         winners = {m for key in result.winners for m in _members(key)}
@@ -602,66 +592,6 @@ class SqliteStorage:
             "INSERT INTO game_players (game, person, won) VALUES (?, ?, ?)",
             [(game, ids[p], int(p in winners)) for p in everyone],
         )
-
-    async def get_game(self, game_id: str) -> GameResult | None:
-        """The finished game as recorded (forgotten players as ``forgotten:<n>``), or None.
-
-        An addition to the :class:`~bot.storage.Storage` protocol.
-        """
-        async with self._use() as db:
-            rows = list(
-                await db.execute_fetchall(
-                    "SELECT guild_id, channel_id, variant, rounds, result FROM games "
-                    "WHERE game_id = ? AND finished_at IS NOT NULL",
-                    (game_id,),
-                )
-            )
-            if not rows:
-                return None
-            guild_id, channel_id, variant, rounds, text = rows[0]
-            stored = orjson.loads(text)
-            names = await self._names(db, stored)
-        return GameResult(
-            game_id=game_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            variant=variant,
-            winners=[self._decode(names, k) for k in stored["winners"]],
-            scores={self._decode(names, k): s for k, s in stored["scores"]},
-            players=[names[p] for p in stored["players"]],
-            rounds=rounds,
-        )
-
-    async def get_rounds(self, game_id: str) -> list[RoundResult]:
-        """The game's recorded rounds in order (forgotten players as ``forgotten:<n>``).
-
-        An addition to the :class:`~bot.storage.Storage` protocol.
-        """
-        async with self._use() as db:
-            rows = list(
-                await db.execute_fetchall(
-                    "SELECT r.round_no, r.guild_id, r.channel_id, r.variant, r.points, r.result "
-                    "FROM rounds AS r JOIN games AS g ON g.id = r.game "
-                    "WHERE g.game_id = ? ORDER BY r.round_no",
-                    (game_id,),
-                )
-            )
-            decoded = [(row, orjson.loads(row[5])) for row in rows]
-            names = await self._names(db, *(stored for _, stored in decoded))
-        return [
-            RoundResult(
-                game_id=game_id,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                round_no=round_no,
-                variant=variant,
-                winner=None if stored["winner"] is None else self._decode(names, stored["winner"]),
-                points=points,
-                scores={self._decode(names, k): s for k, s in stored["scores"]},
-                players=[names[p] for p in stored["players"]],
-            )
-            for (round_no, guild_id, channel_id, variant, points, _), stored in decoded
-        ]
 
     async def _people(self, db: aiosqlite.Connection, user_ids: list[str]) -> dict[str, int]:
         """The ``people`` id of each user id, adding the new ones."""
@@ -693,29 +623,6 @@ class SqliteStorage:
     @staticmethod
     def _encode(ids: dict[str, int], key: str) -> list[int]:
         return [ids[m] for m in _members(key)]
-
-    @staticmethod
-    def _decode(names: dict[int, str], members: list[int]) -> str:
-        return "+".join(names[m] for m in members)
-
-    async def _names(self, db: aiosqlite.Connection, *stored: dict[str, Any]) -> dict[int, str]:
-        """The current user id of every people id in the stored records."""
-        wanted: set[int] = set()
-        for record in stored:
-            wanted.update(record["players"])
-            for members, _ in record["scores"]:
-                wanted.update(members)
-            for members in record.get("winners", []):
-                wanted.update(members)
-            wanted.update(record.get("winner") or [])
-        ordered = sorted(wanted)
-        names: dict[int, str] = {}
-        for start in range(0, len(ordered), 500):
-            chunk = ordered[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            rows = await db.execute_fetchall(f"SELECT id, user_id FROM people WHERE id IN ({marks})", chunk)
-            names.update((i, u) for i, u in rows)
-        return names
 
     # ------------------------------------------------------------------ leaderboard and stats
 

@@ -1,38 +1,117 @@
 """The ``storage`` fixture: one test body per storage backend (only SQLite so far).
 
-A backend is a factory of unopened :class:`~bot.storage.Storage` objects on one fresh database.
-Tests drive asyncio themselves (``backend.run(body)``), so no asyncio plugin is needed. To add
-PostgreSQL, add an entry to :data:`BACKENDS` that makes a storage on a fresh schema.
+A backend is a factory of unopened :class:`~bot.storage.Storage` objects on one fresh database,
+and a reader of the results recorded there. Tests drive asyncio themselves
+(``backend.run(body)``), so no asyncio plugin is needed. To add PostgreSQL, add an entry to
+:data:`BACKENDS` that makes a storage on a fresh schema and reads its results.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
-from bot.storage import Storage
+from bot.storage import GameResult, RoundResult, Storage
 from bot.storage.sqlite import SqliteStorage
 
 T = TypeVar("T")
 
-#: name -> function of the test's temporary directory returning a storage factory.
-BACKENDS: dict[str, Callable[[Path], Callable[[], Storage]]] = {
-    "sqlite": lambda tmp: lambda: SqliteStorage(tmp / "uno.db"),
-    # SQLite checkpointing inside commits instead of on its own connection.
-    "sqlite-inline-checkpoints": lambda tmp: lambda: SqliteStorage(tmp / "uno.db", checkpoint_seconds=None),
-}
+
+class Results(Protocol):
+    """The results recorded in a backend's database, read back as records.
+
+    The bot only counts results (``leaderboard``, ``stats``); these reads check the records
+    themselves, people named by their current user id (``forgotten:<n>`` once forgotten).
+    """
+
+    def game(self, game_id: str) -> GameResult | None:
+        """The finished game, or None (not recorded, or only rounds of it so far)."""
+
+    def rounds(self, game_id: str) -> list[RoundResult]:
+        """The game's recorded rounds, in order."""
+
+
+class SqliteResults:
+    """:class:`Results` of an SQLite database, read with SQL on a connection of their own."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _read(self, sql: str, params: Sequence[Any]) -> tuple[dict[int, str], list[Any]]:
+        """Every person's user id by people id, and the query's rows."""
+        with contextlib.closing(sqlite3.connect(self.path)) as con:
+            names = dict(con.execute("SELECT id, user_id FROM people").fetchall())
+            return names, con.execute(sql, params).fetchall()
+
+    def game(self, game_id: str) -> GameResult | None:
+        """The finished game, or None (not recorded, or only rounds of it so far)."""
+        names, rows = self._read(
+            "SELECT guild_id, channel_id, variant, rounds, result FROM games "
+            "WHERE game_id = ? AND finished_at IS NOT NULL",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        ((guild_id, channel_id, variant, rounds, text),) = rows
+        stored = json.loads(text)
+        return GameResult(
+            game_id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            variant=variant,
+            winners=[_key(names, k) for k in stored["winners"]],
+            scores={_key(names, k): s for k, s in stored["scores"]},
+            players=[names[p] for p in stored["players"]],
+            rounds=rounds,
+        )
+
+    def rounds(self, game_id: str) -> list[RoundResult]:
+        """The game's recorded rounds, in order."""
+        names, rows = self._read(
+            "SELECT r.round_no, r.guild_id, r.channel_id, r.variant, r.points, r.result "
+            "FROM rounds AS r JOIN games AS g ON g.id = r.game "
+            "WHERE g.game_id = ? ORDER BY r.round_no",
+            (game_id,),
+        )
+        records = []
+        for round_no, guild_id, channel_id, variant, points, text in rows:
+            stored = json.loads(text)
+            records.append(
+                RoundResult(
+                    game_id=game_id,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    round_no=round_no,
+                    variant=variant,
+                    winner=None if stored["winner"] is None else _key(names, stored["winner"]),
+                    points=points,
+                    scores={_key(names, k): s for k, s in stored["scores"]},
+                    players=[names[p] for p in stored["players"]],
+                )
+            )
+        return records
+
+
+def _key(names: dict[int, str], members: list[int]) -> str:
+    """A stored player or team (people ids) as its key: ``"a"`` or ``"a+b"``."""
+    return "+".join(names[m] for m in members)
 
 
 class Backend:
-    """Storages of one backend on one database, and a way to run async test bodies on them."""
+    """Storages of one backend on one database, a way to run async test bodies on them, and
+    the results recorded there (:attr:`results`)."""
 
-    def __init__(self, name: str, make: Callable[[], Storage]) -> None:
+    def __init__(self, name: str, make: Callable[[], Storage], results: Results) -> None:
         self.name = name
         self.make = make
+        self.results = results
 
     def run(self, body: Callable[[Storage], Awaitable[T]]) -> T:
         """Open a storage on the database, await ``body(storage)``, close it; the body's result.
@@ -51,8 +130,26 @@ class Backend:
         return asyncio.run(main())
 
 
+def _sqlite(**options: Any) -> Callable[[Path], tuple[Callable[[], Storage], Results]]:
+    """An SQLite backend: storages made with ``options`` on ``uno.db`` in the test's directory."""
+
+    def on(tmp: Path) -> tuple[Callable[[], Storage], Results]:
+        return (lambda: SqliteStorage(tmp / "uno.db", **options)), SqliteResults(tmp / "uno.db")
+
+    return on
+
+
+#: name -> function of the test's temporary directory returning a storage factory and the reader
+#: of the results recorded by its storages.
+BACKENDS: dict[str, Callable[[Path], tuple[Callable[[], Storage], Results]]] = {
+    "sqlite": _sqlite(),
+    # SQLite checkpointing inside commits instead of on its own connection.
+    "sqlite-inline-checkpoints": _sqlite(checkpoint_seconds=None),
+}
+
+
 @pytest.fixture(params=sorted(BACKENDS))
 def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     """A backend on a fresh, empty database."""
     name: str = request.param
-    return Backend(name, BACKENDS[name](tmp_path))
+    return Backend(name, *BACKENDS[name](tmp_path))

@@ -81,10 +81,8 @@ def make_database(path: Path) -> None:
 
     async def fill(s: SqliteStorage) -> None:
         await s.set_channel_settings(GUILD, 10, {"variant": "flip"})
-        await s.save_table(GUILD, 10, snapshot(1))
-        for n in range(1, 4):
-            await s.record_round(rnd("g1", n, ANA, 10 * n, [ANA, BEN]))
-        await s.record_game(game("g1", [ANA], [ANA, BEN]))
+        results = [rnd("g1", n, ANA, 10 * n, [ANA, BEN]) for n in range(1, 4)]
+        await s.save_table(GUILD, 10, snapshot(1), [*results, game("g1", [ANA], [ANA, BEN])])
 
     run_sqlite(path, fill)
 
@@ -113,6 +111,7 @@ def rnd(
     players: list[str],
     *,
     guild: int = GUILD,
+    channel: int = 10,
     variant: str = "classic",
     scores: dict[str, int] | None = None,
 ) -> RoundResult:
@@ -120,7 +119,7 @@ def rnd(
     return RoundResult(
         game_id=game_id,
         guild_id=guild,
-        channel_id=10,
+        channel_id=channel,
         round_no=round_no,
         variant=variant,
         winner=winner,
@@ -136,6 +135,7 @@ def game(
     players: list[str],
     *,
     guild: int = GUILD,
+    channel: int = 10,
     variant: str = "classic",
     scores: dict[str, int] | None = None,
     rounds: int = 1,
@@ -144,7 +144,7 @@ def game(
     return GameResult(
         game_id=game_id,
         guild_id=guild,
-        channel_id=10,
+        channel_id=channel,
         variant=variant,
         winners=winners,
         scores=scores if scores is not None else {p: 0 for p in players},
@@ -161,10 +161,12 @@ async def play(
     players: list[str],
     **kw: Any,
 ) -> None:
-    """Record a game's rounds ``(winner, points)`` and the game."""
-    for n, (winner, points) in enumerate(rounds, 1):
-        await s.record_round(rnd(game_id, n, winner, points, players, **kw))
-    await s.record_game(game(game_id, winners, players, rounds=len(rounds), **kw))
+    """Play a game at channel 10's table as the bot records it: each round but the last with the
+    table's save, the last round and the game with its deletion."""
+    results = [rnd(game_id, n, winner, points, players, **kw) for n, (winner, points) in enumerate(rounds, 1)]
+    for result in results[:-1]:
+        await s.save_table(kw.get("guild", GUILD), 10, {"game": game_id, "round": result.round_no}, [result])
+    await s.delete_table(10, [results[-1], game(game_id, winners, players, rounds=len(rounds), **kw)])
 
 
 async def league(s: Storage) -> None:
@@ -492,7 +494,8 @@ def test_load_tables_many_channels(storage: Backend) -> None:
 
 
 def test_results_round_trip(storage: Backend) -> None:
-    """Rounds and games read back exactly, with team keys, no-winner rounds and AI seats."""
+    """Rounds and games saved with the table are recorded exactly, with team keys, no-winner
+    rounds and AI seats."""
     seats = [ANA, BEN, CY, "ai:1"]
     us, them = f"{ANA}+{CY}", f"{BEN}+ai:1"
     rounds = [
@@ -502,16 +505,17 @@ def test_results_round_trip(storage: Backend) -> None:
     ]
     final = game("p1", [them], seats, variant="flip", rounds=3, scores={us: 80, them: 520})
 
-    async def main(s: SqliteStorage) -> None:
-        for r in rounds:
-            await s.record_round(r)
-        assert await s.get_game("p1") is None  # rounds recorded, game not finished yet
-        await s.record_game(final)
+    async def main(s: Storage) -> None:
+        await s.save_table(GUILD, 10, {"round": 2}, rounds[:1])
+        await s.save_table(GUILD, 10, {"round": 3}, rounds[1:2])
+        assert storage.results.rounds("p1") == rounds[:2]
+        assert storage.results.game("p1") is None  # rounds recorded, game not finished yet
+        await s.delete_table(10, [rounds[2], final])
 
     storage.run(main)
-    assert storage.run(lambda s: s.get_rounds("p1")) == rounds
-    assert storage.run(lambda s: s.get_game("p1")) == final
-    assert storage.run(lambda s: s.get_rounds("nope")) == []
+    assert storage.results.rounds("p1") == rounds
+    assert storage.results.game("p1") == final
+    assert storage.results.rounds("nope") == [] and storage.results.game("nope") is None
 
 
 def test_results_commit_with_the_table_or_not_at_all(storage: Backend) -> None:
@@ -519,35 +523,39 @@ def test_results_commit_with_the_table_or_not_at_all(storage: Backend) -> None:
     transaction: when the write fails, neither the table nor the results change."""
     bad = rnd("t1", 2, ANA, "lots", [ANA, BEN])  # type: ignore[arg-type]  # fails mid-transaction
 
-    async def main(s: SqliteStorage) -> None:
+    async def main(s: Storage) -> None:
         first = snapshot(1)
         await s.save_table(GUILD, 1001, first, [rnd("t1", 1, ANA, 40, [ANA, BEN])])
-        assert [r.round_no for r in await s.get_rounds("t1")] == [1]
+        assert [r.round_no for r in storage.results.rounds("t1")] == [1]
         with pytest.raises(StorageError):
             await s.save_table(GUILD, 1001, snapshot(1, note="moved"), [bad])
-        assert await s.load_tables() == [first] and len(await s.get_rounds("t1")) == 1
+        assert await s.load_tables() == [first] and len(storage.results.rounds("t1")) == 1
         with pytest.raises((StorageError, ValueError)):
             await s.delete_table(1001, [game("t1", [ANA], [ANA, BEN], rounds=2), bad])
-        assert await s.load_tables() == [first] and await s.get_game("t1") is None
+        assert await s.load_tables() == [first] and storage.results.game("t1") is None
         await s.delete_table(
             1001, [rnd("t1", 2, ANA, 500, [ANA, BEN]), game("t1", [ANA], [ANA, BEN], rounds=2)]
         )
-        assert await s.load_tables() == [] and (await s.get_game("t1")) is not None
+        assert await s.load_tables() == [] and storage.results.game("t1") is not None
         assert (await s.stats(GUILD, ANA)).points == 540
 
     storage.run(main)
 
 
 def test_recording_is_idempotent(storage: Backend) -> None:
-    """Recording a round or a game twice (a retry after a crash) counts it once."""
+    """A round or a game saved again with its table (a retry after a crash) is recorded once."""
+    first, second = rnd("g1", 1, ANA, 40, [ANA, BEN]), rnd("g1", 2, ANA, 500, [ANA, BEN])
+    final = game("g1", [ANA], [ANA, BEN], rounds=2)
 
-    async def main(s: SqliteStorage) -> None:
+    async def main(s: Storage) -> None:
         for _ in range(2):
-            await s.record_round(rnd("g1", 1, ANA, 40, [ANA, BEN]))
-            await s.record_round(rnd("g1", 2, ANA, 500, [ANA, BEN]))
-            await s.record_game(game("g1", [ANA], [ANA, BEN], rounds=2))
-        await s.record_round(rnd("g1", 2, BEN, 7, [ANA, BEN]))  # a different retry: first stays
-        assert [r.winner for r in await s.get_rounds("g1")] == [ANA, ANA]
+            await s.save_table(GUILD, 10, {"round": 2}, [first])
+            await s.delete_table(10, [second, final])
+        await s.save_table(GUILD, 10, {"round": 3}, [first, second])  # both again, together
+        # A different retry: the first record stays.
+        await s.delete_table(10, [rnd("g1", 2, BEN, 7, [ANA, BEN]), game("g1", [BEN], [ANA, BEN])])
+        assert storage.results.rounds("g1") == [first, second]
+        assert storage.results.game("g1") == final
         stats = await s.stats(GUILD, ANA)
         counts = (stats.games_played, stats.games_won, stats.rounds_won, stats.points)
         assert counts == (1, 1, 2, 540)
@@ -587,8 +595,9 @@ def test_partners_credit_both_members(storage: Backend) -> None:
         seats = [ANA, BEN, CY, DEE]
         team, other = f"{ANA}+{CY}", f"{BEN}+{DEE}"
         scores = {team: 510, other: 0}
-        await s.record_round(rnd("t1", 1, team, 510, seats, scores=scores))
-        await s.record_game(game("t1", [team], seats, scores=scores))
+        await s.delete_table(
+            10, [rnd("t1", 1, team, 510, seats, scores=scores), game("t1", [team], seats, scores=scores)]
+        )
         board = await s.leaderboard(GUILD)
         return [(p.user_id, p.games_won, p.rounds_won, p.points) for p in board]
 
@@ -623,9 +632,9 @@ def test_forget_user(storage: Backend) -> None:
     assert (after[anon].games_won, after[anon].points, after[anon].rounds_won) == (1, 530, 2)
     assert {u: p for u, p in after.items() if u != anon} == {u: p for u, p in before.items() if u != ANA}
     assert storage.run(lambda s: s.stats(GUILD, ANA)).games_played == 0
-    g1 = storage.run(lambda s: s.get_game("g1"))
+    g1 = storage.results.game("g1")
     assert g1 is not None and g1.winners == [anon] and g1.players == [anon, BEN, "ai:1"]
-    assert [r.winner for r in storage.run(lambda s: s.get_rounds("g1"))] == [anon, BEN, anon]
+    assert [r.winner for r in storage.results.rounds("g1")] == [anon, BEN, anon]
     assert storage.run(lambda s: s.forget_user(ANA)) == 0  # nothing names them any more
     assert storage.run(lambda s: s.forget_user("555")) == 0  # never played
     assert storage.run(lambda s: s.forget_user(anon)) == 0
@@ -639,15 +648,20 @@ def test_forget_user(storage: Backend) -> None:
 
 
 def test_concurrent_writers(storage: Backend) -> None:
-    """Fifty tables saving, recording and reading at once all land, with their last state."""
+    """Fifty tables saving (some saves with results) and reading at once all land, with their
+    last state, each result once."""
 
     async def table(s: Storage, n: int) -> None:
+        channel, seats = 3000 + n, [f"{n}", "ai:1"]
+        results: dict[int, list[RoundResult | GameResult]] = {
+            2: [rnd(f"c{n}", 1, f"{n}", n, seats, channel=channel)],
+            4: [game(f"c{n}", [f"{n}"], seats, channel=channel)],
+        }
         for version in range(5):
-            await s.save_table(GUILD, 3000 + n, {"channel": 3000 + n, "version": version})
-            if version == 2:
-                await s.record_round(rnd(f"c{n}", 1, f"{n}", n, [f"{n}", "ai:1"]))
+            await s.save_table(
+                GUILD, channel, {"channel": channel, "version": version}, results.get(version, [])
+            )
             await asyncio.sleep(0)
-        await s.record_game(game(f"c{n}", [f"{n}"], [f"{n}", "ai:1"]))
         await s.leaderboard(GUILD)
 
     async def main(s: Storage) -> None:

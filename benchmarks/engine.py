@@ -1,4 +1,4 @@
-"""Engine benchmark: ``python -m bot.engine.bench --variant classic --players 4 --games 2000 --seed 1``.
+"""Engine benchmark: ``python -m benchmarks.engine --variant classic --players 4 --games 2000 --seed 1``.
 
 Plays complete rounds ("games") between uniformly random legal agents (``ai.random_action``) and
 prints one JSON line:
@@ -28,7 +28,7 @@ import tracemalloc
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import _rlcard
+from benchmarks import rlcard_adapter
 from bot.engine.ai import random_action
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options
@@ -101,7 +101,7 @@ def live_game_bytes(variant: str, players: int, options: Options, seed: int, cou
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point; prints one JSON line."""
-    parser = argparse.ArgumentParser(prog="python -m bot.engine.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="classic", choices=sorted(VARIANTS))
     parser.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2-10")
     parser.add_argument("--games", type=int, default=2000)
@@ -114,11 +114,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     options = Options(house_rules=frozenset(HouseRule(r) for r in args.house_rule))
     # rlcard's comparison is for 4 players only (its UNO is measured with 4 seats).
-    skip = args.no_rlcard or args.players != _rlcard.PLAYERS
+    skip = args.no_rlcard or args.players != rlcard_adapter.PLAYERS
     results, baselines = [], []
     for _ in range(max(1, args.repeat)):  # interleaved, so both sides meet the same machine load
         results.append(run(args.variant, args.players, args.games, args.seed, options))
-        measured = None if skip else _rlcard.measure_rlcard(args.games, args.seed)
+        measured = None if skip else rlcard_adapter.measure_rlcard(args.games, args.seed)
         if measured is not None:
             baselines.append(measured)
     result = min(results, key=lambda r: r["seconds"])

@@ -1,4 +1,4 @@
-"""Load benchmark: ``python -m bot.loadbench --tables 200 --seconds 30``.
+"""Load benchmark: ``python -m benchmarks.load --tables 200 --seconds 30``.
 
 Plays many UNO tables at once through the local Discord stand-in (``bot/localdiscord``) and
 measures how fast the production bot (``UnoBot``, SQLite in a temporary directory, AI delay
@@ -107,9 +107,9 @@ from typing import Any, Literal, ParamSpec, TypeVar
 import aiohttp
 import discord
 from discord import app_commands
-from pydantic import SecretStr
 
 from bot.client import UnoBot, point_at
+from bot.local import local_settings
 from bot.localdiscord.interactions import CommandUsageError
 from bot.localdiscord.records import Channel, InteractionRecord, InteractionResponse, Message, User
 from bot.localdiscord.server import StandIn, point_discord_py_at, start_stand_in
@@ -179,20 +179,11 @@ class CallbackSends:
 
 
 def make_uno_bot(spec: BotSpec) -> UnoBot:
-    """The production bot with fast settings, pointed at the stand-in (as ``bot/local.py`` does)."""
+    """The production bot with fast settings, pointed at the stand-in (as local mode does)."""
     settings = load_settings(None, environ={}, require_token=False)
     settings.game.ai_delay_seconds = spec.ai_delay
     settings.game.turn_seconds = 0
-    discord_settings = settings.discord.model_copy(
-        update={
-            "token": SecretStr(spec.token),
-            "api_base": spec.api_url,
-            "gateway_url": spec.gateway_url,
-            "dev_guild_id": spec.guild_id,
-            "sync_commands": True,
-        }
-    )
-    settings = settings.model_copy(update={"discord": discord_settings})
+    settings = local_settings(settings, spec)
     point_at(settings)
     return UnoBot(settings, SqliteStorage(spec.database), guild_ready_timeout=0.05)
 
@@ -1029,7 +1020,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line."""
-    parser = argparse.ArgumentParser(prog="python -m bot.loadbench", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[1])
     parser.add_argument("--tables", type=int, default=200, help="simultaneous tables (default 200)")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per run (default 30)")
     parser.add_argument(

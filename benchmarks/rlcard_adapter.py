@@ -92,5 +92,5 @@ def measure_rlcard(games: int, seed: int) -> RlcardBaseline | None:
     )
 
 
-if __name__ == "__main__":  # python bot/engine/_rlcard.py GAMES SEED
+if __name__ == "__main__":  # python -m benchmarks.rlcard_adapter GAMES SEED
     print(measure_rlcard(int(sys.argv[1]), int(sys.argv[2])))

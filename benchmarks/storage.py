@@ -1,4 +1,4 @@
-"""Storage benchmark: ``python -m bot.storage.bench --tables 200 --actions 20 --restore 1000``.
+"""Storage benchmark: ``python -m benchmarks.storage --tables 200 --actions 20 --restore 1000``.
 
 Runs on fresh SQLite files in a temporary directory (or ``--db-dir``) and prints one JSON line.
 ``--inline-checkpoints`` measures without the background checkpoint connection.
@@ -34,7 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +102,15 @@ async def _persist(storage: SqliteStorage | NoStorage, table: Table, timings: li
     timings.append(time.perf_counter_ns() - t0)
 
 
+async def _all_at_once(storage: SqliteStorage | NoStorage, runs: list[Coroutine[Any, Any, None]]) -> float:
+    """Run every table's loop at once, then close the storage; the seconds the loops took."""
+    start = time.perf_counter()
+    await asyncio.gather(*runs)
+    seconds = time.perf_counter() - start
+    await storage.close()
+    return seconds
+
+
 async def saturated(
     path: Path, tables: int, actions: int, seed: int, checkpoints: float | None
 ) -> dict[str, Any]:
@@ -116,10 +125,7 @@ async def saturated(
             table.act()
             await _persist(storage, table, timings)
 
-    start = time.perf_counter()
-    await asyncio.gather(*(run(t) for t in live))
-    seconds = time.perf_counter() - start
-    await storage.close()
+    seconds = await _all_at_once(storage, [run(t) for t in live])
     return {
         "actions_per_second": round(len(timings) / seconds),
         "saturated_p50_persist_ms": _ms(timings, 0.50),
@@ -163,10 +169,7 @@ async def paced(
             await _persist(storage, table, timings)
             await asyncio.sleep(interval * table.rng.uniform(0.5, 1.5))
 
-    start = time.perf_counter()
-    await asyncio.gather(*(run(t) for t in live))
-    seconds = time.perf_counter() - start
-    await storage.close()
+    seconds = await _all_at_once(storage, [run(t) for t in live])
     return {
         "paced_actions_per_second": round(len(timings) / seconds),
         "p50_persist_ms": _ms(timings, 0.50),
