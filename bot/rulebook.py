@@ -1,5 +1,8 @@
 """``/uno rules``: sections of ``docs/rules.md`` by variant id or card name, in Discord-sized parts.
 
+The page's headings are numbered (``## 7. UNO Flip``, ``### 7.8 Skip Everyone``); a card is looked
+up by its name alone, and what players see keeps the number, as the page shows it.
+
 >>> book = Rulebook.load()
 >>> "Skip Everyone" in book.card("flip", "skip everyone")[0]
 True
@@ -15,11 +18,26 @@ from pathlib import Path
 RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 LIMIT = 1900  # a Discord message holds 2,000 characters
 
+_NUMBER = re.compile(r"§?(\d+(?:\.\d+)*)\.?(?:\s+|$)")  # "7.", "7.8", "§7.8" before a name
+
+
+def heading(title: str) -> tuple[str, str]:
+    """A heading's number ("" when it has none) and its name.
+
+    >>> heading("7.8 Skip Everyone"), heading("7. UNO Flip"), heading("§1.9"), heading("Reason ids")
+    (('7.8', 'Skip Everyone'), ('7', 'UNO Flip'), ('1.9', ''), ('', 'Reason ids'))
+    """
+    title = title.strip()
+    match = _NUMBER.match(title)
+    return (match[1], title[match.end() :]) if match else ("", title)
+
 
 @dataclass(frozen=True)
 class Section:
-    """A ``##`` section: its title, text, and ``###`` subsections by lower-case title."""
+    """A ``##`` section: its number, title (without the number), text (with its numbered heading),
+    and ``###`` subsections by lower-case title without the number."""
 
+    number: str
     title: str
     text: str
     subsections: dict[str, str]
@@ -30,13 +48,21 @@ class Rulebook:
 
     def __init__(self, text: str) -> None:
         self.sections: list[Section] = []
+        self.numbered: dict[str, str] = {}  # "7" and "7.8" -> that section's or subsection's text
         for chunk in re.split(r"(?m)^## ", unwrap(text))[1:]:
-            title, _, body = chunk.partition("\n")
+            head, _, body = chunk.partition("\n")
+            number, title = heading(head)
             subs = {}
             for sub in re.split(r"(?m)^### ", body)[1:]:
-                sub_title, _, sub_body = sub.partition("\n")
-                subs[sub_title.strip().lower()] = f"**{sub_title.strip()}**\n{sub_body.strip()}"
-            self.sections.append(Section(title.strip(), f"## {title.strip()}\n{body.strip()}", subs))
+                sub_head, _, sub_body = sub.partition("\n")
+                sub_number, name = heading(sub_head)
+                subs[name.lower()] = f"**{sub_head.strip()}**\n{sub_body.strip()}"
+                if sub_number:
+                    self.numbered[sub_number] = subs[name.lower()]
+            section = Section(number, title, f"## {head.strip()}\n{body.strip()}", subs)
+            self.sections.append(section)
+            if number:
+                self.numbered[number] = section.text
 
     @classmethod
     @cache
@@ -58,8 +84,12 @@ class Rulebook:
         return split(section.text) if section else [f"No rules found for {variant_id!r}."]
 
     def card(self, variant_id: str, name: str) -> list[str]:
-        """One card's rules in the edition (or anywhere in the document), in parts."""
-        key = name.strip().lower()
+        """One card's rules in the edition (or anywhere in the document), in parts. A number
+        typed before the name is ignored; a number alone ("1.9", "§1.9") finds that section."""
+        number, rest = heading(name)
+        if number and not rest and number in self.numbered:
+            return split(self.numbered[number])
+        key = " ".join(rest.lower().split())
         section = self.edition(variant_id)
         for sec in ([section] if section else []) + self.sections:
             if key in sec.subsections:
@@ -67,9 +97,9 @@ class Rulebook:
         return [f"No card named {name!r} in the rules. Try a card name such as 'wild draw four'."]
 
     def card_names(self, variant_id: str) -> list[str]:
-        """Titles of the edition's card subsections (for autocomplete)."""
+        """Titles of the edition's card subsections, lower-case and without numbers (autocomplete)."""
         section = self.edition(variant_id)
-        return [t for t in section.subsections] if section else []
+        return list(section.subsections) if section else []
 
 
 _BLOCK = re.compile(r"(#|\||[-*] |\d+\. )")  # lines that start a heading, table row or list item

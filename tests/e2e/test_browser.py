@@ -179,9 +179,10 @@ async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -
             line = page.locator("#line")
             await line.fill("/uno rules variant:flip")
             await line.press("Enter")
+            # The headings keep docs/rules.md's numbers (§7 is UNO Flip).
             rules = page.locator("#side .msg", has=page.locator(".h2", has_text="UNO Flip"))
             await expect(rules).to_have_count(1, timeout=WAIT_MS)
-            await expect(rules.locator(".h3").first).to_have_text("Flip")
+            await expect(rules.locator(".h3").first).to_have_text("7.1 Flip")
             await expect(rules.locator(".li")).to_have_count(2)
             await expect(rules.locator("code").first).to_have_text("flip")
             assert "#" not in await rules.locator(".content").first.inner_text()

@@ -1,0 +1,128 @@
+"""``/uno rules`` on the numbered rules page (bot/rulebook.py, docs/rules.md)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot import render
+from bot.engine.variants import VARIANTS
+from bot.rulebook import RULES_FILE, Rulebook
+
+BOOK = Rulebook.load()
+
+SMALL = """# Rules
+
+## 1. How a game goes
+### 1.1 Challenges
+Ask to see their hand.
+
+## 2. UNO Flip
+Variant id: `flip`. Two sides.
+
+### 2.1 Skip
+Light side. The next player loses their turn.
+
+### 2.2 Skip Everyone
+Dark side. Every other player loses their turn.
+
+## 3. UNO
+Variant id: `classic`.
+
+### 3.1 Skip
+The next player loses their turn.
+"""
+
+
+@pytest.mark.parametrize(
+    ("variant", "name", "title"),
+    [
+        ("classic", "wild draw four", "Wild Draw Four"),
+        ("flip", "skip everyone", "Skip Everyone"),
+        ("flip", "Wild Draw Color", "Wild Draw Color"),
+        ("flip-marvel", "wild super hero", "Wild Super Hero"),
+        ("harry-potter", "howler", "Howler"),
+        ("cars2", "special agent mater", "Special Agent Mater"),
+        ("dc-super-hero-girls", "  save the  day ", "Save The Day"),
+        ("classic", "challenges", "Challenges"),
+    ],
+)
+def test_card_found_by_name_on_the_numbered_page(variant: str, name: str, title: str) -> None:
+    """A card name without its number finds the card, shown under its numbered heading."""
+    parts = BOOK.card(variant, name)
+    assert re.fullmatch(rf"\*\*\d+\.\d+ {title}\*\*", parts[0].split("\n")[0]), parts[0][:80]
+
+
+def test_house_rules_found_by_the_names_players_see() -> None:
+    """Each house rule's name in the lobby finds its numbered subsection of House rules."""
+    house_rules = next(s for s in BOOK.sections if s.title == "House rules")
+    assert list(house_rules.subsections) == [n.lower() for n in render.HOUSE_RULE_NAMES.values()]
+    for name in render.HOUSE_RULE_NAMES.values():
+        assert BOOK.card("cars2", name)[0].startswith(f"**{house_rules.number}.")
+
+
+def test_card_found_in_the_channels_edition_first() -> None:
+    """The same name finds the edition's own card: Skip in UNO Flip is the light side's."""
+    assert BOOK.card("flip", "skip")[0].split("\n")[1].startswith("Light side.")
+    assert not BOOK.card("classic", "skip")[0].split("\n")[1].startswith("Light side.")
+
+
+@pytest.mark.parametrize("name", ["2.2 Skip Everyone", "2.2 skip everyone", "2.2", "§2.2"])
+def test_card_found_by_name_typed_with_its_number_or_by_number(name: str) -> None:
+    """A number typed before the name is ignored, and a number alone finds that subsection."""
+    assert Rulebook(SMALL).card("classic", name) == [
+        "**2.2 Skip Everyone**\nDark side. Every other player loses their turn."
+    ]
+
+
+def test_section_found_by_its_number() -> None:
+    """A section number alone finds the whole section, numbered heading first."""
+    assert (
+        Rulebook(SMALL).card("flip", "§1")[0]
+        == "## 1. How a game goes\n### 1.1 Challenges\nAsk to see their hand."
+    )
+
+
+def test_unknown_card_refused_politely() -> None:
+    """A name that is no card, or a number the page doesn't have, gets the hint, not a crash."""
+    assert BOOK.card("classic", "purple seven")[0].startswith("No card named 'purple seven'")
+    assert Rulebook(SMALL).card("classic", "9.9")[0].startswith("No card named '9.9'")
+
+
+def test_card_names_have_no_numbers() -> None:
+    """Autocomplete offers the edition's card names, lower-case, without numbers, in page order."""
+    assert Rulebook(SMALL).card_names("flip") == ["skip", "skip everyone"]
+    assert BOOK.card_names("classic") == ["skip", "reverse", "draw two", "wild", "wild draw four"]
+    for variant in VARIANTS:
+        names = BOOK.card_names(variant)
+        assert names and all(n == n.lower() and not re.search(r"\d", n) for n in names), names
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_edition_found_on_the_numbered_page(variant: str) -> None:
+    """Each variant id finds its edition's section, titled with the edition's name and numbered."""
+    section = BOOK.edition(variant)
+    assert section is not None and section.title == VARIANTS[variant].name and section.number
+    parts = BOOK.variant(variant)
+    assert parts[0].startswith(f"## {section.number}. {section.title}\n")
+    assert all(len(p) <= 2000 for p in parts)
+
+
+def test_unknown_edition_has_no_section() -> None:
+    """A variant id the page doesn't name finds nothing, and says so."""
+    assert BOOK.edition("dos") is None and Rulebook(SMALL).card_names("cars2") == []
+    assert BOOK.variant("dos") == ["No rules found for 'dos'."]
+
+
+def test_page_numbered_in_order() -> None:
+    """Sections run 1, 2, 3 ... and each one's subsections N.1, N.2 ..., so citations stay true."""
+    section, sub = 0, 0
+    for marks, title in re.findall(r"(?m)^(###?) (.*)$", RULES_FILE.read_text(encoding="utf-8")):
+        if marks == "##":
+            section, sub = section + 1, 0
+            assert title.startswith(f"{section}. "), title
+        else:
+            sub += 1
+            assert title.startswith(f"{section}.{sub} "), title
+    assert section == len(BOOK.sections) and all(s.number == str(i + 1) for i, s in enumerate(BOOK.sections))
