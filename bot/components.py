@@ -6,7 +6,7 @@ or ``unos:…`` (selects), at most 100 characters:
 * scope ``l`` lobby, ``t`` table message, ``h`` a player's hand (ephemeral);
 * ``version`` is the table's state version when the component was drawn (0: not checked), so a
   click on an older state is refused politely;
-* the verb and its ``:``-separated args say what to do (see ``bot/service.py``).
+* the verb and its ``:``-separated args say what to do (see ``bot/service/dispatch.py``).
 
 The callbacks only parse and hand over to the service (``interaction.client.service``).
 """
@@ -87,7 +87,7 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:"
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await _service(interaction).on_component(
+            await _service(interaction).dispatch.on_component(
                 interaction, self.scope, self.channel, self.version, self.verb, self.args, []
             )
         finally:
@@ -133,7 +133,7 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await _service(interaction).on_component(
+            await _service(interaction).dispatch.on_component(
                 interaction,
                 self.scope,
                 self.channel,

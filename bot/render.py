@@ -234,6 +234,16 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     return embed, view
 
 
+def lobby_over(table: Table, title: str, footer: str = "") -> discord.Embed:
+    """The lobby message once the lobby is over (closed, expired, or the game started): its seats
+    and options, ``title`` and ``footer`` saying why, and no components."""
+    embed, _ = lobby(table)
+    embed.title = title
+    if footer:
+        embed.set_footer(text=footer)
+    return embed
+
+
 # ------------------------------------------------------------------------ table
 
 

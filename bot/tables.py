@@ -14,10 +14,12 @@ A :class:`Table` is plain data plus the engine's :class:`Game`; the service
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import time
 from collections import deque
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -375,6 +377,7 @@ class TableRegistry:
     def __init__(self) -> None:
         self._tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._holders: dict[asyncio.Task[Any] | None, int] = {}
 
     def get(self, channel_id: int) -> Table | None:
         """The channel's table, if any."""
@@ -395,12 +398,30 @@ class TableRegistry:
         """Forget the channel's table (its lock stays for callers still waiting)."""
         self._tables.pop(channel_id, None)
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        """The channel's lock (created on first use)."""
+    @contextlib.asynccontextmanager
+    async def lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold the channel's lock (created on first use) for the block.
+
+        Not reentrant: a task holding it must not ask for it again.
+        """
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+        async with lock:
+            task = asyncio.current_task()
+            self._holders[task] = self._holders.get(task, 0) + 1
+            try:
+                yield
+            finally:
+                if self._holders[task] == 1:
+                    del self._holders[task]
+                else:
+                    self._holders[task] -= 1
+
+    def held_here(self) -> bool:
+        """Whether the running task holds a table's lock (no Discord call may be made then: it
+        would keep every other command of that table waiting on Discord)."""
+        return asyncio.current_task() in self._holders
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(list(self._tables.values()))

@@ -1,5 +1,5 @@
 """The ``/uno`` slash commands: one guild-only ``GroupCog``, each command a thin call into the
-table service (``bot/service.py``). Errors go to the bot's one error funnel."""
+table service's commands (``bot/service/commands.py``). Errors go to the bot's one error funnel."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         elimination: bool | None = None,
     ) -> None:
         """Open a new UNO lobby in this channel."""
-        await self.service.new(
+        await self.service.commands.new(
             interaction,
             variant=variant,
             target_score=target_score,
@@ -63,38 +63,38 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.command(name="join")
     async def join(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Take a seat at this channel's lobby."""
-        await self.service.join(interaction)
+        await self.service.commands.join(interaction)
 
     @app_commands.command(name="leave")
     async def leave(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Leave the lobby or the game in progress."""
-        await self.service.leave(interaction)
+        await self.service.commands.leave(interaction)
 
     @app_commands.command(name="start")
     async def start(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Deal the first round (host only)."""
-        await self.service.start(interaction)
+        await self.service.commands.start(interaction)
 
     @app_commands.command(name="hand")
     async def hand(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Show your cards and your choices (only you see them)."""
-        await self.service.show_hand(interaction)
+        await self.service.commands.show_hand(interaction)
 
     @app_commands.command(name="table")
     async def table(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Post the table again at the bottom of the channel."""
-        await self.service.repost_table(interaction)
+        await self.service.commands.repost_table(interaction)
 
     @app_commands.command(name="kick")
     @app_commands.describe(member="The player to remove")
     async def kick(self, interaction: discord.Interaction[UnoBot], member: discord.Member) -> None:
         """Remove a player (host, or members with Manage Messages)."""
-        await self.service.kick(interaction, member)
+        await self.service.commands.kick(interaction, member)
 
     @app_commands.command(name="end")
     async def end(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Close this channel's lobby or game (host, or members with Manage Messages)."""
-        await self.service.end(interaction)
+        await self.service.commands.end(interaction)
 
     @app_commands.command(name="settings")
     @app_commands.default_permissions(manage_channels=True)
@@ -146,7 +146,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                     f"Unknown house rule(s): {', '.join(bad)}. Known: {', '.join(sorted(known))}."
                 )
             changes["house_rules"] = rules
-        current = await self.service.channel_defaults(interaction.channel_id or 0)
+        current = await self.service.commands.channel_defaults(interaction.channel_id or 0)
         if changes:
             saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
             saved.update(changes)
@@ -189,7 +189,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         table = self.service.tables.get(interaction.channel_id or 0)
         if table is not None:
             return table.variant
-        return str((await self.service.channel_defaults(interaction.channel_id or 0))["variant"])
+        return str((await self.service.commands.channel_defaults(interaction.channel_id or 0))["variant"])
 
     @app_commands.command(name="leaderboard")
     @app_commands.describe(variant="Only games of this edition")
@@ -227,7 +227,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.command(name="forget-me")
     async def forget_me(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Remove your name from every UNO record (results stay counted, anonymously)."""
-        await self.service.forget_me(interaction)
+        await self.service.commands.forget_me(interaction)
 
 
 def _who(user_id: str) -> str:

@@ -5,9 +5,11 @@ The harness fails a test on any ERROR log of discord.py, unknown route or Discor
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.client import UnoBot
@@ -27,15 +29,58 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
     return run_coroutine_test(pyfuncitem, timeout=120, loop_factory=new_event_loop)
 
 
+class LockWatch:
+    """Every REST request the bots under test send (Discord calls and interaction answers alike),
+    and those sent by a task holding a table's lock, which would keep that table's other
+    commands waiting on Discord: none may be (`TableRegistry.held_here`)."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.under_lock: list[str] = []
+
+    def trace(self, bot: Callable[[], UnoBot | None]) -> aiohttp.TraceConfig:
+        """An aiohttp trace for a bot (``discord.Client(http_trace=...)``)."""
+        config = aiohttp.TraceConfig()
+
+        async def started(session: object, context: object, params: aiohttp.TraceRequestStartParams) -> None:
+            self.requests += 1
+            client = bot()
+            if client is not None and client.service.tables.held_here():
+                self.under_lock.append(f"{params.method} {params.url.path}")
+
+        config.on_request_start.append(started)
+        return config
+
+
+LOCKS = LockWatch()
+
+
+@pytest.fixture(autouse=True)
+def no_rest_under_lock() -> Iterator[LockWatch]:
+    """Fail any end-to-end test in which a bot sent a REST request while holding a table's lock."""
+    LOCKS.requests, LOCKS.under_lock = 0, []
+    yield LOCKS
+    assert not LOCKS.under_lock, f"REST requests sent under a table's lock: {LOCKS.under_lock}"
+
+
 def make_bot(stand_in: StandIn, db: Path, **game: Any) -> UnoBot:
-    """The production bot configured for the stand-in (fast AI, no turn timer unless asked)."""
+    """The production bot configured for the stand-in (fast AI, no turn timer unless asked),
+    watched by `LOCKS`."""
     settings = load_settings(None, environ={}, require_token=False)
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
     settings.game.turn_seconds = game.pop("turn_seconds", 0)
     settings.game.seed = game.pop("seed", 1)  # the same deals every run
     for key, value in game.items():
         setattr(settings.game, key, value)
-    return UnoBot(local_settings(settings, stand_in), SqliteStorage(db), guild_ready_timeout=0.05)
+    made: list[UnoBot] = []
+    bot = UnoBot(
+        local_settings(settings, stand_in),
+        SqliteStorage(db),
+        guild_ready_timeout=0.05,
+        http_trace=LOCKS.trace(lambda: made[0] if made else None),
+    )
+    made.append(bot)
+    return bot
 
 
 @pytest.fixture

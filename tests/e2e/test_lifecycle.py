@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from bot import service
 from bot.client import UnoBot
 from bot.engine.options import PendingKind
 from bot.localdiscord.records import Channel
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import PING
+from bot.service import hands as open_hands
 from tests.e2e.conftest import USERS, make_bot
 from tests.e2e.helpers import (
     bot_of,
@@ -47,7 +47,7 @@ async def test_game_survives_a_restart(uno: LocalDiscord) -> None:
     )  # fmt: skip
     old_hand = await hand(uno, alice, ch)
     before = table_of(uno, ch)
-    await uno.client.service._save(before)  # type: ignore[attr-defined]
+    await uno.client.service.acting.save(before)  # type: ignore[attr-defined]
     await uno.restart_client()
     restored = table_of(uno, ch)
     assert restored is not before and restored.to_snapshot()["game"] == before.to_snapshot()["game"]
@@ -135,7 +135,7 @@ async def test_a_hand_from_an_ended_game_is_stale_in_the_next(
     _alice_to_draw(uno, ch)
     old = await command(uno, alice, ch, "uno hand")
     assert old is not None and "Draw" in labels(old)
-    monkeypatch.setattr(service, "HAND_TOKEN_SECONDS", -1)  # as if 15 minutes went by
+    monkeypatch.setattr(open_hands, "HAND_TOKEN_SECONDS", -1)  # as if 15 minutes went by
     await command(uno, alice, ch, "uno end")
     assert "Draw" in labels(old)
     await open_table(uno, ch, alice, [bob])
@@ -517,7 +517,7 @@ async def test_a_ping_goes_when_the_turn_passes_to_an_ai(uno: LocalDiscord) -> N
     bot_of(uno).service.defaults.ai_delay_seconds = 30  # the AI's turn lasts while we look
     await click(uno, alice, await hand(uno, alice, ch), "Draw")
     assert game.pending.player == bot1
-    await bot_of(uno).service._updated((ch.id, PING))
+    await bot_of(uno).service.updates.done((ch.id, PING))
     assert pings() == [] and table_of(uno, ch).ping_message_id is None
 
 
@@ -539,7 +539,7 @@ async def test_closing_leaves_no_live_looking_buttons(uno: LocalDiscord) -> None
     await uno.stand_in.wait_until(lambda: "The game has ended" in table.text)
     assert not table.buttons and "▶" not in table.text  # nobody's turn any more
     assert "Not in this game" in bob_hand.text and "Your cards" not in bob_hand.text
-    assert not bot_of(uno).service._hands  # forgotten once shown closed
+    assert not bot_of(uno).service.hands.open  # forgotten once shown closed
 
 
 async def test_failed_save_of_a_command_changes_nothing(uno: LocalDiscord) -> None:
@@ -617,6 +617,6 @@ async def test_a_ping_never_saves_a_move_that_was_not_made(
     ping = await uno.stand_in.wait_for_message(
         ch, lambda m: "it's your move" in m.text and m.id not in earlier
     )
-    await bot_of(uno).service._updated((ch.id, PING))  # the ping job is done
+    await bot_of(uno).service.updates.done((ch.id, PING))  # the ping job is done
     assert (await storage.load_tables())[0]["game"] == saved, "a move that was not made was saved"
     assert table_of(uno, ch).ping_message_id == ping.id

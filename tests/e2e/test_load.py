@@ -60,7 +60,7 @@ async def test_table_edits_collapse_into_one_showing_the_latest_state(
     slow.set()
     latest = f"Draw pile {len(game.draw_pile)} "
     await uno.stand_in.wait_until(lambda: latest in table_message(uno, ch).text)
-    await bot_of(uno).service._updated((ch.id, TABLE))
+    await bot_of(uno).service.updates.done((ch.id, TABLE))
     assert len(edits) == 2
 
 

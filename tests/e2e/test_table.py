@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from bot import service
 from bot.engine.cards import Color
 from bot.engine.options import HouseRule, Options, PendingKind
 from bot.localdiscord.testing import LocalDiscord
+from bot.service import hands as open_hands
 from tests.e2e.helpers import (
     choose,
     click,
@@ -179,7 +179,7 @@ async def test_hands_stay_private(uno: LocalDiscord) -> None:
 async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
     """An open hand is redrawn as the game changes: at once when its owner is to act, else once
     after the changes settle (several turns of others make one edit)."""
-    monkeypatch.setattr(service, "HAND_SETTLE_SECONDS", 0.5)
+    monkeypatch.setattr(open_hands, "HAND_SETTLE_SECONDS", 0.5)
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     table = await open_table(uno, ch, alice, [bob], bots=2)
@@ -226,7 +226,7 @@ async def test_stale_and_out_of_turn_clicks_are_refused(
     async def not_redrawn(self: object, table: object, player: str) -> None:
         return None  # the click below races the redraw of alice's hand, and wins
 
-    monkeypatch.setattr(service.TableService, "_show_hand", not_redrawn)
+    monkeypatch.setattr(open_hands.Hands, "_show", not_redrawn)
     await command(uno, alice, ch, "uno kick", member=carol)  # still alice's turn, a new state
     version = game.version
     answer = await click(uno, alice, mine, "🟥 red 2")  # a button of the older state

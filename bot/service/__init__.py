@@ -1,0 +1,126 @@
+"""The table service: every lobby and game of the bot, by concern.
+
+=========================  ==================================================================
+module                     its one job
+=========================  ==================================================================
+``commands.py``            the bodies of the ``/uno`` commands and of the lobby's buttons
+``dispatch.py``            what a click on a component means; the error funnel for clicks
+``acting.py``              a change of a table under its lock: validate, apply, save, or roll
+                           back (:class:`Acting`, :class:`Change`)
+``publishing.py``          the public messages: lobby, table, pings, summaries
+``hands.py``               players' private hands, answered and kept up to date
+``updates.py``             background jobs; message updates one in flight per message
+``scheduling.py``          AI moves, turn timers, lobby expiry
+this module                the front: wiring, what follows a change, restore and shutdown
+=========================  ==================================================================
+
+A change runs under the table's lock and makes no Discord call; the answer to the interaction
+and every message it implies come after the lock is released (:meth:`TableService.after`).
+Rendering is in ``bot/render.py``; the cog and the components only parse input and call in here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+
+from bot.engine.errors import UnoError
+from bot.service.acting import Acting, Change
+from bot.service.commands import Commands
+from bot.service.dispatch import Dispatch
+from bot.service.hands import Hands
+from bot.service.publishing import LOBBY, PING, TABLE, Publisher
+from bot.service.scheduling import Scheduler
+from bot.service.updates import Updates
+from bot.settings import GameDefaults
+from bot.storage import Storage
+from bot.tables import Table, TableRegistry
+
+log = logging.getLogger(__name__)
+CLOSE_SECONDS = 5.0  # how long a shutdown waits for moves in progress and message updates
+
+
+class TableService:
+    """Lobbies and games in every channel the bot serves.
+
+    Args:
+        client: the discord client (for channels and messages).
+        storage: where tables, results and channel settings are kept.
+        defaults: the settings' game defaults.
+
+    Attributes:
+        commands: the ``/uno`` commands (the cog calls them).
+        dispatch: clicks on components (the components call it).
+    """
+
+    def __init__(self, client: discord.Client, storage: Storage, defaults: GameDefaults) -> None:
+        self.client = client
+        self.storage = storage
+        self.defaults = defaults
+        self.tables = TableRegistry()
+        self.updates = Updates()
+        self.hands = Hands(self.updates)
+        self.scheduler = Scheduler(self)
+        self.acting = Acting(self.tables, storage, rolled_back=self.scheduler.schedule)
+        self.publisher = Publisher(self)
+        self.commands = Commands(self)
+        self.dispatch = Dispatch(self)
+
+    def after(self, change: Change, *, publish: bool = True) -> None:
+        """What follows a change once the table's lock is released and its interaction answered
+        (and its posts said, :meth:`Publisher.say`), in the background: the table message (unless
+        not ``publish``: it is gone), open hands, the ping of the player to act, AI moves and
+        timers; for a table the change closed, the end of its tasks and of its last ping."""
+        table = change.table
+        if change.closed:
+            self.scheduler.cancel(table.channel_id)
+            if change.stale_ping is not None:
+                self.publisher.delete(table, change.stale_ping)
+        if table.game is None:
+            return
+        if publish:
+            self.publisher.publish(table)
+        self.hands.refresh(table)
+        if table.state == "playing":
+            self.publisher.ping(table)
+            self.scheduler.schedule(table)
+
+    async def restore(self) -> int:
+        """Reload every saved table after a restart; returns how many were restored."""
+        count = 0
+        for snapshot in await self.storage.load_tables():
+            try:
+                table = Table.from_snapshot(snapshot)
+            except UnoError as exc:
+                log.error("could not restore a table: %s", exc.message)
+                continue
+            self.tables.put(table)
+            count += 1
+            if table.game is not None:
+                table.log.append("♻️ The bot restarted; the game goes on.")
+                self.publisher.publish(table, repost=True)
+                self.hands.refresh(table)
+                self.publisher.ping(table)
+            self.scheduler.schedule(table)
+        return count
+
+    async def close(self) -> None:
+        """Cancel every timer and AI move, then let moves in progress and message updates
+        finish (at most `CLOSE_SECONDS`) before the client disconnects. Every accepted move is
+        saved already; this keeps the channel showing it."""
+        self.scheduler.close()
+
+        async def settle() -> None:
+            for table in list(self.tables):
+                async with self.tables.lock(table.channel_id):
+                    pass
+            await self.updates.drain()
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(settle(), CLOSE_SECONDS)
+
+
+__all__ = ["LOBBY", "PING", "TABLE", "Change", "TableService"]

@@ -1,0 +1,202 @@
+"""Acting on a table: validate, apply, save, all under the table's lock, or nothing at all.
+
+One idiom for every change, the lobby's and the game's, a player's and a computer's:
+
+    async with acting.change(channel_id) as change:
+        events = change.table.game.apply(player, action)  # the engine refuses, nothing changes
+        change.played(events)                               # log, score, next round
+    publish(change)                                         # Discord, after the lock
+
+At the end of the block the table is saved (or, once it is over, deleted with its results) in
+one transaction. If that save fails, the table goes back to its last saved state and
+:class:`NotSaved` is raised: nothing is lost and nothing half-made is kept. The block makes no
+Discord call; what the change leaves to say in the channel (a round's summary, the standings) is
+collected in :attr:`Change.posts` and said once the lock is released.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.engine.errors import UnoError
+from bot.engine.events import Event
+from bot.storage import GameResult, RoundResult, Storage, StorageError
+from bot.tables import Table, TableRegistry
+
+log = logging.getLogger(__name__)
+
+
+class NotSaved(UnoError):
+    """The move could not be saved, so it was not made (the table is as before it)."""
+
+    reason = "not-saved"
+    default_message = "The game couldn't be saved just now, so your move was not made. Please try again."
+
+
+@dataclass
+class Post:
+    """A message for the table's channel, said after the change (``content`` and/or ``embed``)."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+
+
+@dataclass
+class Change:
+    """One change of a table in progress (see the module's docstring).
+
+    Attributes:
+        table: the channel's table, to change in place.
+        before: its snapshot as last saved (the rollback's state).
+        results: rounds and the game to record with the save.
+        posts: what to say in the channel once the lock is released.
+        closed: the change ended the table (deleted from storage and the registry).
+        stale_ping: the id of a turn ping the closed table leaves, to delete.
+        unchanged: nothing to save (see :meth:`nothing`).
+    """
+
+    table: Table
+    before: dict[str, Any]
+    results: list[RoundResult | GameResult] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
+    closed: bool = False
+    stale_ping: int | None = None
+    unchanged: bool = False
+
+    def nothing(self) -> None:
+        """Leave the block without saving: the body found nothing to do."""
+        self.unchanged = True
+
+    def played(self, events: Sequence[Event], note: str = "") -> None:
+        """Account for a game's ``events``: log them (``note`` after them), record a finished
+        round, start the next round, or end the game (at its end, or once only bots are left).
+
+        A finished round or game is recorded in the same transaction as the table's save (or its
+        deletion), so a failed save records nothing, and a round is never recorded twice.
+        """
+        table, game = self.table, self.table.game
+        assert game is not None
+        table.log.extend(render.log_lines(table, events))
+        if note:
+            table.log.append(note)
+        if game.round_over:
+            if table.recorded_rounds < game.round_no:
+                table.recorded_rounds = game.round_no
+                self.results.append(_round_result(table))
+            if game.game_over:
+                self._over()
+                self.posts.append(Post(embed=render.standings(table)))
+                return
+            self.posts.append(Post(render.round_summary(table, game.round_winner, game.round_points)))
+            table.log.extend(render.log_lines(table, game.start_round()))
+        if not any(not s.is_ai and table.in_game(s.id) for s in table.seats):
+            # Everyone human left or was removed: bots don't play on for nobody (nor score).
+            # The game still counts as played, and lost, by every human who sat in it.
+            table.log.append("Only bots were left, so the game has ended.")
+            self._over()
+            self.posts.append(Post("Only bots were left at the UNO table, so the game has ended."))
+            return
+        if game.pending.player != table.pinged:
+            table.pinged = ""  # their turn is over: the next one gets its own ping
+
+    def _over(self) -> None:
+        """The game ended by the rules: the table is over, and the game's result recorded."""
+        self.table.state = "over"
+        self.results.append(_game_result(self.table))
+
+
+class Acting:
+    """Changes of tables under their locks (see the module's docstring).
+
+    Args:
+        tables: every table, with its lock.
+        storage: where tables and results are saved.
+        rolled_back: called with the table as last saved, once it replaced one whose change
+            could not be saved (its lobby expiry, AI moves and timers start again).
+    """
+
+    def __init__(self, tables: TableRegistry, storage: Storage, rolled_back: Callable[[Table], None]) -> None:
+        self.tables = tables
+        self.storage = storage
+        self.rolled_back = rolled_back
+
+    @contextlib.asynccontextmanager
+    async def change(self, channel_id: int) -> AsyncIterator[Change]:
+        """Hold the channel's lock and change its table; save on leaving (see the module).
+
+        Raises:
+            NoTable: the channel has no table.
+            NotSaved: the change could not be saved; the table is as it was before it.
+            UnoError: as raised by the block (nothing is saved then).
+        """
+        async with self.tables.lock(channel_id):
+            table = self.tables.require(channel_id)
+            change = Change(table, table.to_snapshot())
+            yield change
+            if not change.unchanged:
+                await self._commit(change)
+
+    async def _commit(self, change: Change) -> None:
+        table = change.table
+        try:
+            if table.state == "over":
+                await self.storage.delete_table(table.channel_id, change.results)
+            else:
+                await self.storage.save_table(
+                    table.guild_id, table.channel_id, table.to_snapshot(), change.results
+                )
+        except StorageError as exc:
+            # Nothing is lost: the table goes back to its last saved state, and whoever acted
+            # is told their change was not made.
+            log.error("table %s: could not save a change: %s", table.channel_id, exc)
+            restored = Table.from_snapshot(change.before)
+            self.tables.put(restored)
+            self.rolled_back(restored)
+            raise NotSaved() from None
+        if table.state == "over":
+            self.tables.remove(table.channel_id)
+            change.closed = True
+            change.stale_ping, table.ping_message_id = table.ping_message_id, None
+
+    async def save(self, table: Table) -> None:
+        """Save a bookkeeping change of ``table`` (a message id; lock held), unless it is over or
+        no longer the channel's: a table replaced by its last saved state after a failed save
+        may still hold the move that was not made, and a background job holding it must not
+        save that move."""
+        if table.state != "over" and self.tables.get(table.channel_id) is table:
+            await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
+
+
+def _round_result(table: Table) -> RoundResult:
+    game = table.game
+    assert game is not None
+    return RoundResult(
+        **_shared(table), round_no=game.round_no, winner=game.round_winner, points=game.round_points
+    )
+
+
+def _game_result(table: Table) -> GameResult:
+    game = table.game
+    assert game is not None
+    return GameResult(**_shared(table), winners=list(game.winners), rounds=game.round_no)
+
+
+def _shared(table: Table) -> dict[str, Any]:
+    """What a round's and a game's results both say: which game, where, and its scores."""
+    game = table.game
+    assert game is not None
+    return {
+        "game_id": table.game_id,
+        "guild_id": table.guild_id,
+        "channel_id": table.channel_id,
+        "variant": game.variant.id,
+        "scores": dict(game.scores),
+        "players": list(game.players),
+    }

@@ -1,0 +1,173 @@
+"""Players' private hands: answered through interactions, then kept up to date in the background.
+
+A player's latest hand message is an ephemeral answer that only its interaction's token can
+edit, for 15 minutes. Each later change of the table redraws it: at once when its owner can act,
+otherwise after `HAND_SETTLE_SECONDS`, so a run of computer turns makes one edit, not one each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
+
+from bot import render
+from bot.components import release
+from bot.engine.options import HouseRule
+from bot.service.updates import Updates
+from bot.tables import Table
+
+HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
+# The hand of a player with nothing to do waits this long for more changes before it is redrawn
+# (AI seats' turns in a row make one edit, not one each); a hand whose owner can act goes at once.
+HAND_SETTLE_SECONDS = 1.0
+NONE = discord.AllowedMentions.none()
+
+
+class OpenHand(NamedTuple):
+    """The hand a player was answered with last: its interaction's webhook (whose token edits the
+    message for 15 minutes), when it was answered, and the table's version it shows.
+
+    Not the interaction itself: it holds the whole clicked message, which would outlive many
+    collections for nothing and make the collector's full passes more frequent.
+    """
+
+    webhook: discord.Webhook
+    since: float
+    version: int
+
+    @property
+    def expired(self) -> bool:
+        """Whether its token may no longer edit or delete the message."""
+        return time.monotonic() - self.since > HAND_TOKEN_SECONDS
+
+
+class Hands:
+    """Every player's open hand, by (channel id, player id)."""
+
+    def __init__(self, updates: Updates) -> None:
+        self.updates = updates
+        self.open: dict[tuple[int, str], OpenHand] = {}
+
+    async def respond(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        player: str,
+        *,
+        page: int = 0,
+        pick: Sequence[str] = (),
+        notice: str = "",
+        new: bool = False,
+    ) -> None:
+        """Answer ``interaction`` with the player's hand, and keep that message up to date from
+        now on: the clicked hand redrawn, or with ``new`` a new private message (``/uno hand``,
+        My hand), which replaces the one shown before.
+
+        Raises:
+            discord.HTTPException: Discord refused the answer.
+        """
+        version = table.version
+        content, embed, view = render.hand(table, player, page=page, pick=pick, notice=notice)
+        previous = self.open.get((table.channel_id, player))
+        if new:
+            await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+            if previous is not None:  # one hand message at a time: the one this replaces goes
+                self.updates.spawn(_delete(previous))
+        elif interaction.response.is_done():
+            await _edit_original(interaction.followup, content, embed, view)
+        else:
+            await interaction.response.edit_message(content=content, embed=embed, view=view)
+        release(view)
+        self.open[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version)
+        if table.version != version:  # changed while the answer was on its way
+            self.refresh(table)
+
+    def refresh(self, table: Table) -> None:
+        """Bring the open hands that show an older state up to date (in the background; those of
+        players with nothing to do after `HAND_SETTLE_SECONDS`); a closed table's hands, and
+        those of players who left, get a last update without buttons."""
+        for seat in table.seats:
+            key = (table.channel_id, seat.id)
+            hand = self.open.get(key)
+            if hand is not None and (hand.version != table.version or closed(table, seat.id)):
+                settle = HAND_SETTLE_SECONDS if _only_watching(table, seat.id) else 0.0
+                self.updates.ask(key, lambda player=seat.id: self._show(table, player), settle=settle)
+
+    async def _show(self, table: Table, player: str) -> None:
+        """Show the player's open hand as the table is now, unless it shows that already; a
+        closed hand (see :func:`closed`) is shown once more, then forgotten."""
+        key = (table.channel_id, player)
+        hand, game = self.open.get(key), table.game
+        done = closed(table, player)
+        if hand is None or game is None or (hand.version == table.version and not done):
+            return
+        if done or hand.expired:
+            del self.open[key]
+        if hand.expired:
+            return
+        version = table.version
+        content, embed, view = render.hand(table, player)
+        await _edit_original(hand.webhook, content, embed, view)
+        if self.open.get(key) is hand:  # not answered meanwhile
+            self.open[key] = hand._replace(version=version)
+
+
+def closed(table: Table, player: str) -> bool:
+    """Whether the player's hand has nothing more to offer: the table is closed, or they left."""
+    return table.state == "over" or table.game is None or player not in table.game.hands
+
+
+def _only_watching(table: Table, player: str) -> bool:
+    """Whether the player can do nothing now but watch: no decision of theirs pending, no UNO
+    call or catch open to them, no jump-in possible (RULES.md sections 3, 7 and 10)."""
+    game = table.game
+    if closed(table, player) or game is None or game.round_over:
+        return False
+    return not (
+        game.pending.player == player
+        or game.catchable
+        or game.can_call_uno(player)
+        or HouseRule.JUMP_IN in game.options.house_rules
+    )
+
+
+async def _edit_original(
+    webhook: discord.Webhook, content: str, embed: discord.Embed, view: discord.ui.View
+) -> None:
+    """Edit an interaction's own message (``@original``) through its token, as
+    `Webhook.edit_message` does, minus turning the response into a `discord.Message` that
+    nobody reads (one per hand refresh, the bot's most frequent request).
+
+    Raises:
+        discord.HTTPException: Discord refused the edit (NotFound: the token has expired or the
+            message is gone).
+    """
+    with handle_message_parameters(content=content, embed=embed, view=view, allowed_mentions=NONE) as params:
+        release(view)  # in the payload now
+        await async_context.get().edit_webhook_message(
+            webhook.id,
+            webhook.token,  # type: ignore[arg-type]  # an interaction's webhook always has one
+            "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            with_components=True,
+        )
+
+
+async def _delete(hand: OpenHand) -> None:
+    """Delete a hand message while its token lasts (after that it stays, and its buttons are
+    refused as out of date)."""
+    if hand.expired:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await hand.webhook.delete_message("@original")  # type: ignore[arg-type]  # Discord API

@@ -1,0 +1,202 @@
+"""Publishing: every public message of a table (lobby, table, pings, summaries), always after the
+table's lock is released.
+
+Each message is updated in the background through `Updates` (one update in flight per message,
+the latest state wins). The few bookkeeping changes publishing makes (the id of a new table
+message or ping) are saved under the lock, with no Discord call inside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord.http import handle_message_parameters
+
+from bot import render
+from bot.components import release
+from bot.service.acting import NotSaved, Post
+from bot.tables import NoTable
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+    from bot.tables import Table
+
+log = logging.getLogger(__name__)
+NONE = discord.AllowedMentions.none()
+TABLE, LOBBY, PING = "table", "lobby", "ping"  # keys of a table's updates (with its channel)
+
+
+class Publisher:
+    """The public messages of every table (see the module's docstring)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.client = service.client
+        self.updates = service.updates
+        self._posting: dict[int, asyncio.Future[None]] = {}
+
+    def channel(self, table: Table) -> discord.PartialMessageable:
+        """The table's channel, for sending (no cache needed)."""
+        return self.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id or None)
+
+    def publish(self, table: Table, *, repost: bool = False) -> None:
+        """Bring the table's message up to date in the background: the lobby message before the
+        start, then the table message (posted if it has none; with ``repost``, also if it is gone,
+        as after a restart)."""
+        if table.game is not None:
+            self.updates.ask((table.channel_id, TABLE), lambda: self._show_table(table, repost=repost))
+        elif table.state == "lobby":
+            self.updates.ask((table.channel_id, LOBBY), lambda: self._show_lobby(table))
+
+    def show_lobby_over(self, table: Table, message_id: int | None, title: str, footer: str = "") -> None:
+        """Show the lobby message as over (`render.lobby_over`), in the background."""
+        if message_id is not None:
+            embed = render.lobby_over(table, title, footer)
+            self.updates.ask((table.channel_id, LOBBY), lambda: self.edit(table, message_id, embed, None))
+
+    async def _show_lobby(self, table: Table) -> None:
+        if table.state == "lobby" and table.message_id is not None:
+            await self.edit(table, table.message_id, *render.lobby(table))
+
+    async def _show_table(self, table: Table, *, repost: bool = False) -> None:
+        """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone).
+        A table message deleted during play ends the game."""
+        if table.game is None:
+            return
+        embed, view = render.table(table)
+        try:
+            if table.message_id is None:
+                message = await self.channel(table).send(embed=embed, view=view, allowed_mentions=NONE)
+                async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
+                    table.message_id = message.id
+                    await self.service.acting.save(table)
+            else:
+                await self.edit(table, table.message_id, embed, view)
+        except discord.NotFound:
+            if repost and table.message_id is not None:
+                table.message_id = None
+                await self._show_table(table)
+                return
+            await self._abandon(table, "The table message was deleted, so the game has ended.")
+        except discord.Forbidden:
+            await self._abandon(table, "I lost permission to post in this channel, so the game has ended.")
+
+    async def _abandon(self, table: Table, why: str) -> None:
+        """End the game, which can't go on in its channel, and say ``why`` there."""
+        try:
+            async with self.service.acting.change(table.channel_id) as change:
+                if change.table is not table or table.state == "over":
+                    change.nothing()
+                    return
+                log.warning("table %s ended: %s", table.channel_id, why)
+                table.state = "over"
+                change.posts.append(Post(why))
+        except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, to end at its next update
+            return
+        await self.say(table, change.posts)
+        self.service.after(change, publish=False)
+
+    async def edit(
+        self, table: Table, message_id: int, embed: discord.Embed, view: discord.ui.View | None
+    ) -> None:
+        """Edit one of the bot's messages in the table's channel, straight through discord.py's
+        HTTP client: `PartialMessage.edit` would also turn the response into a `discord.Message`
+        that nobody reads (a fifth of the bot's CPU under load, docs/performance-load.md).
+
+        Raises:
+            discord.HTTPException: Discord refused the edit (NotFound: the message is gone).
+        """
+        with handle_message_parameters(embed=embed, view=view) as params:
+            release(view)  # in the payload now
+            await self.client.http.edit_message(table.channel_id, message_id, params=params)
+
+    async def say(self, table: Table, posts: Sequence[Post]) -> None:
+        """Say ``posts`` in the table's channel, in order, after what was said before there (a
+        refused post is skipped). Awaited before the change's interaction is answered, so a
+        game's result is in the channel before anyone is told their move was made."""
+        channel_id = table.channel_id
+        previous = self._posting.get(channel_id)
+        said = self._posting[channel_id] = asyncio.get_running_loop().create_future()
+        try:
+            if previous is not None:
+                await asyncio.shield(previous)
+            for post in posts:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.channel(table).send(post.content, embed=post.embed, allowed_mentions=NONE)
+        finally:
+            said.set_result(None)
+            if self._posting.get(channel_id) is said:
+                del self._posting[channel_id]
+
+    def delete(self, table: Table, message_id: int) -> None:
+        """Delete one of the bot's messages in the table's channel (in the background; one that
+        is gone already is fine)."""
+
+        async def delete() -> None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.client.http.delete_message(table.channel_id, message_id)
+
+        self.updates.spawn(delete())
+
+    def ping(self, table: Table) -> None:
+        """Ping the player to act, if they were not pinged for this turn, and delete a ping that
+        names a player whose turn is over (in the background)."""
+        if _to_ping(table) is not None or _stale_ping(table):
+            self.updates.ask((table.channel_id, PING), lambda: self._ping(table))
+
+    async def _ping(self, table: Table) -> None:
+        """Mention the player who must act, once per turn (their mention only), and delete the
+        previous ping; with no one to mention (an AI seat acts), only delete the previous one, so
+        no ping names a player whose turn is over. One ping job per table at a time, so none are
+        crossed. A new ping is saved before the old one is deleted: after a restart, the table
+        knows the ping still to delete. A ping deleted alone is forgotten with the next save (at
+        the latest the AI's move), not saved for itself: after a restart in between, its second
+        deletion finds it gone, which is harmless.
+        """
+        player = _to_ping(table)
+        if player is None and not _stale_ping(table):
+            return
+        posted = None
+        if player is not None:
+            # Through the HTTP client, as `edit`: a ping's `discord.Message` would go unread.
+            mention = discord.AllowedMentions(
+                users=[discord.Object(int(player))], everyone=False, roles=False
+            )
+            with handle_message_parameters(
+                f"<@{player}>, it's your move at the UNO table.", allowed_mentions=mention
+            ) as params:
+                posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
+        async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
+            if table.state != "over":  # the table as saved, if a failed save replaced it since
+                table = self.service.tables.get(table.channel_id) or table
+            last, table.ping_message_id = table.ping_message_id, posted
+            game = table.game
+            table.pinged = player if player and game is not None and game.pending.player == player else ""
+            if table.state == "over":  # closed meanwhile: this ping goes too
+                last, table.ping_message_id = posted, None
+            if posted is not None:
+                await self.service.acting.save(table)
+        if last is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.client.http.delete_message(table.channel_id, last)
+
+
+def _to_ping(table: Table) -> str | None:
+    """The human who must act, unless they were pinged for this turn already."""
+    game = table.game
+    if game is None or game.round_over or table.state != "playing":
+        return None
+    player = game.pending.player
+    seat = table.seat(player or "")
+    return player if seat is not None and not seat.is_ai and player != table.pinged else None
+
+
+def _stale_ping(table: Table) -> bool:
+    """Whether the ping shown names a player whose turn is over (`Table.pinged` is cleared
+    when it ends)."""
+    return table.ping_message_id is not None and not table.pinged

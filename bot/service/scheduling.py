@@ -1,0 +1,147 @@
+"""Scheduling: computer players' moves, turn timers, and lobby expiry.
+
+One task per table and kind (``"ai"``, ``"timer"``, ``"lobby"``); scheduling a kind again
+replaces its task. A move made by a task acts only if the table has not moved on since it was
+scheduled (the table's version), so a late timer never plays for a player who already did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from bot.engine import ai
+from bot.engine.events import Event
+from bot.service.acting import NotSaved
+from bot.tables import NoTable, Table
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+class Scheduler:
+    """The timed work of every table (see the module's docstring)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.defaults = service.defaults
+        self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._rng = random.Random(service.defaults.seed)
+
+    def schedule(self, table: Table) -> None:
+        """Start what the table waits for: its lobby's expiry, an AI seat's move or catch, or the
+        turn timer of the human who must act."""
+        if table.state == "lobby":
+            self._start(table.channel_id, "lobby", self._expire_lobby(table.channel_id))
+            return
+        game = table.game
+        if game is None or table.state != "playing" or game.round_over:
+            return
+        player = game.pending.player or ""
+        seat = table.seat(player)
+        ai_catch = any(s.is_ai and ai.catches(game, s.id) for s in table.seats)
+        if (seat is not None and seat.is_ai) or ai_catch:
+            self._start(table.channel_id, "ai", self._ai_later(table.channel_id, table.version))
+        if seat is not None and not seat.is_ai and table.turn_seconds:
+            self._start(
+                table.channel_id,
+                "timer",
+                self._timeout_later(table.channel_id, table.version, player, table.turn_seconds),
+            )
+
+    def cancel(self, channel_id: int) -> None:
+        """Stop every task of the table (it has ended)."""
+        for key in [k for k in self._tasks if k[0] == channel_id]:
+            task = self._tasks.pop(key)
+            if task is not asyncio.current_task():  # an AI move may be closing its own table
+                task.cancel()
+
+    def close(self) -> None:
+        """Stop every task of every table (the bot shuts down)."""
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+
+    def _start(self, channel_id: int, kind: str, job: Coroutine[Any, Any, None]) -> None:
+        old = self._tasks.pop((channel_id, kind), None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        self._tasks[(channel_id, kind)] = asyncio.get_running_loop().create_task(job)
+
+    async def _ai_later(self, channel_id: int, version: int) -> None:
+        await asyncio.sleep(self.defaults.ai_delay_seconds)
+        await self.service.updates.take_turn()
+        await self._machine_move(channel_id, version, None)
+
+    async def _timeout_later(self, channel_id: int, version: int, player: str, seconds: int) -> None:
+        await asyncio.sleep(seconds)
+        await self._machine_move(channel_id, version, player)
+
+    async def _machine_move(self, channel_id: int, version: int, timed_out: str | None) -> None:
+        """AI seats' catches and the AI's decision, or a human's timeout (RULES.md section 11),
+        if the table hasn't moved on since ``version``."""
+        try:
+            async with self.service.acting.change(channel_id) as change:
+                table, game = change.table, change.table.game
+                if game is None or table.version != version or table.state != "playing":
+                    change.nothing()
+                    return
+                events: list[Event] = []
+                removed = ""
+                for seat in table.seats:
+                    if seat.is_ai and seat.id in game.hands:
+                        for catch in ai.catches(game, seat.id):
+                            events += game.apply(seat.id, catch)
+                player = game.pending.player
+                seat = table.seat(player or "")
+                if timed_out is not None and player == timed_out and not game.round_over:
+                    events += game.timeout(timed_out)
+                    count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
+                    table.log.append(f"⏰ {table.name(timed_out)} ran out of time")
+                    if count >= self.defaults.max_timeouts:
+                        events += game.leave(timed_out)
+                        removed = f"{table.name(timed_out)} was removed after {count} timeouts"
+                elif seat is not None and seat.is_ai and not game.round_over and player is not None:
+                    events += game.apply(player, ai.choose(game, player, self._rng))
+                if not events:
+                    change.nothing()
+                    return
+                change.played(events, removed)
+            await self.service.publisher.say(change.table, change.posts)
+            self.service.after(change)
+        except (NoTable, NotSaved):  # gone meanwhile; or back to the saved state, tried again
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("machine move failed at table %s", channel_id)
+
+    async def _expire_lobby(self, channel_id: int) -> None:
+        """Close the lobby once it has been idle for the configured time."""
+        while True:
+            table = self.service.tables.get(channel_id)
+            if table is None or table.state != "lobby":
+                return
+            wait = table.touched + self.defaults.lobby_idle_seconds - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            try:
+                async with self.service.acting.change(channel_id) as change:
+                    if change.table is not table or table.state != "lobby":
+                        change.nothing()
+                        return
+                    table.state = "over"
+            except NotSaved:  # the lobby is back as saved, with its expiry scheduled again
+                return
+            self.service.after(change)
+            self.service.publisher.show_lobby_over(
+                table, table.message_id, "UNO lobby (expired after 10 idle minutes)"
+            )
+            return

@@ -1,0 +1,111 @@
+"""Background jobs, and message updates one in flight per message.
+
+Every Discord message the bot keeps up to date (a table message, a lobby message, a hand, the
+turn ping) has a key. An update asked for while one of the same key is in flight waits for it and
+for `UPDATE_SPACING`; updates asked for meanwhile collapse into one, which renders the state as it
+is when it runs (the latest state wins).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+Key = tuple[int, str]
+"""A message's key: its table's channel id, and ``"table"``, ``"lobby"``, ``"ping"`` or a player."""
+Show = Callable[[], Awaitable[None]]
+# At most one update of a message per this many seconds; changes meanwhile collapse into the next.
+# (Discord allows about five edits per channel every five seconds; AI seats move in quick turns.)
+UPDATE_SPACING = 0.2
+
+
+class Updates:
+    """The bot's background jobs: message updates by key, and other jobs that must not be lost
+    before shutdown (:meth:`spawn`)."""
+
+    def __init__(self) -> None:
+        self._background: set[asyncio.Task[None]] = set()
+        self._running: dict[Key, asyncio.Task[None]] = {}
+        self._next: dict[Key, Show] = {}
+        self._settling: dict[Key, asyncio.Future[None]] = {}
+        self._turnstile = asyncio.Lock()
+
+    def ask(self, key: Key, show: Show, *, settle: float = 0.0) -> None:
+        """Run ``show`` (an update of one message, which renders the state when it runs) after
+        ``settle`` seconds, or after the update of ``key`` in flight and `UPDATE_SPACING`:
+        updates asked for meanwhile collapse into one. An update without ``settle`` cuts short
+        the wait of one settling."""
+        if key in self._running:
+            self._next[key] = show
+            if not settle:
+                _wake(self._settling.pop(key, None))
+        else:
+            self._running[key] = self.spawn(self._run(key, show, settle))
+
+    async def _run(self, key: Key, show: Show | None, settle: float) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            if settle:
+                woken = self._settling[key] = loop.create_future()
+                timer = loop.call_later(settle, _wake, woken)
+                await woken
+                timer.cancel()
+                show = self._next.pop(key, show)
+            while show is not None:
+                next_at = loop.time() + UPDATE_SPACING
+                await self.take_turn()
+                try:
+                    await show()
+                except discord.HTTPException as exc:  # e.g. an expired hand token
+                    log.debug("update of %s failed: %r", key, exc)
+                except Exception:
+                    log.exception("update of %s failed", key)
+                await asyncio.sleep(next_at - loop.time())
+                show = self._next.pop(key, None)
+        finally:
+            self._running.pop(key, None)
+            self._next.pop(key, None)
+            self._settling.pop(key, None)
+
+    async def take_turn(self) -> None:
+        """Wait until no other background job (a message update, an AI move) has started in this
+        pass of the event loop. The jobs a move sets off (table, hands, ping, the next AI move)
+        then run one per pass, with the sockets polled between them, so an interaction that
+        arrives meanwhile waits for one of them, not for all: a fifth off the acknowledgements'
+        p99 under load (docs/performance-load.md)."""
+        async with self._turnstile:
+            await asyncio.sleep(0)
+
+    async def done(self, key: Key) -> None:
+        """Wait until no update of ``key`` is in flight or asked for."""
+        while (task := self._running.get(key)) is not None:
+            await asyncio.wait({task})
+
+    def spawn(self, job: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``job`` in the background; :meth:`drain` waits for it."""
+        task = asyncio.get_running_loop().create_task(job)
+        self._background.add(task)  # keep a reference until it is done
+        task.add_done_callback(self._finished)
+        return task
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("background job failed: %r", task.exception())
+
+    async def drain(self) -> None:
+        """Let every update go now (none waits to settle), and wait until no job is left."""
+        for waiting in list(self._settling.values()):
+            _wake(waiting)
+        while self._background:
+            await asyncio.wait(set(self._background))
+
+
+def _wake(waiting: asyncio.Future[None] | None) -> None:
+    if waiting is not None and not waiting.done():
+        waiting.set_result(None)
