@@ -18,7 +18,7 @@ from bot.engine.events import Event
 from bot.engine.game import Action, Game
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
-from bot.tables import Table
+from bot.tables import Table, TableState
 
 EMOJI = {
     Color.RED: "🟥", Color.YELLOW: "🟨", Color.GREEN: "🟩", Color.BLUE: "🟦",
@@ -254,7 +254,7 @@ def _player_line(table: Table, game: Game, player: str) -> str:
     if state:
         return f"　~~{name}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
-    playing = table.state == "playing" and not game.round_over
+    playing = table.state is TableState.PLAYING and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
     line = f"{marker}**{name}** — {count(n, 'card')}"
     if player in game.called and n:  # a call made before going out is spent
@@ -275,7 +275,7 @@ def pending_text(table: Table, game: Game) -> str:
     p = game.pending
     if game.game_over:
         return "The game is over."
-    if table.state == "over":  # closed by /uno end, or ended for want of players
+    if table.state is TableState.OVER:  # closed by /uno end, or ended for want of players
         return "The game has ended."
     if game.round_over or p.player is None:
         return "The round is over."
@@ -312,7 +312,7 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     if tbl.log:
         embed.add_field(name="Last moves", value=_trim("\n".join(tbl.log)), inline=False)
     embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
-    if tbl.state != "playing":
+    if tbl.state is not TableState.PLAYING:
         return embed, None
     ch = tbl.channel_id
     view = view_of(
@@ -357,13 +357,13 @@ def hand(
     playable = {a.card for a in decisions if a.card is not None and a.kind in ("play", "play-drawn")}
     content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
     left = player not in game.hands  # left, removed or eliminated: nothing more to decide
-    closed = left or tbl.state == "over"
+    closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
     status = (
         f"🟢 Your move: {PENDING_TEXT[game.pending.kind].removeprefix('to ')}."
         if mine
         else "You are no longer in this game."
-        if left and tbl.state != "over"
+        if left and tbl.state is not TableState.OVER
         else pending_text(tbl, game)
     )
     if pick:

@@ -1,13 +1,13 @@
 """One table per channel: the lobby, the game, its messages and its log (no Discord here).
 
 A :class:`Table` is plain data plus the engine's :class:`Game`; the service
-(``bot/service.py``) does the Discord side. :class:`TableRegistry` holds every table and one
+(``bot/service/``) does the Discord side. :class:`TableRegistry` holds every table and one
 ``asyncio.Lock`` per table, so two clicks on the same table never race.
 
 >>> t = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"), variant="classic")
 >>> t.join(Seat("11", "Ben")); _ = t.add_ai(); [s.name for s in t.seats]
 ['Ana', 'Ben', 'Bot 1']
->>> _ = t.start(seed=5); t.game is not None and t.state
+>>> _ = t.start(seed=5); t.game is not None and t.state.value
 'playing'
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import random
 import secrets
 import time
@@ -31,6 +32,17 @@ from bot.engine.options import Options, Scoring
 LOG_LINES = 8
 MAX_SEATS = 10
 SNAPSHOT_VERSION = 1
+
+
+class TableState(enum.StrEnum):
+    """Where a table is in its life (saved as its value)."""
+
+    LOBBY = "lobby"
+    """Players take seats; the host sets the game up."""
+    PLAYING = "playing"
+    """The game is dealt and in progress."""
+    OVER = "over"
+    """Closed, expired or ended: forgotten by the registry and storage."""
 
 
 class LobbyError(UnoError):
@@ -79,7 +91,7 @@ class Table:
     Attributes:
         guild_id, channel_id: where it is.
         host: the player who opened it (may change options, kick, end).
-        state: ``"lobby"``, ``"playing"`` or ``"over"``.
+        state: lobby, playing or over.
         variant: the edition's variant id.
         options: the engine options the game will use.
         turn_seconds: the turn timer (0 = off), in seconds.
@@ -104,7 +116,7 @@ class Table:
     variant: str = "classic"
     options: Options = field(default_factory=Options)
     turn_seconds: int = 90
-    state: str = "lobby"
+    state: TableState = TableState.LOBBY
     seats: list[Seat] = field(default_factory=list)
     game: Game | None = None
     game_id: str = field(default_factory=lambda: secrets.token_hex(8))
@@ -175,7 +187,7 @@ class Table:
         self.touched = time.time()
 
     def _need_lobby(self) -> None:
-        if self.state != "lobby":
+        if self.state is not TableState.LOBBY:
             raise LobbyError("The game has already started.")
 
     def join(self, seat: Seat) -> None:
@@ -268,7 +280,7 @@ class Table:
         game = Game([s.id for s in self.seats], variant=self.variant, options=self.options, seed=seed)
         events = game.start_round()
         self.game = game
-        self.state = "playing"
+        self.state = TableState.PLAYING
         self.touched = time.time()
         return events
 
@@ -322,7 +334,7 @@ class Table:
                 variant=data["variant"],
                 options=Options.parse(data["options"]),
                 turn_seconds=int(data["turn_seconds"]),
-                state=data["state"],
+                state=TableState(data["state"]),
                 seats=[Seat(*s) for s in data["seats"]],
                 game=Game.from_dict(data["game"]) if data["game"] else None,
                 game_id=data["game_id"],
@@ -437,6 +449,7 @@ __all__ = [
     "StaleAction",
     "Table",
     "TableRegistry",
+    "TableState",
     "check_options",
     "options_from",
 ]

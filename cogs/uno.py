@@ -3,7 +3,7 @@ table service's commands (``bot/service/commands.py``). Errors go to the bot's o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.engine.errors import BadOption
-from bot.engine.options import HouseRule
+from bot.engine.options import HouseRule, Scoring
 from bot.engine.variants import VARIANTS
 from bot.rulebook import Rulebook
 from bot.settings import check_turn_seconds
@@ -20,8 +20,9 @@ from bot.tables import options_from
 if TYPE_CHECKING:
     from bot.client import UnoBot
 
-VariantId = Literal["classic", "flip", "flip-marvel", "harry-potter", "cars2", "dc-super-hero-girls"]
-ScoringMode = Literal["standard", "running-tally", "single-round"]
+# Every choice list comes from the engine's one list, so a new edition is offered everywhere.
+EDITIONS = [app_commands.Choice(name=v.name, value=v.id) for v in VARIANTS.values()]
+SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
 NONE = discord.AllowedMentions.none()
 
 
@@ -34,6 +35,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         self.service = bot.service
 
     @app_commands.command(name="new")
+    @app_commands.choices(variant=EDITIONS, scoring=SCORING)
     @app_commands.describe(
         variant="Which edition to play (default: the channel's setting)",
         target_score="Points that end the game (default 500; unused with single-round scoring)",
@@ -44,9 +46,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def new(
         self,
         interaction: discord.Interaction[UnoBot],
-        variant: VariantId | None = None,
+        variant: str | None = None,
         target_score: app_commands.Range[int, 1, 100_000] | None = None,
-        scoring: ScoringMode | None = None,
+        scoring: str | None = None,
         partners: bool | None = None,
         elimination: bool | None = None,
     ) -> None:
@@ -98,6 +100,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
 
     @app_commands.command(name="settings")
     @app_commands.default_permissions(manage_channels=True)
+    @app_commands.choices(variant=EDITIONS, scoring=SCORING)
     @app_commands.describe(
         variant="Default edition for new games here",
         target_score="Default target score",
@@ -109,9 +112,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def settings(
         self,
         interaction: discord.Interaction[UnoBot],
-        variant: VariantId | None = None,
+        variant: str | None = None,
         target_score: app_commands.Range[int, 1, 100_000] | None = None,
-        scoring: ScoringMode | None = None,
+        scoring: str | None = None,
         house_rules: str | None = None,
         customizable_rule: app_commands.Range[str, 0, 300] | None = None,
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
@@ -161,6 +164,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await interaction.response.send_message(f"**{title}**\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules")
+    @app_commands.choices(variant=EDITIONS)
     @app_commands.describe(
         card="A card to explain (default: the whole edition)", variant="The edition (default: this channel's)"
     )
@@ -168,7 +172,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         self,
         interaction: discord.Interaction[UnoBot],
         card: str | None = None,
-        variant: VariantId | None = None,
+        variant: str | None = None,
     ) -> None:
         """The rules of this channel's edition, or of one card."""
         chosen = variant or await self._channel_variant(interaction)
@@ -192,10 +196,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         return str((await self.service.commands.channel_defaults(interaction.channel_id or 0))["variant"])
 
     @app_commands.command(name="leaderboard")
+    @app_commands.choices(variant=EDITIONS)
     @app_commands.describe(variant="Only games of this edition")
-    async def leaderboard(
-        self, interaction: discord.Interaction[UnoBot], variant: VariantId | None = None
-    ) -> None:
+    async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: str | None = None) -> None:
         """This server's best UNO players."""
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"

@@ -37,7 +37,7 @@ from bot.service.scheduling import Scheduler
 from bot.service.updates import Updates
 from bot.settings import GameDefaults
 from bot.storage import Storage
-from bot.tables import Table, TableRegistry
+from bot.tables import Table, TableRegistry, TableState
 
 log = logging.getLogger(__name__)
 CLOSE_SECONDS = 5.0  # how long a shutdown waits for moves in progress and message updates
@@ -84,7 +84,7 @@ class TableService:
         if publish:
             self.publisher.publish(table)
         self.hands.refresh(table)
-        if table.state == "playing":
+        if table.state is TableState.PLAYING:
             self.publisher.ping(table)
             self.scheduler.schedule(table)
 

@@ -28,7 +28,7 @@ from bot import render
 from bot.engine.errors import UnoError
 from bot.engine.events import Event
 from bot.storage import GameResult, RoundResult, Storage, StorageError
-from bot.tables import Table, TableRegistry
+from bot.tables import Table, TableRegistry, TableState
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class Change:
 
     def _over(self) -> None:
         """The game ended by the rules: the table is over, and the game's result recorded."""
-        self.table.state = "over"
+        self.table.state = TableState.OVER
         self.results.append(_game_result(self.table))
 
 
@@ -146,7 +146,7 @@ class Acting:
     async def _commit(self, change: Change) -> None:
         table = change.table
         try:
-            if table.state == "over":
+            if table.state is TableState.OVER:
                 await self.storage.delete_table(table.channel_id, change.results)
             else:
                 await self.storage.save_table(
@@ -160,7 +160,7 @@ class Acting:
             self.tables.put(restored)
             self.rolled_back(restored)
             raise NotSaved() from None
-        if table.state == "over":
+        if table.state is TableState.OVER:
             self.tables.remove(table.channel_id)
             change.closed = True
             change.stale_ping, table.ping_message_id = table.ping_message_id, None
@@ -170,7 +170,7 @@ class Acting:
         no longer the channel's: a table replaced by its last saved state after a failed save
         may still hold the move that was not made, and a background job holding it must not
         save that move."""
-        if table.state != "over" and self.tables.get(table.channel_id) is table:
+        if table.state is not TableState.OVER and self.tables.get(table.channel_id) is table:
             await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
 
 

@@ -20,7 +20,7 @@ from bot.engine.variants import VARIANTS
 from bot.service.acting import NotSaved
 from bot.service.publishing import TABLE
 from bot.storage import StorageError
-from bot.tables import LobbyError, Seat, StaleAction, Table, options_from
+from bot.tables import LobbyError, Seat, StaleAction, Table, TableState, options_from
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -56,7 +56,11 @@ class Commands:
         channel_id = _channel_id(interaction)
         settings = await self.channel_defaults(channel_id)
         open_ = self.tables.get(channel_id)
-        if open_ is not None and open_.state == "lobby" and open_.host.id == str(interaction.user.id):
+        if (
+            open_ is not None
+            and open_.state is TableState.LOBBY
+            and open_.host.id == str(interaction.user.id)
+        ):
             await self._reconfigure(interaction, choices, settings)
             return
         settings.update({k: v for k, v in choices.items() if v is not None})
@@ -71,7 +75,7 @@ class Commands:
         )
         async with self.tables.lock(channel_id):
             existing = self.tables.get(channel_id)
-            if existing is not None and existing.state != "over":
+            if existing is not None and existing.state is not TableState.OVER:
                 raise LobbyError("A game is already open in this channel (/uno end closes it).")
             try:
                 await self.service.storage.save_table(table.guild_id, channel_id, table.to_snapshot())
@@ -94,7 +98,7 @@ class Commands:
         with contextlib.suppress(NotSaved):
             async with self.service.acting.change(table.channel_id) as change:
                 if change.table is table:
-                    table.state = "over"
+                    table.state = TableState.OVER
                 else:
                     change.nothing()
 
@@ -108,7 +112,7 @@ class Commands:
             _variant(variant)
         async with self.service.acting.change(_channel_id(interaction)) as change:
             table = change.table
-            if table.state != "lobby" or table.host.id != str(interaction.user.id):
+            if table.state is not TableState.LOBBY or table.host.id != str(interaction.user.id):
                 raise LobbyError("A game is already open in this channel (/uno end closes it).")
             merged = {**table.options.to_dict(), **given}
             # A mode asked for now replaces the other one the lobby had (they can't be combined);
@@ -149,8 +153,8 @@ class Commands:
             _check_version(table, version)
             act(table)
             if not table.seats:
-                table.state = "over"
-        if table.state == "lobby":
+                table.state = TableState.OVER
+        if table.state is TableState.LOBBY:
             if _from_message(interaction):
                 shown = table.version
                 embed, view = render.lobby(table)
@@ -214,7 +218,7 @@ class Commands:
         """``/uno leave``: stand up from the lobby, or leave the game in progress (RULES.md
         section 11)."""
         player = str(interaction.user.id)
-        if self.tables.require(_channel_id(interaction)).state == "lobby":
+        if self.tables.require(_channel_id(interaction)).state is TableState.LOBBY:
             await self.lobby(interaction, lambda t: t.leave_lobby(player), "You left the table.")
             return
         async with self.service.acting.change(_channel_id(interaction)) as change:
@@ -240,7 +244,7 @@ class Commands:
         _check_moderator(interaction, table)
         if table.seat(player) is None:
             raise NotInGame(f"{member.display_name} isn't at this table.")
-        if table.state == "lobby":
+        if table.state is TableState.LOBBY:
             await self.lobby(
                 interaction, lambda t: t.leave_lobby(player), f"{member.display_name} was removed."
             )
@@ -263,8 +267,8 @@ class Commands:
         async with self.service.acting.change(_channel_id(interaction)) as change:
             table = change.table
             _check_moderator(interaction, table)
-            was_lobby = table.state == "lobby"
-            table.state = "over"
+            was_lobby = table.state is TableState.LOBBY
+            table.state = TableState.OVER
             table.log.append(f"The table was closed by {interaction.user.display_name}.")
         if was_lobby:
             footer = f"Closed by {interaction.user.display_name}."
@@ -282,7 +286,9 @@ class Commands:
                 leaving it), whose result would name them again when it is recorded.
         """
         user = str(interaction.user.id)
-        seated = next((t for t in self.tables if t.state != "over" and t.seat(user) is not None), None)
+        seated = next(
+            (t for t in self.tables if t.state is not TableState.OVER and t.seat(user) is not None), None
+        )
         if seated is not None:
             raise LobbyError(
                 f"You are at the UNO table in <#{seated.channel_id}>, and its result will name you. "
@@ -345,7 +351,7 @@ def _check_version(table: Table, version: int | None) -> None:
     Raises:
         StaleAction: ``version`` (the clicked message's; None for a command) is not the lobby's.
     """
-    if version is not None and version != table.version and table.state == "lobby":
+    if version is not None and version != table.version and table.state is TableState.LOBBY:
         raise StaleAction("The lobby changed; please try again.")
 
 

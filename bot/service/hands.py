@@ -20,7 +20,7 @@ from bot import render
 from bot.components import release
 from bot.engine.options import HouseRule
 from bot.service.updates import Updates
-from bot.tables import Table
+from bot.tables import Table, TableState
 
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 # The hand of a player with nothing to do waits this long for more changes before it is redrawn
@@ -120,7 +120,7 @@ class Hands:
 
 def closed(table: Table, player: str) -> bool:
     """Whether the player's hand has nothing more to offer: the table is closed, or they left."""
-    return table.state == "over" or table.game is None or player not in table.game.hands
+    return table.state is TableState.OVER or table.game is None or player not in table.game.hands
 
 
 def _only_watching(table: Table, player: str) -> bool:

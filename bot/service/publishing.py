@@ -20,7 +20,7 @@ from discord.http import handle_message_parameters
 from bot import render
 from bot.components import release
 from bot.service.acting import NotSaved, Post
-from bot.tables import NoTable
+from bot.tables import NoTable, TableState
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -50,7 +50,7 @@ class Publisher:
         as after a restart)."""
         if table.game is not None:
             self.updates.ask((table.channel_id, TABLE), lambda: self._show_table(table, repost=repost))
-        elif table.state == "lobby":
+        elif table.state is TableState.LOBBY:
             self.updates.ask((table.channel_id, LOBBY), lambda: self._show_lobby(table))
 
     def show_lobby_over(self, table: Table, message_id: int | None, title: str, footer: str = "") -> None:
@@ -60,7 +60,7 @@ class Publisher:
             self.updates.ask((table.channel_id, LOBBY), lambda: self.edit(table, message_id, embed, None))
 
     async def _show_lobby(self, table: Table) -> None:
-        if table.state == "lobby" and table.message_id is not None:
+        if table.state is TableState.LOBBY and table.message_id is not None:
             await self.edit(table, table.message_id, *render.lobby(table))
 
     async def _show_table(self, table: Table, *, repost: bool = False) -> None:
@@ -90,11 +90,11 @@ class Publisher:
         """End the game, which can't go on in its channel, and say ``why`` there."""
         try:
             async with self.service.acting.change(table.channel_id) as change:
-                if change.table is not table or table.state == "over":
+                if change.table is not table or table.state is TableState.OVER:
                     change.nothing()
                     return
                 log.warning("table %s ended: %s", table.channel_id, why)
-                table.state = "over"
+                table.state = TableState.OVER
                 change.posts.append(Post(why))
         except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, to end at its next update
             return
@@ -172,12 +172,12 @@ class Publisher:
             ) as params:
                 posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
         async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
-            if table.state != "over":  # the table as saved, if a failed save replaced it since
+            if table.state is not TableState.OVER:  # the table as saved, if a failed save replaced it since
                 table = self.service.tables.get(table.channel_id) or table
             last, table.ping_message_id = table.ping_message_id, posted
             game = table.game
             table.pinged = player if player and game is not None and game.pending.player == player else ""
-            if table.state == "over":  # closed meanwhile: this ping goes too
+            if table.state is TableState.OVER:  # closed meanwhile: this ping goes too
                 last, table.ping_message_id = posted, None
             if posted is not None:
                 await self.service.acting.save(table)
@@ -189,7 +189,7 @@ class Publisher:
 def _to_ping(table: Table) -> str | None:
     """The human who must act, unless they were pinged for this turn already."""
     game = table.game
-    if game is None or game.round_over or table.state != "playing":
+    if game is None or game.round_over or table.state is not TableState.PLAYING:
         return None
     player = game.pending.player
     seat = table.seat(player or "")

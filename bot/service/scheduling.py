@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bot.engine import ai
 from bot.engine.events import Event
 from bot.service.acting import NotSaved
-from bot.tables import NoTable, Table
+from bot.tables import NoTable, Table, TableState
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -37,11 +37,11 @@ class Scheduler:
     def schedule(self, table: Table) -> None:
         """Start what the table waits for: its lobby's expiry, an AI seat's move or catch, or the
         turn timer of the human who must act."""
-        if table.state == "lobby":
+        if table.state is TableState.LOBBY:
             self._start(table.channel_id, "lobby", self._expire_lobby(table.channel_id))
             return
         game = table.game
-        if game is None or table.state != "playing" or game.round_over:
+        if game is None or table.state is not TableState.PLAYING or game.round_over:
             return
         player = game.pending.player or ""
         seat = table.seat(player)
@@ -89,7 +89,7 @@ class Scheduler:
         try:
             async with self.service.acting.change(channel_id) as change:
                 table, game = change.table, change.table.game
-                if game is None or table.version != version or table.state != "playing":
+                if game is None or table.version != version or table.state is not TableState.PLAYING:
                     change.nothing()
                     return
                 events: list[Event] = []
@@ -126,7 +126,7 @@ class Scheduler:
         """Close the lobby once it has been idle for the configured time."""
         while True:
             table = self.service.tables.get(channel_id)
-            if table is None or table.state != "lobby":
+            if table is None or table.state is not TableState.LOBBY:
                 return
             wait = table.touched + self.defaults.lobby_idle_seconds - time.time()
             if wait > 0:
@@ -134,10 +134,10 @@ class Scheduler:
                 continue
             try:
                 async with self.service.acting.change(channel_id) as change:
-                    if change.table is not table or table.state != "lobby":
+                    if change.table is not table or table.state is not TableState.LOBBY:
                         change.nothing()
                         return
-                    table.state = "over"
+                    table.state = TableState.OVER
             except NotSaved:  # the lobby is back as saved, with its expiry scheduled again
                 return
             self.service.after(change)

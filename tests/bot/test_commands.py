@@ -9,6 +9,8 @@ from typing import Any
 from discord import app_commands
 
 from bot.client import EXTENSIONS, UnoBot
+from bot.engine.options import Scoring
+from bot.engine.variants import VARIANTS
 from bot.settings import load_settings
 from bot.storage.sqlite import SqliteStorage
 
@@ -40,3 +42,15 @@ def test_every_cog_loads_and_commands_are_described(tmp_path: Path) -> None:
         for parameter in getattr(command, "parameters", []):
             assert parameter.description and parameter.description != "…", (command.name, parameter.name)
     assert len(payload["options"]) <= 25 and len(payload["description"]) <= 100
+
+
+def test_every_edition_and_scoring_mode_is_offered(tmp_path: Path) -> None:
+    """Every edition of the engine's VARIANTS is a choice of /uno new, /uno settings, /uno rules and
+    /uno leaderboard (by its name, for its id), and every scoring mode of /uno new and /uno settings."""
+    _, payload = _loaded_tree(tmp_path)
+    options = {c["name"]: {o["name"]: o for o in c.get("options", [])} for c in payload["options"]}
+    editions = [{"name": v.name, "value": v.id} for v in VARIANTS.values()]
+    for command in ("new", "settings", "rules", "leaderboard"):
+        assert options[command]["variant"]["choices"] == editions, command
+    for command in ("new", "settings"):
+        assert [c["value"] for c in options[command]["scoring"]["choices"]] == [s.value for s in Scoring]
