@@ -1,0 +1,38 @@
+"""Pure rendering: lobbies, tables, hands and events to Discord embeds, text and components.
+
+Nothing here changes a game; every function takes the table (and a player) and returns what to
+show. Card names are the engine's (``"red draw two"``), with a color emoji before them.
+
+============  ==================================================================================
+module        what it draws
+============  ==================================================================================
+``words``     what every message shares: card labels, colors, counts, options, house rules
+``lobby``     the lobby message
+``table``     the public table message, standings, round summaries
+``hand``      a player's private hand and their decisions as components
+``log``       the table's log lines, one per event
+============  ==================================================================================
+"""
+
+from bot.render.hand import CARD_BUTTONS, hand
+from bot.render.lobby import lobby, lobby_over
+from bot.render.log import describe, log_lines
+from bot.render.table import round_summary, standings, table
+from bot.render.words import HOUSE_RULE_HINTS, HOUSE_RULE_NAMES, count, record_text, settings_text
+
+__all__ = [
+    "CARD_BUTTONS",
+    "HOUSE_RULE_HINTS",
+    "HOUSE_RULE_NAMES",
+    "count",
+    "describe",
+    "hand",
+    "lobby",
+    "lobby_over",
+    "log_lines",
+    "record_text",
+    "round_summary",
+    "settings_text",
+    "standings",
+    "table",
+]

@@ -1,0 +1,138 @@
+"""The public table message, the standings and the summaries between rounds."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.components import UnoButton, view_of
+from bot.engine.cards import Side
+from bot.engine.game import Game
+from bot.engine.options import Scoring
+from bot.render.words import (
+    EMBED_COLOR,
+    EMOJI,
+    PENDING_TEXT,
+    count,
+    face_label,
+    points_text,
+    scoring_text,
+    trim,
+)
+from bot.tables import Table, TableState
+
+
+def _player_line(table: Table, game: Game, player: str) -> str:
+    seat = table.seat(player)
+    name = ("🤖 " if seat and seat.is_ai else "") + table.name(player)
+    state = game.out.get(player)
+    if state:
+        return f"　~~{name}~~ ({state})"  # indented like the rows without the turn marker
+    n = len(game.hands.get(player, ()))
+    playing = table.state is TableState.PLAYING and not game.round_over
+    marker = "▶ " if playing and game.pending.player == player else "　"
+    line = f"{marker}**{name}** — {count(n, 'card')}"
+    if player in game.called and n:  # a call made before going out is spent
+        line += " · **UNO!**"
+    if player in game.catchable:
+        line += " · forgot UNO"
+    if game.protected == player:
+        line += " · 🛡️ protected"
+    if game.variant.two_sided and n:
+        other = game.side.other
+        backs = " ".join(face_label(c.face(other)).split(" ", 1)[0] for c in game.hands[player])
+        line += f"\n　　backs: {backs}"
+    return line
+
+
+def pending_text(table: Table, game: Game) -> str:
+    """ "Waiting for Ana to name the color"."""
+    p = game.pending
+    if game.game_over:
+        return "The game is over."
+    if table.state is TableState.OVER:  # closed by /uno end, or ended for want of players
+        return "The game has ended."
+    if game.round_over or p.player is None:
+        return "The round is over."
+    return f"Waiting for **{table.name(p.player)}** {PENDING_TEXT[p.kind]}."
+
+
+def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The one public table message: top card, color, side, direction, turn, players, scores, log."""
+    game = tbl.game
+    assert game is not None
+    variant = game.variant
+    top = game.top
+    color = game.color
+    lines = [f"Top card: **{face_label(top)}**"]
+    if top.color is None and color is not None:
+        lines[0] += f" → color **{EMOJI[color]} {color.value}**"
+    if variant.two_sided:
+        side_name = variant.side_names[0 if game.side is Side.LIGHT else 1]
+        lines.append(f"Side: **{side_name}**")
+        if game.draw_pile:
+            lines.append(f"Draw pile shows: {face_label(game.draw_pile[-1].face(game.side.other))}")
+    lines.append(f"Direction: {'⟳ left' if game.direction == 1 else '⟲ right'}")
+    lines.append(pending_text(tbl, game))
+    embed = discord.Embed(
+        title=f"{variant.name} · round {game.round_no}",
+        description="\n".join(lines),
+        color=EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31,
+    )
+    players = "\n".join(_player_line(tbl, game, p) for p in game.players)
+    embed.add_field(name="Players", value=trim(players), inline=False)
+    if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
+        scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
+        embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=trim(scores), inline=False)
+    if tbl.log:
+        embed.add_field(name="Last moves", value=trim("\n".join(tbl.log)), inline=False)
+    embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
+    if tbl.state is not TableState.PLAYING:
+        return embed, None
+    ch = tbl.channel_id
+    view = view_of(
+        UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
+        UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
+        UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+    )
+    return embed, view
+
+
+def standings(tbl: Table) -> discord.Embed:
+    """Final (or current) standings, best first."""
+    game = tbl.game
+    assert game is not None
+    if game.options.effective_scoring is Scoring.SINGLE_ROUND:
+        # No points (RULES.md section 8): the others rank by the cards they were left holding
+        # (a score key is a player, or partners "a+b" holding their hands together).
+        def left(key: str) -> tuple[int, str]:
+            hands = [game.hands[m] for m in key.split("+") if m in game.hands]
+            if key in game.winners:
+                return 0, "went out" if any(not h for h in hands) else "won"
+            if not hands:
+                return 10_000, "left the game"
+            n = sum(map(len, hands))
+            return n, f"{count(n, 'card')} left"
+
+        ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))
+        lines = [f"{i + 1}. {tbl.name(p)} — {left(p)[1]}" for i, p in enumerate(ranked)]
+    else:
+        low_wins = game.options.effective_scoring is Scoring.RUNNING_TALLY
+        order = sorted(
+            game.scores.items(), key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1])
+        )
+        lines = [f"{i + 1}. {tbl.name(k)} — {v}" for i, (k, v) in enumerate(order)]
+    winners = " & ".join(tbl.name(w) for w in game.winners) or "nobody"
+    embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
+    rounds = count(game.round_no, "round")
+    embed.set_footer(text=f"{game.variant.name} · {rounds}")
+    return embed
+
+
+def round_summary(tbl: Table, winner: str | None, points: int) -> str:
+    """A short public line between rounds."""
+    game = tbl.game
+    assert game is not None
+    scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
+    if winner is None:  # docs/rules.md, "A round that goes in circles"
+        return f"🔄 Round {game.round_no} went in circles and is void: nobody scores. Scores: {scores}"
+    return f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out{points_text(tbl, points)}. Scores: {scores}"

@@ -1,0 +1,171 @@
+"""The words and colors every message shares: card labels, counts, options, house rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import discord
+
+from bot.engine.cards import Card, Color, Face, Rank, Side
+from bot.engine.effects import CUSTOMIZABLE_RULES
+from bot.engine.options import HouseRule, Options, PendingKind, Scoring
+from bot.engine.variants import VARIANTS
+from bot.tables import Table
+
+EMOJI = {
+    Color.RED: "🟥", Color.YELLOW: "🟨", Color.GREEN: "🟩", Color.BLUE: "🟦",
+    Color.PINK: "🩷", Color.TEAL: "🩵", Color.ORANGE: "🟧", Color.PURPLE: "🟪",
+}  # fmt: skip
+WILD_EMOJI = "🌈"
+EMBED_COLOR = {
+    Color.RED: 0xD72600, Color.YELLOW: 0xECD407, Color.GREEN: 0x379711, Color.BLUE: 0x0956BF,
+    Color.PINK: 0xE52C8B, Color.TEAL: 0x0FA3A3, Color.ORANGE: 0xF27A1A, Color.PURPLE: 0x7A3FB0,
+}  # fmt: skip
+BUTTON_STYLE = {
+    Color.RED: discord.ButtonStyle.danger, Color.GREEN: discord.ButtonStyle.success,
+    Color.BLUE: discord.ButtonStyle.primary, Color.TEAL: discord.ButtonStyle.primary,
+}  # fmt: skip
+PENDING_TEXT = {
+    PendingKind.TURN: "to play a card or draw",
+    PendingKind.CHALLENGE: "to challenge or accept",
+    PendingKind.PENALTY: "to take the penalty or answer it",
+    PendingKind.COLOR: "to name the color",
+    PendingKind.DISCARD: "to discard a card (Wild Super Hero)",
+    PendingKind.HOWLER: "to answer the Howler",
+    PendingKind.DRAW_DECISION: "to play the drawn card or keep it",
+}
+HOUSE_RULE_NAMES = {
+    HouseRule.STACKING: "Stacking",
+    HouseRule.JUMP_IN: "Jump-in",
+    HouseRule.SEVEN_O: "Seven-O",
+    HouseRule.DRAW_UNTIL_PLAYABLE: "Draw until playable",
+    HouseRule.FORCED_PLAY: "Forced play",
+    HouseRule.NO_BLUFFING: "No bluffing",
+}
+"""The one place a house rule's id becomes the name players read (docs/rules.md's headings)."""
+HOUSE_RULE_HINTS = {
+    HouseRule.STACKING: "Answer a Draw card with the same Draw card, passing the total on",
+    HouseRule.JUMP_IN: "Play a card identical to the top card out of turn",
+    HouseRule.SEVEN_O: "A 7 swaps hands with a player you pick; a 0 passes every hand on",
+    HouseRule.DRAW_UNTIL_PLAYABLE: "Drawing goes on until a playable card comes",
+    HouseRule.FORCED_PLAY: "A playable drawn card must be played",
+    HouseRule.NO_BLUFFING: "A restricted wild is refused while you hold the current color",
+}
+_COLOR_ORDER = {c: i for i, c in enumerate(Color)}
+_RANK_ORDER = {r: i for i, r in enumerate(Rank)}
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1.
+
+    >>> count(1, "round"), count(0, "point"), count(7, "card")
+    ('1 round', '0 points', '7 cards')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def record_text(*, games_played: int, games_won: int, rounds_won: int, points: int) -> str:
+    """A player's record (``/uno stats``), one count a line; the keywords are the storage's counts.
+
+    >>> print(record_text(games_played=4, games_won=1, rounds_won=6, points=230))
+    Games played: **4** · won: **1** (25%)
+    Rounds won: **6**
+    Points scored: **230**
+    """
+    rate = f" ({games_won / games_played:.0%})" if games_played else ""
+    return (
+        f"Games played: **{games_played}** · won: **{games_won}**{rate}\n"
+        f"Rounds won: **{rounds_won}**\nPoints scored: **{points}**"
+    )
+
+
+def face_label(face: Face) -> str:
+    """``"🟥 red 7"``, ``"🌈 wild draw four"``."""
+    return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
+
+
+def card_label(card: Card, side: Side) -> str:
+    """The card as its holder sees it (active face)."""
+    return face_label(card.face(side))
+
+
+def cards_text(cards: Iterable[str], side: Side) -> str:
+    faces = sorted((Card.parse(c).face(side) for c in cards), key=face_order)
+    return ", ".join(face_label(f) for f in faces) or "none"
+
+
+def face_order(face: Face) -> tuple[int, int, int]:
+    """Sort key of a hand: by color (the colors' fixed order), then rank; wilds last."""
+    color = -1 if face.color is None else _COLOR_ORDER[face.color]
+    return (face.color is None, color, _RANK_ORDER[face.rank])
+
+
+def house_rules_text(rules: Iterable[HouseRule]) -> str:
+    """``"Stacking, Seven-O"`` (in a fixed order), or ``"none"``."""
+    chosen = set(rules)
+    return ", ".join(name for rule, name in HOUSE_RULE_NAMES.items() if rule in chosen) or "none"
+
+
+def scoring_text(options: Options) -> str:
+    """How the game is won, with the target score only where it applies."""
+    target = options.target_score
+    if options.elimination:
+        return f"elimination: out at {target} points, the last one left wins"
+    if options.scoring is Scoring.SINGLE_ROUND:
+        return "single round: the first player out wins"
+    if options.scoring is Scoring.RUNNING_TALLY:
+        return f"running tally: the game ends at {target} points, lowest total wins"
+    return f"first to {target} points"
+
+
+def customizable_text(rule: str) -> str:
+    r"""The Wild Customizable rule as the table reads it: a known rule's name, or the host's own
+    text (at most 300 characters) with its Markdown escaped, so ``**``, ``#`` or ``>`` show as typed.
+
+    >>> customizable_text("swap-hands"), customizable_text("")
+    ('Swap hands', 'plain wild')
+    >>> customizable_text("**Sing**") == r"\*\*Sing\*\*"
+    True
+    """
+    known = CUSTOMIZABLE_RULES.get(rule)
+    if known:
+        return known.name
+    return discord.utils.escape_markdown(trim(rule, 300)) if rule else "plain wild"
+
+
+def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
+    """A channel's defaults for new games (``/uno settings``)."""
+    return "\n".join(
+        [
+            f"Edition: **{VARIANTS[variant].name}**",
+            f"Scoring: **{scoring_text(options)}**",
+            f"House rules: **{house_rules_text(options.house_rules)}**",
+            f"Wild Customizable: **{customizable_text(options.customizable_rule)}**",
+            f"Turn timer: **{f'{turn_seconds}s' if turn_seconds else 'off'}**",
+        ]
+    )
+
+
+def trim(text: str, limit: int = 1024) -> str:
+    """``text`` cut to ``limit`` characters (an embed field's 1,024 by default), ending in "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def button_style(face: Face) -> discord.ButtonStyle:
+    """The button color closest to the face's color (grey for wilds and colors Discord lacks)."""
+    return (
+        BUTTON_STYLE.get(face.color, discord.ButtonStyle.secondary)
+        if face.color
+        else discord.ButtonStyle.secondary
+    )
+
+
+def sorted_hand(cards: Iterable[Card], side: Side) -> list[Card]:
+    """A hand as shown: sorted by :func:`face_order` of the active side (stable)."""
+    return sorted(cards, key=lambda c: face_order(c.face(side)))
+
+
+def points_text(tbl: Table, points: int) -> str:
+    """``" (+42)"`` for the round's winner, only where they score (standard scoring)."""
+    standard = tbl.game is not None and tbl.game.options.effective_scoring is Scoring.STANDARD
+    return f" (+{points})" if standard else ""
