@@ -14,9 +14,9 @@ default a second connection, used for nothing else, runs a ``PASSIVE`` checkpoin
 beside the writer rather than in its way (``checkpoint_seconds=None`` turns that off and leaves
 the checkpoints to SQLite).
 
-The schema is versioned by ``PRAGMA user_version``: :data:`MIGRATIONS` ``[n]`` takes a database
-from version ``n`` to ``n + 1`` in one transaction, and :meth:`SqliteStorage.open` applies the
-missing ones. Before it changes anything, ``open`` refuses, with one line naming the file:
+The schema is versioned by ``PRAGMA user_version``: :data:`MIGRATIONS` ``[n]`` (the numbered SQL
+files of :mod:`bot.storage.migrations`) takes a database from version ``n`` to ``n + 1`` in one
+transaction, and :meth:`SqliteStorage.open` applies the missing ones. Before it changes anything, ``open`` refuses, with one line naming the file:
 
 * a location it cannot write (missing directory, a directory or file without write permission);
 * a file that is not an SQLite database, or one that fails ``PRAGMA quick_check``;
@@ -46,81 +46,15 @@ import aiosqlite
 import orjson
 
 from bot.storage import GameResult, PlayerStats, RoundResult, StorageError
+from bot.storage.migrations import load
 
 __all__ = ["MIGRATIONS", "SqliteStorage"]
 
 log = logging.getLogger(__name__)
 
-#: ``MIGRATIONS[n]`` takes the schema from ``user_version`` n to n + 1. Append only; never edit
-#: a migration that has shipped.
-MIGRATIONS: tuple[str, ...] = (
-    # 1: channel settings, tables in progress, people, finished rounds and games.
-    """
-    CREATE TABLE channel_settings (
-        channel_id INTEGER PRIMARY KEY,
-        guild_id   INTEGER NOT NULL,
-        settings   TEXT    NOT NULL,
-        updated_at REAL    NOT NULL
-    );
-
-    CREATE TABLE open_tables (
-        channel_id INTEGER PRIMARY KEY,
-        guild_id   INTEGER NOT NULL,
-        snapshot   TEXT    NOT NULL,
-        updated_at REAL    NOT NULL
-    );
-
-    CREATE TABLE people (
-        id      INTEGER PRIMARY KEY,
-        user_id TEXT    NOT NULL UNIQUE
-    );
-
-    CREATE TABLE games (
-        id          INTEGER PRIMARY KEY,
-        game_id     TEXT    NOT NULL UNIQUE,
-        guild_id    INTEGER NOT NULL,
-        channel_id  INTEGER NOT NULL,
-        variant     TEXT    NOT NULL,
-        rounds      INTEGER,
-        result      TEXT,
-        started_at  REAL    NOT NULL,
-        finished_at REAL,
-        CHECK ((finished_at IS NULL) = (result IS NULL))
-    );
-    CREATE INDEX games_by_guild ON games (guild_id, variant);
-
-    CREATE TABLE game_players (
-        game   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        person INTEGER NOT NULL REFERENCES people (id),
-        won    INTEGER NOT NULL CHECK (won IN (0, 1)),
-        PRIMARY KEY (game, person)
-    );
-    CREATE INDEX game_players_by_person ON game_players (person);
-
-    CREATE TABLE rounds (
-        game        INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        round_no    INTEGER NOT NULL CHECK (round_no >= 1),
-        guild_id    INTEGER NOT NULL,
-        channel_id  INTEGER NOT NULL,
-        variant     TEXT    NOT NULL,
-        points      INTEGER NOT NULL,
-        result      TEXT    NOT NULL,
-        finished_at REAL    NOT NULL,
-        PRIMARY KEY (game, round_no)
-    );
-    CREATE INDEX rounds_by_guild ON rounds (guild_id, variant);
-
-    CREATE TABLE round_players (
-        game     INTEGER NOT NULL,
-        round_no INTEGER NOT NULL,
-        person   INTEGER NOT NULL REFERENCES people (id),
-        won      INTEGER NOT NULL CHECK (won IN (0, 1)),
-        PRIMARY KEY (game, round_no, person),
-        FOREIGN KEY (game, round_no) REFERENCES rounds (game, round_no) ON DELETE CASCADE
-    );
-    CREATE INDEX round_players_by_person ON round_players (person);
-    """,
-)
+#: ``MIGRATIONS[n]`` takes the schema from ``user_version`` n to n + 1: the SQL files of
+#: :mod:`bot.storage.migrations`.
+MIGRATIONS: tuple[str, ...] = tuple(m.sql for m in load("sqlite"))
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
