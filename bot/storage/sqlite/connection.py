@@ -20,6 +20,7 @@ the checkpoints to SQLite).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -203,8 +204,16 @@ class Connection:
         A passive checkpoint never waits for the writer nor holds it up; what it cannot copy yet
         it copies next time. Errors are logged, not raised: the writer's backstop remains.
         """
+        connecting = asyncio.ensure_future(aiosqlite.connect(self.path, isolation_level=None))
         try:
-            checkpoints = await aiosqlite.connect(self.path, isolation_level=None)
+            checkpoints = await asyncio.shield(connecting)
+        except asyncio.CancelledError:
+            # Closed while connecting: aiosqlite would stop the connection's thread without
+            # waiting, and the thread would then report to a closed event loop. Let it connect,
+            # and close it.
+            with contextlib.suppress(sqlite3.Error):
+                await (await connecting).close()
+            raise
         except sqlite3.Error as exc:
             log.warning("%s: no background checkpoints: %s", self.path, one_line(exc))
             return

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,7 @@ from bot.storage.sqlite import MIGRATIONS, SQLITE_MAGIC, SqliteStorage
 from bot.storage.sqlite.connection import Connection
 
 from ..helpers import GUILD, snapshot
-from .helpers import files, make_database, open_error, open_error_as_nobody
+from .helpers import files, make_database, open_error, open_error_as_nobody, run_sqlite
 
 
 @pytest.mark.parametrize("existing", [False, True], ids=["no-file", "empty-file"])
@@ -173,3 +176,25 @@ def test_closed_storage_raises(tmp_path: Path) -> None:
             await s.save_table(GUILD, 1, {})
 
     asyncio.run(main())
+
+
+def test_close_while_checkpoints_connect(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A close that comes while the checkpoint connection is still being made waits for it and
+    closes it: its thread ends before the event loop does (it would report to a closed loop)."""
+    failures: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_value))
+    connect = sqlite3.connect
+
+    def slow_connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        time.sleep(0.2)
+        return connect(*args, **kwargs)
+
+    async def body(s: SqliteStorage) -> None:
+        monkeypatch.setattr(sqlite3, "connect", slow_connect)  # the checkpoint connection's
+        await asyncio.sleep(0)  # it starts connecting
+
+    before = set(threading.enumerate())
+    run_sqlite(tmp_path / "uno.db", body)
+    for thread in set(threading.enumerate()) - before:
+        thread.join(5)
+    assert failures == []
