@@ -104,7 +104,11 @@ class SqliteStorage:
     # ------------------------------------------------------------------ channel settings
 
     async def get_channel_settings(self, channel_id: int) -> dict[str, Any] | None:
-        """The channel's saved defaults (a JSON object), or None."""
+        """The channel's saved defaults (a JSON object), or None.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
         async with self._connection.use() as db:
             rows = list(
                 await db.execute_fetchall(
@@ -114,7 +118,12 @@ class SqliteStorage:
         return orjson.loads(rows[0][0]) if rows else None
 
     async def set_channel_settings(self, guild_id: int, channel_id: int, settings: dict[str, Any]) -> None:
-        """Save the channel's defaults (replaces them)."""
+        """Save the channel's defaults (replaces them).
+
+        Raises:
+            TypeError: the settings are not JSON-safe (nothing is written).
+            StorageError: not open, or the database failed.
+        """
         text = dumps(settings)
         async with self._connection.use() as db:
             await db.execute_fetchall(
@@ -187,14 +196,23 @@ class SqliteStorage:
                         q.done.set_result(None)
 
     async def load_tables(self) -> list[dict[str, Any]]:
-        """Every saved table snapshot (by channel id), for restoring after a restart."""
+        """Every saved table snapshot (by channel id), for restoring after a restart.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
         async with self._connection.use() as db:
             rows = await db.execute_fetchall("SELECT snapshot FROM open_tables ORDER BY channel_id")
         return [orjson.loads(row[0]) for row in rows]
 
     async def delete_table(self, channel_id: int, results: Sequence[RoundResult | GameResult] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); no error if there is none. ``results``
-        (its last round and the game) are recorded in the same transaction."""
+        (its last round and the game) are recorded in the same transaction.
+
+        Raises:
+            TypeError, ValueError: a result's points or scores are not numbers (nothing changes).
+            StorageError: not open, or the database failed (nothing changes).
+        """
         async with self._connection.use(transaction=bool(results)) as db:
             for result in results:
                 await records.insert_result(db, result)
@@ -208,7 +226,10 @@ class SqliteStorage:
         """The guild's best players by games won, then points (AI seats excluded).
 
         Ties then go to more rounds won, fewer games played, then user id. Forgotten players
-        stay ranked, as ``forgotten:<n>``.
+        stay ranked, as ``forgotten:<n>``. A ``limit`` under 1 gives an empty list.
+
+        Raises:
+            StorageError: not open, or the database failed.
         """
         if limit < 1:
             return []
@@ -216,7 +237,11 @@ class SqliteStorage:
             return await records.leaderboard(db, guild_id, variant, limit)
 
     async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
-        """One player's record in the guild, with the same counts per variant (all zero if new)."""
+        """One player's record in the guild, with the same counts per variant (all zero if new).
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
         async with self._connection.use() as db:
             return await records.stats(db, guild_id, user_id)
 
@@ -229,6 +254,9 @@ class SqliteStorage:
 
         Returns:
             How many game and round records no longer name them (0: none named them).
+
+        Raises:
+            StorageError: not open, or the database failed (nothing changes).
         """
         if user_id.startswith(records.FORGOTTEN):
             return 0
