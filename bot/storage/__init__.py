@@ -2,7 +2,8 @@
 
 :class:`Storage` is what the bot needs; :mod:`bot.storage.sqlite` implements it with aiosqlite.
 A PostgreSQL implementation would implement the same protocol and run the same tests
-(``tests/storage/``).
+(``tests/storage/``), with its own files in the one numbered list of migrations
+(:mod:`bot.storage.migrations`).
 
 Records are plain JSON-safe dicts and small dataclasses, so a backend needs no engine types.
 """

@@ -1,5 +1,9 @@
 """The ``storage`` fixture: one test body per storage backend (only SQLite so far).
 
+The tests beside this file hold for every backend (``test_tables.py``, ``test_records.py``) or
+for the backend-neutral list of migrations; ``sqlite/`` mirrors ``bot/storage/sqlite/``, the
+tests of SQLite's own connection and migration runner.
+
 A backend is a factory of unopened :class:`~bot.storage.Storage` objects on one fresh database,
 and a reader of the results recorded there. Tests drive asyncio themselves
 (``backend.run(body)``), so no asyncio plugin is needed. To add PostgreSQL, add an entry to
@@ -8,7 +12,6 @@ and a reader of the results recorded there. Tests drive asyncio themselves
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import sqlite3
@@ -20,6 +23,8 @@ import pytest
 
 from bot.storage import GameResult, RoundResult, Storage
 from bot.storage.sqlite import SqliteStorage
+
+from .helpers import run
 
 T = TypeVar("T")
 
@@ -118,16 +123,7 @@ class Backend:
 
         Each call is a fresh connection (a bot restart), on the same data.
         """
-
-        async def main() -> T:
-            storage = self.make()
-            await storage.open()
-            try:
-                return await body(storage)
-            finally:
-                await storage.close()
-
-        return asyncio.run(main())
+        return run(self.make(), body)
 
 
 def _sqlite(**options: Any) -> Callable[[Path], tuple[Callable[[], Storage], Results]]:

@@ -1,0 +1,229 @@
+"""The bot's one SQLite connection: opened with its checks, held by one call at a time, closed.
+
+:meth:`Connection.open` refuses, before it changes anything, with one line naming the file:
+
+* a location it cannot write (missing directory, a directory or file without write permission);
+* a file that is not an SQLite database, or one that fails ``PRAGMA quick_check``;
+* a database newer than this code, or one with tables but no schema version (not ours).
+
+Then it sets WAL mode with ``synchronous=NORMAL`` (a commit survives the bot crashing; the last
+commits may be lost on power loss), foreign keys on and a busy timeout, and applies the missing
+migrations (:mod:`bot.storage.sqlite.migrate`).
+
+Checkpoints (copying the WAL back into the database file) would otherwise run inside the commit
+that crosses SQLite's threshold, holding up every save behind it for tens of milliseconds. By
+default a second connection, used for nothing else, runs a ``PASSIVE`` checkpoint every second,
+beside the writer rather than in its way (``checkpoint_seconds=None`` turns that off and leaves
+the checkpoints to SQLite).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+from bot.storage import StorageError
+from bot.storage.sqlite.common import one_line
+from bot.storage.sqlite.migrate import check_version, migrate
+
+__all__ = ["SQLITE_MAGIC", "Connection"]
+
+log = logging.getLogger(__name__)
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 5000
+WAL_AUTOCHECKPOINT_PAGES = 4000  # SQLite's own checkpoints, without the background ones
+WAL_BACKSTOP_PAGES = 16000  # with them: only if they fall behind (a 64 MB WAL)
+
+
+class Connection:
+    """One aiosqlite connection to one database file, lent to one caller at a time.
+
+    Every use takes one :class:`asyncio.Lock`, so the statements of one call never interleave
+    with another's on the shared connection.
+
+    Args:
+        path: the database file; created (with the schema) if missing, its directory must exist.
+        checkpoint_seconds: how often the background connection checkpoints the WAL; None: no
+            background connection, SQLite checkpoints inside commits.
+    """
+
+    def __init__(self, path: Path, *, checkpoint_seconds: float | None = 1.0) -> None:
+        self.path = path
+        self.checkpoint_seconds = checkpoint_seconds
+        self.db: aiosqlite.Connection | None = None  # None: not open; callers take it by use()
+        self._checkpointer: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        """Connect, check the file and apply missing migrations; nothing if already open.
+
+        Raises:
+            StorageError: the location is not writable, the file is not a (sound) SQLite
+                database, or it is newer than this code. The file is then left unchanged.
+        """
+        if self.db is not None:
+            return
+        self._check_location()
+        try:
+            db = await aiosqlite.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot open the database: {one_line(exc)}") from exc
+        try:
+            await self._check_and_migrate(db)
+        except BaseException as exc:
+            await db.close()
+            if isinstance(exc, sqlite3.Error):
+                raise self._refusal(exc) from exc
+            raise
+        self.db = db
+        if self.checkpoint_seconds is not None:
+            self._checkpointer = asyncio.create_task(self._checkpoint_forever(self.checkpoint_seconds))
+
+    async def close(self) -> None:
+        """Stop the checkpoints, let SQLite update its planner statistics, then close
+        (checkpointing the WAL); nothing if not open."""
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            await asyncio.gather(self._checkpointer, return_exceptions=True)
+            self._checkpointer = None
+        db, self.db = self.db, None
+        if db is None:
+            return
+        async with self._lock:
+            try:
+                await db.execute_fetchall("PRAGMA optimize")
+            except sqlite3.Error as exc:  # pragma: no cover - best effort
+                log.warning("%s: PRAGMA optimize failed: %s", self.path, one_line(exc))
+            finally:
+                await db.close()
+
+    @asynccontextmanager
+    async def use(self, *, transaction: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection, held alone; in ``BEGIN IMMEDIATE`` … ``COMMIT`` if ``transaction``.
+
+        Raises:
+            StorageError: not open, or any SQLite error (after rolling back).
+        """
+        async with self._lock:
+            db = self.db
+            if db is None:
+                raise StorageError(f"{self.path}: storage is not open")
+            try:
+                if transaction:
+                    await db.execute_fetchall("BEGIN IMMEDIATE")
+                yield db
+                if transaction:
+                    await db.execute_fetchall("COMMIT")
+            except BaseException as exc:
+                if db.in_transaction:
+                    try:
+                        await db.rollback()
+                    except sqlite3.Error as again:  # pragma: no cover - already failing
+                        log.error("%s: rollback failed: %s", self.path, one_line(again))
+                if isinstance(exc, sqlite3.Error):
+                    raise StorageError(f"{self.path}: {one_line(exc)}") from exc
+                raise
+
+    # ------------------------------------------------------------------ checks
+
+    def _check_location(self) -> None:
+        """Refuse, before touching anything, a location SQLite could not write."""
+        path = self.path
+        directory = path.absolute().parent
+        if not directory.is_dir():
+            raise StorageError(f"{path}: directory {directory} does not exist")
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise StorageError(
+                f"{path}: directory {directory} is not writable (SQLite creates {path.name}-wal "
+                "and -shm beside the database); fix its permissions or choose another path"
+            )
+        if not path.exists():
+            return
+        if not path.is_file():
+            raise StorageError(f"{path}: not a regular file")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise StorageError(f"{path}: the file is not readable and writable by this user")
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+        if head and head != SQLITE_MAGIC:
+            raise StorageError(self._not_a_database())
+
+    def _not_a_database(self) -> str:
+        return (
+            f"{self.path}: file is not a database (corrupt, or not SQLite); it was left "
+            "unchanged: restore a backup or choose another path"
+        )
+
+    def _refusal(self, exc: sqlite3.Error) -> StorageError:
+        text = one_line(exc)
+        if "not a database" in text:
+            return StorageError(self._not_a_database())
+        if "malformed" in text:
+            return StorageError(self._corrupt(text))
+        return StorageError(f"{self.path}: cannot use the database: {text}")
+
+    def _corrupt(self, detail: str) -> str:
+        return (
+            f"{self.path}: database is corrupt ({detail}); it was left unchanged: restore a "
+            "backup or choose another path"
+        )
+
+    async def _check_and_migrate(self, db: aiosqlite.Connection) -> None:
+        """Read-only checks first; only then set WAL and migrate."""
+        await db.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        version = await check_version(db, self.path)
+        problems = [row[0] for row in await db.execute_fetchall("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise StorageError(self._corrupt(f"quick_check: {one_line(problems[0])}"))
+        (mode,) = next(iter(await db.execute_fetchall("PRAGMA journal_mode = WAL")))
+        if str(mode).lower() != "wal":
+            log.warning("%s: journal mode is %s, not WAL (unsupported file system?)", self.path, mode)
+        await db.execute_fetchall("PRAGMA synchronous = NORMAL")
+        # A checkpoint copies each page changed since the last one, once, and runs inside the
+        # commit that triggers it. Table rows are rewritten all the time, so rarer checkpoints
+        # do less work and delay fewer saves (the WAL grows to about 16 MB, then is reused).
+        pages = WAL_AUTOCHECKPOINT_PAGES if self.checkpoint_seconds is None else WAL_BACKSTOP_PAGES
+        await db.execute_fetchall(f"PRAGMA wal_autocheckpoint = {pages}")
+        await db.execute_fetchall("PRAGMA foreign_keys = ON")
+        await migrate(db, self.path, version)
+
+    # ------------------------------------------------------------------ checkpoints
+
+    async def _checkpoint_forever(self, seconds: float) -> None:
+        """Every ``seconds``, a ``PASSIVE`` checkpoint on a connection of its own.
+
+        A passive checkpoint never waits for the writer nor holds it up; what it cannot copy yet
+        it copies next time. Errors are logged, not raised: the writer's backstop remains.
+        """
+        connecting = asyncio.ensure_future(aiosqlite.connect(self.path, isolation_level=None))
+        try:
+            checkpoints = await asyncio.shield(connecting)
+        except asyncio.CancelledError:
+            # Closed while connecting: aiosqlite would stop the connection's thread without
+            # waiting, and the thread would then report to a closed event loop. Let it connect,
+            # and close it.
+            with contextlib.suppress(sqlite3.Error):
+                await (await connecting).close()
+            raise
+        except sqlite3.Error as exc:
+            log.warning("%s: no background checkpoints: %s", self.path, one_line(exc))
+            return
+        try:
+            await checkpoints.execute_fetchall(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            while True:
+                await asyncio.sleep(seconds)
+                try:
+                    await checkpoints.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:
+                    log.warning("%s: checkpoint failed: %s", self.path, one_line(exc))
+        finally:
+            await checkpoints.close()

@@ -1,0 +1,277 @@
+"""The results and records queries: finished rounds and games written, counted and anonymized.
+
+Every function runs on a connection the caller holds (:meth:`Connection.use
+<bot.storage.sqlite.connection.Connection.use>`), inside the caller's transaction when it writes:
+the caller decides what commits together (a table's snapshot with the results it just finished).
+
+Players are rows of ``people`` (an integer id and their user id). Results refer to that row, so
+:func:`forget_user` renames one row to ``forgotten:<n>``: every result stays counted, and nothing
+names the user any more. A record's players, winners and scores are kept as JSON with people ids
+(``[[3, 4], 120]`` is team ``"a+b"`` with 120 points) so that it reads back exactly (the storage
+tests read it); ``game_players`` and ``round_players`` hold who played and who won, for the
+leaderboard's SQL.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+import aiosqlite
+
+from bot.storage import GameResult, PlayerStats, RoundResult
+from bot.storage.sqlite.common import dumps, scalar
+
+__all__ = ["FORGOTTEN", "forget_user", "insert_result", "leaderboard", "stats"]
+
+FORGOTTEN = "forgotten:"
+_AI = "ai:"
+
+# One row per (person, played, won, rounds won, points) fact, for the leaderboard and stats:
+# a finished game they sat in, or a round they (or their team) won. The two ``?`` pairs are the
+# guild and the variant (None: every variant).
+_FACTS = """
+    SELECT gp.person AS person, g.variant AS variant,
+           1 AS played, gp.won AS won, 0 AS rounds_won, 0 AS points
+    FROM game_players AS gp JOIN games AS g ON g.id = gp.game
+    WHERE g.guild_id = ? AND (? IS NULL OR g.variant = ?)
+    UNION ALL
+    SELECT rp.person, r.variant, 0, 0, 1, r.points
+    FROM round_players AS rp
+    JOIN rounds AS r ON r.game = rp.game AND r.round_no = rp.round_no
+    WHERE rp.won = 1 AND r.guild_id = ? AND (? IS NULL OR r.variant = ?)
+"""
+
+
+def _members(key: str) -> list[str]:
+    """The player ids in a score key: ``"a"`` or a team ``"a+b"``.
+
+    >>> _members("101+103")
+    ['101', '103']
+    """
+    return key.split("+")
+
+
+def _everyone(players: list[str], scores: Iterable[str], winners: set[str]) -> list[str]:
+    """Every player id a result names (seats, then score keys' members, then winners), once each
+    and in that order."""
+    return list(dict.fromkeys([*players, *(m for k in scores for m in _members(k)), *sorted(winners)]))
+
+
+def _encode(ids: dict[str, int], key: str) -> list[int]:
+    """A score key as the people ids of its members (``"a+b"`` -> ``[3, 4]``)."""
+    return [ids[m] for m in _members(key)]
+
+
+# ---------------------------------------------------------------------- writing results
+
+
+async def insert_result(db: aiosqlite.Connection, result: RoundResult | GameResult) -> None:
+    """Record a finished round or game inside the caller's transaction.
+
+    Idempotent: a round already recorded (same game_id and round_no), or a game already
+    finished (same game_id), is left as it is (the first one stays). Every member of a
+    winning key (the player, or both partners) is credited with the round and its points, or
+    the game.
+
+    Raises:
+        sqlite3.Error: a write failed (the caller rolls back).
+        TypeError, ValueError: points or a score that is not a number (the caller rolls back).
+    """
+    if isinstance(result, RoundResult):
+        await _insert_round(db, result)
+    else:
+        await _insert_game(db, result)
+
+
+async def _insert_round(db: aiosqlite.Connection, result: RoundResult) -> None:
+    """Write a round's result inside the caller's transaction (nothing if it is there)."""
+    winners = set(_members(result.winner)) if result.winner is not None else set()
+    everyone = _everyone(result.players, result.scores, winners)
+    if await scalar(
+        db,
+        "SELECT count(*) FROM rounds AS r JOIN games AS g ON g.id = r.game "
+        "WHERE g.game_id = ? AND r.round_no = ?",
+        (result.game_id, result.round_no),
+    ):
+        return
+    ids = await _people(db, everyone)
+    game = await _game_row(db, result.game_id, result.guild_id, result.channel_id, result.variant)
+    stored = {
+        "players": [ids[p] for p in result.players],
+        "winner": None if result.winner is None else _encode(ids, result.winner),
+        "scores": [[_encode(ids, k), int(s)] for k, s in result.scores.items()],
+    }
+    await db.execute_fetchall(
+        "INSERT INTO rounds (game, round_no, guild_id, channel_id, variant, points, "
+        "result, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game,
+            result.round_no,
+            result.guild_id,
+            result.channel_id,
+            result.variant,
+            int(result.points),
+            dumps(stored),
+            time.time(),
+        ),
+    )
+    await db.executemany(
+        "INSERT INTO round_players (game, round_no, person, won) VALUES (?, ?, ?, ?)",
+        [(game, result.round_no, ids[p], int(p in winners)) for p in everyone],
+    )
+
+
+async def _insert_game(db: aiosqlite.Connection, result: GameResult) -> None:
+    """Write a game's result inside the caller's transaction (nothing if it is there)."""
+    winners = {m for key in result.winners for m in _members(key)}
+    everyone = _everyone(result.players, result.scores, winners)
+    if await scalar(
+        db,
+        "SELECT count(*) FROM games WHERE game_id = ? AND finished_at IS NOT NULL",
+        (result.game_id,),
+    ):
+        return
+    ids = await _people(db, everyone)
+    game = await _game_row(db, result.game_id, result.guild_id, result.channel_id, result.variant)
+    stored = {
+        "players": [ids[p] for p in result.players],
+        "winners": [_encode(ids, k) for k in result.winners],
+        "scores": [[_encode(ids, k), int(s)] for k, s in result.scores.items()],
+    }
+    await db.execute_fetchall(
+        "UPDATE games SET rounds = ?, result = ?, finished_at = ? WHERE id = ?",
+        (result.rounds, dumps(stored), time.time(), game),
+    )
+    await db.executemany(
+        "INSERT INTO game_players (game, person, won) VALUES (?, ?, ?)",
+        [(game, ids[p], int(p in winners)) for p in everyone],
+    )
+
+
+async def _people(db: aiosqlite.Connection, user_ids: list[str]) -> dict[str, int]:
+    """The ``people`` id of each user id, adding the new ones."""
+    await db.executemany(
+        "INSERT INTO people (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING",
+        [(u,) for u in user_ids],
+    )
+    ids: dict[str, int] = {}
+    # 500 ids per query: under SQLite's limit on parameters (999 before 3.32).
+    for start in range(0, len(user_ids), 500):
+        chunk = user_ids[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        rows = await db.execute_fetchall(f"SELECT user_id, id FROM people WHERE user_id IN ({marks})", chunk)
+        ids.update((u, i) for u, i in rows)
+    return ids
+
+
+async def _game_row(
+    db: aiosqlite.Connection, game_id: str, guild_id: int, channel_id: int, variant: str
+) -> int:
+    """The ``games`` id of ``game_id``, adding an unfinished game if it is new."""
+    await db.execute_fetchall(
+        "INSERT INTO games (game_id, guild_id, channel_id, variant, started_at) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
+        (game_id, guild_id, channel_id, variant, time.time()),
+    )
+    return await scalar(db, "SELECT id FROM games WHERE game_id = ?", (game_id,))
+
+
+# ---------------------------------------------------------------------- counting them
+
+
+async def leaderboard(
+    db: aiosqlite.Connection, guild_id: int, variant: str | None, limit: int
+) -> list[PlayerStats]:
+    """The guild's best ``limit`` players by games won, then points (AI seats excluded).
+
+    Ties then go to more rounds won, fewer games played, then user id. Forgotten players
+    stay ranked, as ``forgotten:<n>``. ``variant`` None counts every variant.
+
+    Raises:
+        sqlite3.Error: the query failed.
+    """
+    rows = await db.execute_fetchall(
+        "SELECT p.user_id, sum(f.played) AS played, sum(f.won) AS won, "
+        "sum(f.rounds_won) AS rounds_won, sum(f.points) AS points "
+        f"FROM ({_FACTS}) AS f JOIN people AS p ON p.id = f.person "
+        "WHERE substr(p.user_id, 1, 3) <> ? "
+        "GROUP BY p.id, p.user_id "
+        "ORDER BY won DESC, points DESC, rounds_won DESC, played ASC, p.user_id "
+        "LIMIT ?",
+        (guild_id, variant, variant, guild_id, variant, variant, _AI, limit),
+    )
+    return [
+        PlayerStats(
+            user_id=user_id,
+            games_played=played,
+            games_won=won,
+            rounds_won=rounds_won,
+            points=points,
+            win_rate=won / played if played else 0.0,
+        )
+        for user_id, played, won, rounds_won, points in rows
+    ]
+
+
+async def stats(db: aiosqlite.Connection, guild_id: int, user_id: str) -> PlayerStats:
+    """One player's record in the guild, with the same counts per variant (all zero if new).
+
+    Raises:
+        sqlite3.Error: the query failed.
+    """
+    rows = await db.execute_fetchall(
+        "SELECT f.variant, sum(f.played), sum(f.won), sum(f.rounds_won), sum(f.points) "
+        f"FROM ({_FACTS}) AS f JOIN people AS p ON p.id = f.person "
+        "WHERE p.user_id = ? GROUP BY f.variant ORDER BY f.variant",
+        (guild_id, None, None, guild_id, None, None, user_id),
+    )
+    by_variant = {
+        variant: {
+            "games_played": played,
+            "games_won": won,
+            "rounds_won": rounds_won,
+            "points": points,
+        }
+        for variant, played, won, rounds_won, points in rows
+    }
+    total = {
+        key: sum(counts[key] for counts in by_variant.values())
+        for key in ("games_played", "games_won", "rounds_won", "points")
+    }
+    played, won = total["games_played"], total["games_won"]
+    return PlayerStats(
+        user_id=user_id,
+        games_played=played,
+        games_won=won,
+        rounds_won=total["rounds_won"],
+        points=total["points"],
+        win_rate=won / played if played else 0.0,
+        by_variant=by_variant,
+    )
+
+
+# ---------------------------------------------------------------------- forget me
+
+
+async def forget_user(db: aiosqlite.Connection, user_id: str) -> int:
+    """Rename the user to ``forgotten:<n>`` in every result, inside the caller's transaction
+    (the count and the rename must see the same rows).
+
+    Returns:
+        How many game and round records no longer name them (0: none named them).
+
+    Raises:
+        sqlite3.Error: a query failed (the caller rolls back).
+    """
+    person = await scalar(db, "SELECT id FROM people WHERE user_id = ?", (user_id,))
+    if not person:
+        return 0
+    records = await scalar(
+        db,
+        "SELECT (SELECT count(*) FROM game_players WHERE person = ?) "
+        "+ (SELECT count(*) FROM round_players WHERE person = ?)",
+        (person, person),
+    )
+    await db.execute_fetchall("UPDATE people SET user_id = ? || id WHERE id = ?", (FORGOTTEN, person))
+    return records

@@ -1,0 +1,264 @@
+""":class:`SqliteStorage`: the :class:`~bot.storage.Storage` interface on one SQLite file.
+
+It answers each call on the :class:`~bot.storage.sqlite.connection.Connection` (held by one call
+at a time), with the queries of :mod:`bot.storage.sqlite.records` for results. A call with several
+statements runs in one ``BEGIN IMMEDIATE`` transaction. Saving a table is a single statement (one
+trip to the database thread); saves that arrive while one is being written are written together by
+the next statement (group commit), and each call returns once its snapshot is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import orjson
+
+from bot.storage import GameResult, PlayerStats, RoundResult, StorageError
+from bot.storage.sqlite import records
+from bot.storage.sqlite.common import dumps
+from bot.storage.sqlite.connection import Connection
+
+__all__ = ["SqliteStorage"]
+
+TABLES_PER_STATEMENT = 100  # snapshots written by one statement (4 parameters each)
+
+
+def _check_id(name: str, value: int) -> None:
+    """Refuse a bad Discord id before it is queued with other tables' writes.
+
+    >>> _check_id("channel_id", 2**64)
+    Traceback (most recent call last):
+    ValueError: channel_id must be a Discord id (an int), not 18446744073709551616
+    """
+    if not isinstance(value, int) or not 0 <= value < 2**63:
+        raise ValueError(f"{name} must be a Discord id (an int), not {value!r}")
+
+
+class _QueuedTable(NamedTuple):
+    """A table snapshot waiting for the group commit: its row, the results to record with it,
+    and the future its saver awaits."""
+
+    row: tuple[int, int, str, float]
+    results: tuple[RoundResult | GameResult, ...]
+    done: asyncio.Future[None]
+
+
+class SqliteStorage:
+    """:class:`~bot.storage.Storage` in one SQLite file.
+
+    Args:
+        path: the database file; created (with the schema) if missing, its directory must exist.
+        checkpoint_seconds: how often the background connection checkpoints the WAL; None: no
+            background connection, SQLite checkpoints inside commits.
+    """
+
+    def __init__(self, path: Path | str, *, checkpoint_seconds: float | None = 1.0) -> None:
+        self.path = Path(path)
+        self.checkpoint_seconds = checkpoint_seconds
+        self._connection = Connection(self.path, checkpoint_seconds=checkpoint_seconds)
+        self._table_queue: list[_QueuedTable] = []
+        self._table_writer: asyncio.Task[None] | None = None
+
+    def __repr__(self) -> str:
+        return f"SqliteStorage({str(self.path)!r})"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def open(self) -> None:
+        """Connect, check the file and apply missing migrations (:meth:`Connection.open
+        <bot.storage.sqlite.connection.Connection.open>`).
+
+        Raises:
+            StorageError: the location is not writable, the file is not a (sound) SQLite
+                database, or it is newer than this code. The file is then left unchanged.
+        """
+        await self._connection.open()
+
+    async def close(self) -> None:
+        """Write the snapshots still queued, then close the connection (checkpointing the WAL).
+
+        A cancellation (a second Ctrl+C or SIGTERM) does not cut it short: an open connection's
+        thread would keep the process from exiting. It is raised once the storage is closed.
+        """
+        closing = asyncio.ensure_future(self._close())
+        cancelled = False
+        while not closing.done():
+            try:
+                await asyncio.shield(closing)
+            except asyncio.CancelledError:
+                cancelled = True
+        closing.result()
+        if cancelled:
+            raise asyncio.CancelledError
+
+    async def _close(self) -> None:
+        while self._table_writer is not None:  # write the snapshots still queued
+            writer, self._table_writer = self._table_writer, None
+            await asyncio.gather(writer, return_exceptions=True)
+        await self._connection.close()
+
+    # ------------------------------------------------------------------ channel settings
+
+    async def get_channel_settings(self, channel_id: int) -> dict[str, Any] | None:
+        """The channel's saved defaults (a JSON object), or None.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
+        async with self._connection.use() as db:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT settings FROM channel_settings WHERE channel_id = ?", (channel_id,)
+                )
+            )
+        return orjson.loads(rows[0][0]) if rows else None
+
+    async def set_channel_settings(self, guild_id: int, channel_id: int, settings: dict[str, Any]) -> None:
+        """Save the channel's defaults (replaces them).
+
+        Raises:
+            TypeError: the settings are not JSON-safe (nothing is written).
+            StorageError: not open, or the database failed.
+        """
+        text = dumps(settings)
+        async with self._connection.use() as db:
+            await db.execute_fetchall(
+                "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_at) "
+                "VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+                "settings = excluded.settings, updated_at = excluded.updated_at",
+                (channel_id, guild_id, text, time.time()),
+            )
+
+    # ------------------------------------------------------------------ tables in progress
+
+    async def save_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        snapshot: dict[str, Any],
+        results: Sequence[RoundResult | GameResult] = (),
+    ) -> None:
+        """Save a table in progress (lobby or game) as one JSON object, replacing the last one,
+        and record ``results`` (the rounds it just finished) in the same transaction.
+
+        Committed when this returns. Saves that arrive while one is being written are written
+        together, in one transaction, by :meth:`_write_tables` (group commit).
+
+        Raises:
+            TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
+                (nothing is written).
+            StorageError: not open, or the write failed.
+        """
+        _check_id("guild_id", guild_id)
+        _check_id("channel_id", channel_id)
+        text = dumps(snapshot)
+        if self._connection.db is None:
+            raise StorageError(f"{self.path}: storage is not open")
+        done = asyncio.get_running_loop().create_future()
+        self._table_queue.append(
+            _QueuedTable((channel_id, guild_id, text, time.time()), tuple(results), done)
+        )
+        if self._table_writer is None or self._table_writer.done():
+            self._table_writer = asyncio.create_task(self._write_tables())
+        await done
+
+    async def _write_tables(self) -> None:
+        """Write the queued snapshots, as many as there are, until the queue is empty."""
+        while self._table_queue:
+            batch = self._table_queue[:TABLES_PER_STATEMENT]
+            del self._table_queue[:TABLES_PER_STATEMENT]
+            rows = ", ".join(["(?, ?, ?, ?)"] * len(batch))
+            try:
+                async with self._connection.use(transaction=any(q.results for q in batch)) as db:
+                    await db.execute_fetchall(
+                        "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
+                        f"VALUES {rows} "
+                        "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+                        "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
+                        [value for q in batch for value in q.row],
+                    )
+                    for result in (r for q in batch for r in q.results):
+                        await records.insert_result(db, result)
+            except BaseException as exc:
+                for q in batch:
+                    if not q.done.done():
+                        q.done.set_exception(StorageError(str(exc) or type(exc).__name__))
+                if not isinstance(exc, Exception):
+                    raise
+            else:
+                for q in batch:
+                    if not q.done.done():
+                        q.done.set_result(None)
+
+    async def load_tables(self) -> list[dict[str, Any]]:
+        """Every saved table snapshot (by channel id), for restoring after a restart.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
+        async with self._connection.use() as db:
+            rows = await db.execute_fetchall("SELECT snapshot FROM open_tables ORDER BY channel_id")
+        return [orjson.loads(row[0]) for row in rows]
+
+    async def delete_table(self, channel_id: int, results: Sequence[RoundResult | GameResult] = ()) -> None:
+        """Forget a table (game over, ended, lobby expired); no error if there is none. ``results``
+        (its last round and the game) are recorded in the same transaction.
+
+        Raises:
+            TypeError, ValueError: a result's points or scores are not numbers (nothing changes).
+            StorageError: not open, or the database failed (nothing changes).
+        """
+        async with self._connection.use(transaction=bool(results)) as db:
+            for result in results:
+                await records.insert_result(db, result)
+            await db.execute_fetchall("DELETE FROM open_tables WHERE channel_id = ?", (channel_id,))
+
+    # ------------------------------------------------------------------ results
+
+    async def leaderboard(
+        self, guild_id: int, *, variant: str | None = None, limit: int = 10
+    ) -> list[PlayerStats]:
+        """The guild's best players by games won, then points (AI seats excluded).
+
+        Ties then go to more rounds won, fewer games played, then user id. Forgotten players
+        stay ranked, as ``forgotten:<n>``. A ``limit`` under 1 gives an empty list.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
+        if limit < 1:
+            return []
+        async with self._connection.use() as db:
+            return await records.leaderboard(db, guild_id, variant, limit)
+
+    async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
+        """One player's record in the guild, with the same counts per variant (all zero if new).
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
+        async with self._connection.use() as db:
+            return await records.stats(db, guild_id, user_id)
+
+    async def forget_user(self, user_id: str) -> int:
+        """Rename the user to ``forgotten:<n>`` in every result; the results stay counted.
+
+        Snapshots of tables in progress and channel settings are not rewritten: the bot should
+        take the player out of any table first. Results recorded after this name them again
+        (a new record).
+
+        Returns:
+            How many game and round records no longer name them (0: none named them).
+
+        Raises:
+            StorageError: not open, or the database failed (nothing changes).
+        """
+        if user_id.startswith(records.FORGOTTEN):
+            return 0
+        async with self._connection.use(transaction=True) as db:
+            return await records.forget_user(db, user_id)
