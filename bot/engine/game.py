@@ -20,11 +20,12 @@ import hashlib
 import random
 import struct
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from bot.engine import effects
+from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.errors import (
     BadColor,
@@ -59,26 +60,6 @@ LEFT, RIGHT = 1, -1
 REPETITIONS = 3
 """The same position after a rebuilt draw pile this many times voids the round (docs/rules.md,
 "A round that goes in circles")."""
-
-
-class Action(NamedTuple):
-    """One concrete decision a player can make (see :meth:`Game.legal_actions`).
-
-    Attributes:
-        kind: an action of SCENARIOS.md's table: ``play``, ``draw``, ``play-drawn``, ``keep``,
-            ``uno``, ``catch``, ``challenge``, ``accept``, ``discard``, ``choose-color``,
-            ``reveal``, ``jump-in``, ``leave``, ``timeout``.
-        card: the card, for ``play``, ``discard`` and ``jump-in``.
-        color: the named color, for wilds and ``choose-color``.
-        target: the picked player (Howler, Save The Day, Seven-O 7, hand swap) or the caught one.
-        decline: ``discard`` only: decline to discard.
-    """
-
-    kind: str
-    card: Card | None = None
-    color: Color | None = None
-    target: str | None = None
-    decline: bool = False
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -410,12 +391,12 @@ class Game:
         if not out and (self.round_over or player not in self.hands):
             return out
         if self.can_call_uno(player):
-            out.append(Action("uno"))
-        out.extend(Action("catch", target=t) for t in self.catch_targets(player))
+            out.append(_UNO)
+        out.extend(Action(ActionKind.CATCH, target=t) for t in self.catch_targets(player))
         if self._jump_in and self.pending.kind is PendingKind.TURN and self.pending.player != player:
             for card in dict.fromkeys(self.hands[player]):
                 if self._identical_to_top(card):
-                    out.extend(self._expand("jump-in", player, card))
+                    out.extend(self._expand(ActionKind.JUMP_IN, player, card))
         return out
 
     def decisions(self, player: str) -> list[Action]:
@@ -436,16 +417,16 @@ class Game:
                 face = card.light if light else card.back
                 if face.wild:
                     if bluff_ok or not face.restricted:
-                        out.extend(self._expand("play", player, card))
+                        out.extend(self._expand(ActionKind.PLAY, player, card))
                 elif face.color is color or face.rank is top_rank:
                     if face.rank in special:
-                        out.extend(self._expand("play", player, card))
+                        out.extend(self._expand(ActionKind.PLAY, player, card))
                     else:
                         out.append(_play_action(card))
             out.append(DRAW)
         elif kind is PendingKind.DRAW_DECISION:
             assert self.drawn is not None
-            out.extend(self._expand("play-drawn", player, self.drawn))
+            out.extend(self._expand(ActionKind.PLAY_DRAWN, player, self.drawn))
             if HouseRule.FORCED_PLAY not in self.options.house_rules:
                 out.append(_KEEP)
         elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
@@ -454,15 +435,15 @@ class Game:
                 out.append(_CHALLENGE)
             for card in dict.fromkeys(hand):
                 if self._answer_kind(card):
-                    out.extend(self._expand("play", player, card))
+                    out.extend(self._expand(ActionKind.PLAY, player, card))
         elif kind is PendingKind.COLOR:
-            out.extend(_actions("choose-color", None, self.colors))
+            out.extend(_actions(ActionKind.CHOOSE_COLOR, None, self.colors))
         elif kind is PendingKind.DISCARD:
-            out.extend(Action("discard", card=c) for c in dict.fromkeys(hand))
-            out.append(Action("discard", decline=True))
+            out.extend(Action(ActionKind.DISCARD, card=c) for c in dict.fromkeys(hand))
+            out.append(_DECLINE)
         return out
 
-    def _expand(self, kind: str, player: str, card: Card) -> Sequence[Action]:
+    def _expand(self, kind: ActionKind, player: str, card: Card) -> Sequence[Action]:
         side = self.side
         face = card.face(side)
         colors: tuple[Color | None, ...] = (
@@ -503,41 +484,17 @@ class Game:
     # ------------------------------------------------------------------ actions
 
     def apply(self, player: str, action: Action) -> list[Event]:
-        """Carry out an :class:`Action` by ``player`` (dispatch to the action methods).
+        """Carry out an :class:`Action` by ``player``: the action method of its kind, by
+        :data:`_HANDLERS` (``leave`` and ``timeout`` included).
 
         Raises:
-            UnoError: as the action's method (``NotExpected`` for an unknown kind).
+            UnoError: as the action's method; ``NotExpected`` for an unknown kind or a missing
+                card (``play``, ``jump-in``) or color (``choose-color``).
         """
-        k = action.kind
-        if k == "play":
-            return self.play(player, _req(action.card), color=action.color, target=action.target)
-        if k == "draw":
-            return self.draw(player)
-        if k == "play-drawn":
-            return self.play_drawn(player, color=action.color, target=action.target)
-        if k == "keep":
-            return self.keep(player)
-        if k == "uno":
-            return self.call_uno(player)
-        if k == "catch":
-            return self.catch(player, action.target or "")
-        if k == "challenge":
-            return self.challenge(player)
-        if k == "accept":
-            return self.accept(player)
-        if k == "discard":
-            return self.discard(player, None if action.decline else action.card)
-        if k == "choose-color":
-            return self.choose_color(player, _req(action.color))
-        if k == "reveal":
-            return self.reveal(player)
-        if k == "jump-in":
-            return self.jump_in(player, _req(action.card), color=action.color, target=action.target)
-        if k == "leave":
-            return self.leave(player)
-        if k == "timeout":
-            return self.timeout(player)
-        raise NotExpected(f"Unknown action {k!r}.")
+        handler = _HANDLERS.get(action.kind)
+        if handler is None:
+            raise NotExpected(f"Unknown action {action.kind!r}.")
+        return handler(self, player, action)
 
     def play(
         self,
@@ -1667,8 +1624,10 @@ def _color_name(color: Color | None) -> str | None:
 _COLOR_NAMES: dict[Color | None, str] = {c: c.value for c in Color}
 
 
-DRAW = Action("draw")
-_KEEP, _ACCEPT, _CHALLENGE, _REVEAL = Action("keep"), Action("accept"), Action("challenge"), Action("reveal")
+DRAW = Action(ActionKind.DRAW)
+_KEEP, _ACCEPT = Action(ActionKind.KEEP), Action(ActionKind.ACCEPT)
+_CHALLENGE, _REVEAL = Action(ActionKind.CHALLENGE), Action(ActionKind.REVEAL)
+_UNO, _DECLINE = Action(ActionKind.UNO), Action(ActionKind.DISCARD, decline=True)
 _new_event = tuple.__new__  # builds an Event without NamedTuple's Python-level __new__ (speed)
 _new_play = tuple.__new__  # the same for effects.Play
 _OWN_DECISIONS = frozenset(
@@ -1685,14 +1644,14 @@ _OWN_DECISIONS = frozenset(
 
 @cache
 def _play_action(card: Card) -> Action:
-    return Action("play", card)
+    return Action(ActionKind.PLAY, card)
 
 
 _NO_COLOR: tuple[Color | None, ...] = (None,)
 
 
 @cache
-def _actions(kind: str, card: Card | None, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
+def _actions(kind: ActionKind, card: Card | None, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
     """``kind`` with ``card`` naming each of ``colors`` (actions are immutable: shared)."""
     return tuple(Action(kind, card, c) for c in colors)
 
@@ -1708,6 +1667,27 @@ def _req(value: Any) -> Any:
     return value
 
 
+_Handler = Callable[[Game, str, Action], list[Event]]
+_HANDLERS: dict[str, _Handler] = {
+    ActionKind.PLAY: lambda g, p, a: g.play(p, _req(a.card), color=a.color, target=a.target),
+    ActionKind.DRAW: lambda g, p, a: g.draw(p),
+    ActionKind.PLAY_DRAWN: lambda g, p, a: g.play_drawn(p, color=a.color, target=a.target),
+    ActionKind.KEEP: lambda g, p, a: g.keep(p),
+    ActionKind.UNO: lambda g, p, a: g.call_uno(p),
+    ActionKind.CATCH: lambda g, p, a: g.catch(p, a.target or ""),
+    ActionKind.CHALLENGE: lambda g, p, a: g.challenge(p),
+    ActionKind.ACCEPT: lambda g, p, a: g.accept(p),
+    ActionKind.DISCARD: lambda g, p, a: g.discard(p, None if a.decline else a.card),
+    ActionKind.CHOOSE_COLOR: lambda g, p, a: g.choose_color(p, _req(a.color)),
+    ActionKind.REVEAL: lambda g, p, a: g.reveal(p),
+    ActionKind.JUMP_IN: lambda g, p, a: g.jump_in(p, _req(a.card), color=a.color, target=a.target),
+    ActionKind.LEAVE: lambda g, p, a: g.leave(p),
+    ActionKind.TIMEOUT: lambda g, p, a: g.timeout(p),
+}
+"""The action method of each :class:`ActionKind`, for :meth:`Game.apply` (keyed by str: a plain
+string kind finds its member's entry)."""
+
+
 def _check_players(players: list[str], options: Options) -> None:
     if not 2 <= len(players) <= 10:
         raise BadOption("A game needs 2 to 10 players.")
@@ -1721,4 +1701,4 @@ def _check_players(players: list[str], options: Options) -> None:
         raise BadOption("Partners and elimination can't be combined.")
 
 
-__all__ = ["Action", "Game", "Pending"]
+__all__ = ["Action", "ActionKind", "Game", "Pending"]
