@@ -399,6 +399,52 @@ class Game:
                     out.extend(self._expand(ActionKind.JUMP_IN, player, card))
         return out
 
+    def completions(self, player: str, action: Action) -> list[Action]:
+        """The legal actions of ``player`` (:meth:`legal_actions`) that agree with ``action``:
+        the same kind, and the same card, color and target wherever ``action`` sets one (None
+        is a wildcard), and a decline if it declines.
+
+        For choices made in two steps: a hand button carries a partial action (a wild without
+        its color, a Howler without its target). If the action is among its own completions, it
+        is legal as it stands; otherwise the completions show what is still missing (a color
+        first, then a target); if there are none, the game refuses the action (:meth:`apply`
+        says why).
+
+        :meth:`legal_actions` lists one form of each choice, which the game always accepts; the
+        game also accepts a few forms it does not list, which are then not completions of
+        themselves: a last card without its color (Wild Draw Color excepted) or its target;
+        a color or a target for a card that takes none (they are ignored); a jump-in by the
+        player whose turn it is (listed as a play of that card); ``leave`` and ``timeout``.
+        So a two-step button asks for a last wild's color, as for any other.
+
+        >>> from bot.engine.cards import Card
+        >>> game, _ = Game.from_deal(
+        ...     ["ana", "ben"], variant="harry-potter", dealer="ben", color=Color.RED,
+        ...     hands={"ana": [Card.parse("howler"), Card.parse("red 2")], "ben": [Card.parse("red 3")]},
+        ...     draw_pile=[], discard_pile=[Card.parse("red 9")])
+        >>> howler = Action(ActionKind.PLAY, Card.parse("howler"))
+        >>> [a.text() for a in game.completions("ana", howler)][:2]
+        ['play howler color=red target=ben', 'play howler color=yellow target=ben']
+        >>> red = howler._replace(color=Color.RED)
+        >>> [a.text() for a in game.completions("ana", red)]
+        ['play howler color=red target=ben']
+        >>> done = red._replace(target="ben")
+        >>> game.completions("ana", done) == [done]
+        True
+        >>> game.completions("ana", done._replace(target="cy"))
+        []
+        """
+        kind, card, color, target, decline = action
+        return [
+            a
+            for a in self.legal_actions(player)
+            if a.kind == kind
+            and (card is None or a.card is card)
+            and (color is None or a.color is color)
+            and (target is None or a.target == target)
+            and (not decline or a.decline)
+        ]
+
     def decisions(self, player: str) -> list[Action]:
         """The actions that resolve the pending decision, if it is ``player``'s (else [])."""
         p = self.pending

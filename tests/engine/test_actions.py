@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bot.engine import ai, errors
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Color, Rank
-from bot.engine.effects import VICTIM_NAMES_COLOR
+from bot.engine.effects import VICTIM_NAMES_COLOR, target_ranks
 from bot.engine.errors import BadAction, NotExpected, UnoError
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options
@@ -230,6 +230,192 @@ def test_every_legal_action_round_trips(variant: str, options: Options, seed: in
             action = rng.choice(g.legal_actions(player))
             copy = Game.from_dict(g.to_dict())
             copy.apply(player, Action.parse(action.text()))
+
+    check(game)
+    ai.play_round(game, {}, rng, after_step=check)
+
+
+# ----------------------------------------------------------------------------- completions
+
+
+def _deal(
+    hands: dict[str, list[str]], top: str = "red 9", variant: str = "classic", **options: object
+) -> Game:
+    """A started game at ana's turn on ``top`` (red), with ``hands`` and an empty draw pile."""
+    game, _ = Game.from_deal(
+        list(hands),
+        variant=variant,
+        options=Options.parse(options),
+        dealer=list(hands)[-1],
+        hands={p: [Card.parse(c) for c in h] for p, h in hands.items()},
+        draw_pile=[Card.parse("blue 1")],
+        discard_pile=[Card.parse(top)],
+        color=Color.RED,
+    )
+    return game
+
+
+def _texts(actions: list[Action]) -> list[str]:
+    return [a.text() for a in actions]
+
+
+def test_completions_of_a_wild_ask_for_its_color() -> None:
+    """A wild without its color is not legal as it stands; its completions name each color."""
+    game = _deal({"ana": ["wild", "red 2"], "ben": ["red 3"]})
+    wild = Action.parse("play wild")
+    assert wild not in game.legal_actions("ana")
+    assert _texts(game.completions("ana", wild)) == [
+        f"play wild color={c}" for c in ("red", "yellow", "green", "blue")
+    ]
+    assert game.completions("ana", Action.parse("play wild color=green")) == [
+        Action.parse("play wild color=green")
+    ]
+
+
+def test_completions_ask_for_the_color_then_the_target() -> None:
+    """Save The Day: its completions carry a color and a target; with the color, only targets."""
+    game = _deal(
+        {"ana": ["save the day", "red 2"], "ben": ["red 3"], "cy": ["red 4"]}, variant="dc-super-hero-girls"
+    )
+    partial = Action.parse("play save the day")
+    assert len(game.completions("ana", partial)) == 4 * 2
+    colored = game.completions("ana", Action.parse("play save the day color=blue"))
+    assert _texts(colored) == [
+        "play save the day color=blue target=ben",
+        "play save the day color=blue target=cy",
+    ]
+
+
+def test_completions_of_a_seven_under_seven_o_ask_for_the_target() -> None:
+    """Seven-O: a 7 needs a target and no color."""
+    game = _deal({"ana": ["red 7", "red 2"], "ben": ["red 3"], "cy": ["red 4"]}, house_rules=["seven-o"])
+    assert _texts(game.completions("ana", Action.parse("play red 7"))) == [
+        "play red 7 target=ben",
+        "play red 7 target=cy",
+    ]
+
+
+def test_wild_super_hero_is_legal_without_a_color() -> None:
+    """Flip Marvel's Wild Super Hero takes no color when played: the partial action is complete."""
+    game, _ = Game.from_deal(
+        ["ana", "ben"],
+        variant="flip-marvel",
+        dealer="ben",
+        hands={
+            "ana": [Card.parse("wild super hero / pink 3"), Card.parse("red 2 / teal 4")],
+            "ben": [Card.parse("red 3 / pink 5")],
+        },
+        draw_pile=[],
+        discard_pile=[Card.parse("red 9 / purple 9")],
+        color=Color.RED,
+    )
+    action = Action(ActionKind.PLAY, Card.parse("wild super hero / pink 3"))
+    assert game.completions("ana", action) == [action]
+
+
+def test_completions_of_a_refused_action_are_empty() -> None:
+    """A card that can't be played, a kind not expected, or a wrong target: no completions."""
+    game = _deal({"ana": ["blue 2", "wild"], "ben": ["red 3"]})
+    assert game.completions("ana", Action.parse("play blue 2")) == []
+    assert game.completions("ana", Action.parse("keep")) == []
+    assert game.completions("ben", Action.parse("play red 3")) == []
+    assert game.completions("ana", Action.parse("play wild color=pink")) == []
+    assert game.completions("ana", Action.parse("leave")) == []
+
+
+def test_completions_of_a_kind_alone() -> None:
+    """The kind alone completes to every legal action of that kind; decline to the decline."""
+    game = _deal({"ana": ["red 2", "red 5", "wild"], "ben": ["red 3"]})
+    legal = game.legal_actions("ana")
+    assert game.completions("ana", Action(ActionKind.PLAY)) == [a for a in legal if a.kind is ActionKind.PLAY]
+    assert game.completions("ana", Action(ActionKind.DRAW)) == [Action(ActionKind.DRAW)]
+    assert game.completions("ana", Action(ActionKind.DISCARD, decline=True)) == []
+
+
+def test_last_wild_is_accepted_without_a_color_but_listed_with_one() -> None:
+    """A last wild is legal with a color (listed) and without one (accepted, not listed): its
+    completions ask for a color, as for any wild. Wild Draw Color always needs one."""
+    game = _deal({"ana": ["wild"], "ben": ["red 3"]})
+    bare = Action.parse("play wild")
+    assert bare not in game.legal_actions("ana")
+    assert len(game.completions("ana", bare)) == 4
+    assert Game.from_dict(game.to_dict()).apply("ana", bare)[-1].kind == "round-over"
+
+
+def _button_shaped(game: Game, player: str) -> list[Action]:
+    """Every play, play-drawn and jump-in of ``player``'s cards with any color (or none) and
+    any target (or none): what a button could carry."""
+    colors = [None, *game.colors]
+    targets = [None, *(p for p in game.seated if p != player)]
+    cards = dict.fromkeys(game.hands[player])
+    out = []
+    for kind in (ActionKind.PLAY, ActionKind.JUMP_IN, ActionKind.PLAY_DRAWN):
+        for card in cards if kind is not ActionKind.PLAY_DRAWN else [game.drawn]:
+            out += [Action(kind, card, c, t) for c in colors for t in targets]
+    return out
+
+
+def _accepted(game: Game, player: str, action: Action) -> bool:
+    try:
+        Game.from_dict(game.to_dict()).apply(player, action)
+    except UnoError:
+        return False
+    return True
+
+
+def _documented_extra(game: Game, player: str, action: Action) -> bool:
+    """An accepted form legal_actions does not list: a last card without color or target, a
+    color or target the card ignores, or a jump-in by the player whose turn it is (the play
+    of that card is listed)."""
+    assert action.card is not None
+    face = action.card.face(game.side)
+    takes_color = face.wild and face.rank not in VICTIM_NAMES_COLOR
+    takes_target = face.rank in target_ranks(game)
+    last = len(game.hands[player]) == 1
+    return (
+        (action.kind is ActionKind.JUMP_IN and game.pending.player == player)
+        or (action.color is not None and not takes_color)
+        or (action.target is not None and not takes_target)
+        or (last and (action.color is None or action.target is None))
+    )
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        (
+            "classic",
+            Options(house_rules=frozenset({HouseRule.SEVEN_O, HouseRule.JUMP_IN, HouseRule.STACKING})),
+        ),
+        ("flip-marvel", Options()),
+        ("harry-potter", Options()),
+        ("dc-super-hero-girls", Options(customizable_rule="swap-hands")),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+@settings(PROFILE, max_examples=3)
+@given(seed=st.integers(0, 2**32))
+def test_buttons_find_every_accepted_play(variant: str, options: Options, seed: int) -> None:
+    """In random positions, every play a button could carry that the game accepts is a legal
+    action (its own only completion), or a documented extra form; and every legal action is
+    the only completion of itself."""
+    game = Game(["ana", "ben", "cy"], variant=variant, options=options, seed=seed)
+    game.start_round()
+    rng = random.Random(seed)
+    steps = 0
+
+    def check(g: Game) -> None:
+        nonlocal steps
+        steps += 1
+        for player in g.seated:
+            legal = g.legal_actions(player)
+            for action in legal:
+                assert g.completions(player, action) == [action]
+            if steps % 4 or g.round_over:
+                continue
+            for action in _button_shaped(g, player):
+                if action.card is not None and _accepted(g, player, action):
+                    assert action in legal or _documented_extra(g, player, action), action
 
     check(game)
     ai.play_round(game, {}, rng, after_step=check)
