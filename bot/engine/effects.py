@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot.engine.cards import Card, Color, Face, Rank
+from bot.engine.events import EventKind
 from bot.engine.options import HouseRule, Pending, PendingKind
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def last_card(game: Game, player: str, face: Face) -> None:
     if rank.draw_count or rank is Rank.WILD_DRAW_COLOR:
         victim = game._next_seat(player)
         if victim == game.protected:
-            game._emit("penalty-blocked", victim, card=rank.value)
+            game._emit(EventKind.PENALTY_BLOCKED, victim, card=rank.value)
         else:
             game._take_penalty(victim, rank, rank.draw_count, "penalty")
     elif rank is Rank.FLIP:
@@ -97,10 +98,10 @@ def seven_o(game: Game, play: Play) -> None:
         if play.face.rank is Rank.SEVEN:
             assert play.target is not None
             game.swap_hands(play.player, play.target)
-            game._emit("hands-swapped", play.player, with_=play.target)
+            game._emit(EventKind.HANDS_SWAPPED, play.player, with_=play.target)
         else:
             game.pass_hands()
-            game._emit("hands-passed", play.player, direction=_direction(game))
+            game._emit(EventKind.HANDS_PASSED, play.player, direction=_direction(game))
     game._pass_turn(play.player)
 
 
@@ -116,7 +117,7 @@ def skip(game: Game, play: Play) -> None:
 def reverse(game: Game, play: Play) -> None:
     """Reverse: direction reverses; with two players it also acts as a Skip."""
     game.direction = -game.direction
-    game._emit("direction-reversed", play.player, direction=_direction(game))
+    game._emit(EventKind.DIRECTION_REVERSED, play.player, direction=_direction(game))
     if len(game.seated) == 2:
         game._hit(game._next_seat(play.player), Rank.REVERSE, 0, source=play.player)
     else:
@@ -133,7 +134,7 @@ def skip_everyone(game: Game, play: Play) -> None:
     """Skip Everyone: every other player loses their turn; its player plays again."""
     for other in game.seated:
         if other != play.player:
-            game._emit("turn-skipped", other)
+            game._emit(EventKind.TURN_SKIPPED, other)
     game._set_turn(play.player)
 
 
@@ -204,7 +205,7 @@ def save_the_day(game: Game, play: Play) -> None:
     """Save The Day: the picked player is protected from penalty cards until another wild."""
     assert play.target is not None
     game.protected = play.target
-    game._emit("protected", play.target, by=play.player)
+    game._emit(EventKind.PROTECTED, play.target, by=play.player)
     game._pass_turn(play.player)
 
 
@@ -214,10 +215,10 @@ def wild_customizable(game: Game, play: Play) -> None:
     rule = CUSTOMIZABLE_RULES.get(text)
     if rule is None:
         if text:
-            game._emit("house-rule", play.player, text=text)
+            game._emit(EventKind.HOUSE_RULE, play.player, text=text)
         game._pass_turn(play.player)
         return
-    game._emit("house-rule", play.player, text=rule.name, rule=rule.id)
+    game._emit(EventKind.HOUSE_RULE, play.player, text=rule.name, rule=rule.id)
     rule.apply(game, play)
 
 
@@ -229,7 +230,7 @@ def _everyone_draws_one(game: Game, play: Play) -> None:
         if other == play.player:
             continue
         if other == game.protected:
-            game._emit("penalty-blocked", other, card=Rank.WILD_CUSTOMIZABLE.value)
+            game._emit(EventKind.PENALTY_BLOCKED, other, card=Rank.WILD_CUSTOMIZABLE.value)
         else:
             game._draw(other, 1, "house-rule")
     game._pass_turn(play.player)
@@ -238,13 +239,13 @@ def _everyone_draws_one(game: Game, play: Play) -> None:
 def _swap_hands(game: Game, play: Play) -> None:
     assert play.target is not None
     game.swap_hands(play.player, play.target)
-    game._emit("hands-swapped", play.player, with_=play.target)
+    game._emit(EventKind.HANDS_SWAPPED, play.player, with_=play.target)
     game._pass_turn(play.player)
 
 
 def _pass_hands(game: Game, play: Play) -> None:
     game.pass_hands()
-    game._emit("hands-passed", play.player, direction=_direction(game))
+    game._emit(EventKind.HANDS_PASSED, play.player, direction=_direction(game))
     game._pass_turn(play.player)
 
 
@@ -253,10 +254,10 @@ def _skip_two(game: Game, play: Play) -> None:
     last = play.player
     for victim in dict.fromkeys(v for v in victims if v != play.player):
         if victim == game.protected:
-            game._emit("penalty-blocked", victim, card=Rank.WILD_CUSTOMIZABLE.value)
+            game._emit(EventKind.PENALTY_BLOCKED, victim, card=Rank.WILD_CUSTOMIZABLE.value)
             game._set_turn(victim)
             return
-        game._emit("turn-skipped", victim)
+        game._emit(EventKind.TURN_SKIPPED, victim)
         last = victim
     game._pass_turn(last)
 

@@ -50,7 +50,7 @@ from bot.engine.errors import (
     UnoError,
     UnoRefused,
 )
-from bot.engine.events import Event
+from bot.engine.events import Event, EventKind
 from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import Variant, get_variant
 
@@ -247,7 +247,7 @@ class Game:
             self.dealer = self._draw_for_dealer(cards)
         else:
             self.dealer = self._next_seat(self.dealer, LEFT)
-        self._emit("round-started", None, round=self.round_no, dealer=self.dealer)
+        self._emit(EventKind.ROUND_STARTED, None, round=self.round_no, dealer=self.dealer)
         shuffle(self.rng, cards)
         order = [self._next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
         # One card at a time to each player in order, from the top (the end) of the shuffled cards.
@@ -276,7 +276,7 @@ class Game:
                 best = max(best, values[p])
             contenders = [p for p in contenders if values[p] == best]
             if len(contenders) == 1:
-                self._emit("dealer-drawn", None, cards=dict(drawn))
+                self._emit(EventKind.DEALER_DRAWN, None, cards=dict(drawn))
                 return contenders[0]
 
     def apply_start_card(self) -> None:
@@ -292,7 +292,7 @@ class Game:
         ):
             self.discard_pile.pop()
             self.draw_pile.insert(self.rng.randrange(len(self.draw_pile) + 1), top)
-            self._emit("start-card-returned", None, card=top.name)
+            self._emit(EventKind.START_CARD_RETURNED, None, card=top.name)
             top = self.draw_pile.pop()
             self.discard_pile.append(top)
         first = self._next_seat(self.dealer)
@@ -310,7 +310,7 @@ class Game:
             self._set_turn(first)
         elif face.rank is Rank.REVERSE:
             self.direction = RIGHT
-            self._emit("direction-reversed", None, direction="right")
+            self._emit(EventKind.DIRECTION_REVERSED, None, direction="right")
             self._set_turn(self.dealer)
         elif face.rank is Rank.SKIP or face.rank.draw_count:
             self._hit(first, face.rank, face.rank.draw_count, answerable=False)
@@ -648,7 +648,7 @@ class Game:
         if self.options.has(HouseRule.FORCED_PLAY):
             raise MustPlayDrawn()
         self.drawn = None
-        self._emit("drawn-card-kept", player)
+        self._emit(EventKind.DRAWN_CARD_KEPT, player)
         self._pass_turn(player)
         return self._flush()
 
@@ -666,7 +666,7 @@ class Game:
             raise UnoRefused()
         self.called.add(player)
         self.catchable.discard(player)
-        self._emit("uno-called", player)
+        self._emit(EventKind.UNO_CALLED, player)
         return self._flush()
 
     def catch_targets(self, player: str) -> list[str]:
@@ -697,7 +697,7 @@ class Game:
             raise CatchRefused("They hold more than one card.")
         if target not in self.catchable:
             raise CatchRefused("Too late: the next turn has begun.")
-        self._emit("player-caught", target, by=catcher)
+        self._emit(EventKind.PLAYER_CAUGHT, target, by=catcher)
         self._draw(target, 2, "catch")
         return self._flush()
 
@@ -715,7 +715,7 @@ class Game:
         assert bluffer is not None and p.rank is not None
         self._reveal(bluffer, [player])
         guilty = self._holds_color(bluffer, p.prev_color)
-        self._emit("challenge", bluffer, by=player, guilty=guilty)
+        self._emit(EventKind.CHALLENGE, bluffer, by=player, guilty=guilty)
         if guilty:
             self._take_penalty(bluffer, p.rank, p.total, "challenge")
             self._set_turn(player)
@@ -753,12 +753,12 @@ class Game:
         if p.kind is not PendingKind.DISCARD or p.player != player:
             raise CannotDiscard()
         if card is None:
-            self._emit("card-discarded", player, declined=True)
+            self._emit(EventKind.CARD_DISCARDED, player, declined=True)
         else:
             found = self._find(player, card)
             self.hands[player].remove(found)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
-            self._emit("card-discarded", player, card=found.name)
+            self._emit(EventKind.CARD_DISCARDED, player, card=found.name)
             self._hand_shrank(player)
             if not self.hands[player]:
                 self._end_round(player)
@@ -776,7 +776,7 @@ class Game:
         self._expect(player, PendingKind.COLOR)
         named = self._check_color(_as_color(color))
         self.color = named
-        self._emit("color-named", player, color=named.value)
+        self._emit(EventKind.COLOR_NAMED, player, color=named.value)
         self._resume(self.pending)
         return self._flush()
 
@@ -829,12 +829,12 @@ class Game:
         if player not in self.players or player in self.out:
             raise NotInGame()
         p = self.pending
-        self._emit("player-left", player)
+        self._emit(EventKind.PLAYER_LEFT, player)
         hand = self.hands.pop(player, [])
         deciding = not self.round_over and not self.game_over and p.player == player
         if deciding and p.kind in (PendingKind.COLOR, PendingKind.DISCARD):
             self.color = self._most_of(hand)
-            self._emit("color-named", player, color=self.color.value)
+            self._emit(EventKind.COLOR_NAMED, player, color=self.color.value)
         self.out[player] = "left"
         self.called.discard(player)
         self.catchable.discard(player)
@@ -861,7 +861,7 @@ class Game:
             else:
                 self._pass_turn(player)
         elif p.kind is PendingKind.CHALLENGE and p.source == player:
-            self._emit("penalty-blocked", p.player, card=p.rank.value if p.rank else None)
+            self._emit(EventKind.PENALTY_BLOCKED, p.player, card=p.rank.value if p.rank else None)
             assert p.player is not None
             self._set_turn(p.player)
         return self._flush()
@@ -902,7 +902,7 @@ class Game:
         assert self.drawn is not None
         if not self.options.has(HouseRule.FORCED_PLAY):
             self.drawn = None
-            self._emit("drawn-card-kept", player)
+            self._emit(EventKind.DRAWN_CARD_KEPT, player)
             self._pass_turn(player)
             return
         card, self.drawn = self.drawn, None
@@ -986,7 +986,7 @@ class Game:
 
     # ------------------------------------------------------------------ mechanics
 
-    def _emit(self, kind: str, player: str | None, **data: Any) -> None:
+    def _emit(self, kind: EventKind, player: str | None, **data: Any) -> None:
         self._events.append(_new_event(Event, (kind, player, data)))
 
     def _flush(self) -> list[Event]:
@@ -1023,7 +1023,7 @@ class Game:
         self.pending = _turn_of(self._next_seat(player))
 
     def _lose_turn(self, player: str) -> None:
-        self._emit("turn-skipped", player)
+        self._emit(EventKind.TURN_SKIPPED, player)
         self._pass_turn(player)
 
     def _resume(self, p: Pending) -> None:
@@ -1048,11 +1048,11 @@ class Game:
             shuffle(self.rng, rest)
             self.draw_pile = rest
             self._reshuffled = True
-            self._emit("deck-reshuffled", None, count=len(rest))
+            self._emit(EventKind.DECK_RESHUFFLED, None, count=len(rest))
         return self.draw_pile.pop()
 
     def _give(self, player: str, cards: list[Card], reason: str) -> None:
-        self._emit("cards-drawn", player, count=len(cards), cards=_names(cards), reason=reason)
+        self._emit(EventKind.CARDS_DRAWN, player, count=len(cards), cards=_names(cards), reason=reason)
         if cards:
             self.hands[player].extend(cards)
             self.called.discard(player)  # a call lapses when the hand grows
@@ -1099,7 +1099,7 @@ class Game:
         cards = _names(self.hands[player])
         for v in viewers:
             self.revealed.setdefault(v, {})[player] = list(cards)
-        self._emit("hand-revealed", player, to=viewers, cards=cards)
+        self._emit(EventKind.HAND_REVEALED, player, to=viewers, cards=cards)
 
     def _flip(self) -> None:
         """Turn the table over (RULES.md section 5): the discard pile and the draw pile as
@@ -1107,7 +1107,7 @@ class Game:
         self.side = self.side.other
         self.discard_pile.reverse()
         self.draw_pile.reverse()
-        self._emit("side-flipped", None, side=self.side.value)
+        self._emit(EventKind.SIDE_FLIPPED, None, side=self.side.value)
 
     def _most_of(self, hand: list[Card]) -> Color:
         counts = dict.fromkeys(self.colors, 0)
@@ -1149,13 +1149,13 @@ class Game:
         """A penalty card acts on one player (RULES.md section 4): Save The Day blocks it;
         stacking or Harry Potter's Invisibility give the victim a decision; else it applies."""
         if victim == self.protected:
-            self._emit("penalty-blocked", victim, card=rank.value)
+            self._emit(EventKind.PENALTY_BLOCKED, victim, card=rank.value)
             self._set_turn(victim)
             return
         if answerable and effects.victim_decides(self, rank):
             kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
             self.pending = Pending(kind, victim, source=source, rank=rank, total=total, prev_color=prev_color)
-            self._emit("penalty-pending", victim, decision=kind.value, total=total)
+            self._emit(EventKind.PENALTY_PENDING, victim, decision=kind.value, total=total)
             return
         self._take_penalty(victim, rank, total, "penalty")
         self._lose_turn(victim)
@@ -1177,7 +1177,7 @@ class Game:
         prev_color = self.color
         self.color = face.color if face.color is not None else color
         data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
-        self._events.append(_new_event(Event, ("card-played", player, data)))  # _emit, inlined
+        self._events.append(_new_event(Event, (EventKind.CARD_PLAYED, player, data)))  # _emit, inlined
         if not hand:
             effects.last_card(self, player, face)
             self._end_round(player)
@@ -1191,7 +1191,7 @@ class Game:
             effect(self, _new_play(effects.Play, (player, card, face, target, prev_color)))
         if face.wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
             self.protected = None
-            self._emit("protection-ended", None)
+            self._emit(EventKind.PROTECTION_ENDED, None)
 
     def _answer(self, player: str, card: Card, color: Color | None, how: str) -> None:
         """Stacking or Invisibility played on a pending penalty or Howler."""
@@ -1202,7 +1202,7 @@ class Game:
         face = card.face(self.side)
         self.color = face.color if face.color is not None else color
         self._emit(
-            "card-played",
+            EventKind.CARD_PLAYED,
             player,
             card=card.name,
             color=_color_name(self.color),
@@ -1230,7 +1230,7 @@ class Game:
             self._pass_turn(player)
         if self.protected:
             self.protected = None
-            self._emit("protection-ended", None)
+            self._emit(EventKind.PROTECTION_ENDED, None)
 
     # ------------------------------------------------------------------ scoring
 
@@ -1269,7 +1269,7 @@ class Game:
         self.catchable.clear()
         self.round_winner = None
         self.round_points = 0
-        self._emit("round-over", None, winner=None, points=0, scores=dict(self.scores), void=True)
+        self._emit(EventKind.ROUND_OVER, None, winner=None, points=0, scores=dict(self.scores), void=True)
 
     def _end_round(self, winner: str) -> None:
         """``winner`` has no cards left: score the round (RULES.md section 8)."""
@@ -1289,7 +1289,7 @@ class Game:
             for p in seated:
                 self.scores[self.team_of(p)] += self.hand_value(p)
         self.round_points = points
-        self._emit("round-over", None, winner=key, points=points, scores=dict(self.scores))
+        self._emit(EventKind.ROUND_OVER, None, winner=key, points=points, scores=dict(self.scores))
         target = self.options.target_score
         live = list(dict.fromkeys(self.team_of(p) for p in seated))
         if scoring is Scoring.SINGLE_ROUND:
@@ -1301,7 +1301,7 @@ class Game:
             reached = [k for k in live if self.scores[k] >= target]
             for k in reached:
                 self.out[k] = "eliminated"
-                self._emit("player-eliminated", k, score=self.scores[k])
+                self._emit(EventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
             left = [k for k in live if k not in reached]
             if len(left) == 1:
                 self._finish_game(left)
@@ -1319,7 +1319,7 @@ class Game:
         self.drawn = None
         self.catchable.clear()
         self.winners = winners
-        self._emit("game-over", None, winners=list(winners))
+        self._emit(EventKind.GAME_OVER, None, winners=list(winners))
 
     @property
     def eliminated(self) -> list[str]:
