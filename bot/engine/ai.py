@@ -79,7 +79,7 @@ def _pick_target(game: Game, player: str, card: Card | None) -> str:
 def _score_play(game: Game, player: str, action: Action) -> float:
     assert action.card is not None
     face = action.card.face(game.side)
-    nxt = game._next_seat(player)
+    nxt = game.next_seat(player)
     danger = len(game.hands[nxt]) <= 2 and game.team_of(nxt) != game.team_of(player)
     if face.rank.is_wild:
         # Keep wilds for need: play them only when nothing else fits, restricted ones last

@@ -95,6 +95,12 @@ class Game:
     which validates, changes the game and returns the :class:`Event`\\s it caused, or raises an
     :class:`UnoError` and changes nothing.
 
+    Card effects (effects.py) act through a small public surface that neither validates nor
+    returns events: :meth:`emit`, :meth:`next_seat`, :meth:`set_turn`, :meth:`pass_turn`,
+    :meth:`draw_cards`, :meth:`take_penalty`, :meth:`hit`, :meth:`shielded`, :meth:`block`,
+    :meth:`show_hand_to`, :meth:`flip`, :meth:`swap_hands`, :meth:`pass_hands`, and the
+    attributes below.
+
     Attributes:
         players: every seat in order, including players who left (see :meth:`seated`).
         variant: the edition.
@@ -108,6 +114,7 @@ class Game:
         direction: +1 (to the left, seat order) or -1 (to the right).
         pending: the one decision the engine waits for.
         version: a counter bumped by every accepted action (stale-button checks).
+        protected: the player Save The Day protects, or None (see :meth:`shielded`).
     """
 
     # Slots: faster attribute access than an instance dict (a Game has more attributes than
@@ -246,10 +253,10 @@ class Game:
         if self.dealer is None:
             self.dealer = self._draw_for_dealer(cards)
         else:
-            self.dealer = self._next_seat(self.dealer, LEFT)
-        self._emit(EventKind.ROUND_STARTED, None, round=self.round_no, dealer=self.dealer)
+            self.dealer = self.next_seat(self.dealer, LEFT)
+        self.emit(EventKind.ROUND_STARTED, None, round=self.round_no, dealer=self.dealer)
         shuffle(self.rng, cards)
-        order = [self._next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
+        order = [self.next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
         # One card at a time to each player in order, from the top (the end) of the shuffled cards.
         dealt = cards[: -HAND_SIZE * len(order) - 1 : -1]
         del cards[-HAND_SIZE * len(order) :]
@@ -276,7 +283,7 @@ class Game:
                 best = max(best, values[p])
             contenders = [p for p in contenders if values[p] == best]
             if len(contenders) == 1:
-                self._emit(EventKind.DEALER_DRAWN, None, cards=dict(drawn))
+                self.emit(EventKind.DEALER_DRAWN, None, cards=dict(drawn))
                 return contenders[0]
 
     def apply_start_card(self) -> None:
@@ -292,14 +299,14 @@ class Game:
         ):
             self.discard_pile.pop()
             self.draw_pile.insert(self.rng.randrange(len(self.draw_pile) + 1), top)
-            self._emit(EventKind.START_CARD_RETURNED, None, card=top.name)
+            self.emit(EventKind.START_CARD_RETURNED, None, card=top.name)
             top = self.draw_pile.pop()
             self.discard_pile.append(top)
-        first = self._next_seat(self.dealer)
+        first = self.next_seat(self.dealer)
         face = top.face(self.side)
         flipped = face.rank is Rank.FLIP
         if flipped:
-            self._flip()
+            self.flip()
             face = self.top
         if face.wild:
             self.color = None
@@ -307,15 +314,15 @@ class Game:
             return
         self.color = face.color
         if flipped:  # the Flip start card's dark face: its action is not carried out (ruling)
-            self._set_turn(first)
+            self.set_turn(first)
         elif face.rank is Rank.REVERSE:
             self.direction = RIGHT
-            self._emit(EventKind.DIRECTION_REVERSED, None, direction="right")
-            self._set_turn(self.dealer)
+            self.emit(EventKind.DIRECTION_REVERSED, None, direction="right")
+            self.set_turn(self.dealer)
         elif face.rank is Rank.SKIP or face.rank.draw_count:
-            self._hit(first, face.rank, face.rank.draw_count, answerable=False)
+            self.hit(first, face.rank, face.rank.draw_count, answerable=False)
         else:
-            self._set_turn(first)
+            self.set_turn(first)
 
     # ------------------------------------------------------------------ queries
 
@@ -480,7 +487,7 @@ class Game:
             if kind is PendingKind.CHALLENGE:
                 out.append(_CHALLENGE)
             for card in dict.fromkeys(hand):
-                if self._answer_kind(card):
+                if effects.answer(self, card.face(self.side)):
                     out.extend(self._expand(ActionKind.PLAY, player, card))
         elif kind is PendingKind.COLOR:
             out.extend(_actions(ActionKind.CHOOSE_COLOR, None, self.colors))
@@ -499,26 +506,6 @@ class Game:
             return _actions(kind, card, colors)
         targets = [t for t in self.seated if t != player]
         return [Action(kind, card, c, t) for c in colors for t in targets]
-
-    def _needs_target(self, face: Face) -> bool:
-        return face.rank in self._target_ranks
-
-    def _answer_kind(self, card: Card) -> str | None:
-        """How ``card`` may answer the pending penalty: "stack", "invisibility" or None."""
-        p = self.pending
-        face = card.face(self.side)
-        if face.rank is Rank.INVISIBILITY and effects.invisibility_answers(self, p):
-            return "invisibility"
-        if (
-            p.kind is PendingKind.PENALTY
-            and self.options.has(HouseRule.STACKING)
-            and p.rank is not None
-            and not p.rank.is_wild
-            and p.rank.draw_count
-            and face.rank is p.rank
-        ):
-            return "stack"
-        return None
 
     def _jump_in_open(self) -> bool:
         return self._jump_in and self.pending.kind is PendingKind.TURN
@@ -577,7 +564,7 @@ class Game:
         elif p.kind is PendingKind.DRAW_DECISION:
             raise NotExpected("Play the card you drew, or keep it.")
         elif p.kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
-            how = self._answer_kind(found)
+            how = effects.answer(self, found.face(self.side))
             if how is None:
                 raise IllegalPlay("That card can't answer this. Accept it, or answer with a card that can.")
             self._validate_play(player, found, named, target, answer=True)
@@ -615,7 +602,7 @@ class Game:
             self.drawn = drawn[-1]
             self.pending = Pending(PendingKind.DRAW_DECISION, player)
             return drawn[-1]
-        self._pass_turn(player)
+        self.pass_turn(player)
         return None
 
     def play_drawn(
@@ -648,8 +635,8 @@ class Game:
         if self.options.has(HouseRule.FORCED_PLAY):
             raise MustPlayDrawn()
         self.drawn = None
-        self._emit(EventKind.DRAWN_CARD_KEPT, player)
-        self._pass_turn(player)
+        self.emit(EventKind.DRAWN_CARD_KEPT, player)
+        self.pass_turn(player)
         return self._flush()
 
     def call_uno(self, player: str) -> list[Event]:
@@ -666,7 +653,7 @@ class Game:
             raise UnoRefused()
         self.called.add(player)
         self.catchable.discard(player)
-        self._emit(EventKind.UNO_CALLED, player)
+        self.emit(EventKind.UNO_CALLED, player)
         return self._flush()
 
     def catch_targets(self, player: str) -> list[str]:
@@ -697,8 +684,8 @@ class Game:
             raise CatchRefused("They hold more than one card.")
         if target not in self.catchable:
             raise CatchRefused("Too late: the next turn has begun.")
-        self._emit(EventKind.PLAYER_CAUGHT, target, by=catcher)
-        self._draw(target, 2, "catch")
+        self.emit(EventKind.PLAYER_CAUGHT, target, by=catcher)
+        self.draw_cards(target, 2, "catch")
         return self._flush()
 
     def challenge(self, player: str) -> list[Event]:
@@ -713,15 +700,15 @@ class Game:
             raise CannotChallenge()
         bluffer = p.source
         assert bluffer is not None and p.rank is not None
-        self._reveal(bluffer, [player])
+        self.show_hand_to(bluffer, [player])
         guilty = self._holds_color(bluffer, p.prev_color)
-        self._emit(EventKind.CHALLENGE, bluffer, by=player, guilty=guilty)
+        self.emit(EventKind.CHALLENGE, bluffer, by=player, guilty=guilty)
         if guilty:
-            self._take_penalty(bluffer, p.rank, p.total, "challenge")
-            self._set_turn(player)
+            self.take_penalty(bluffer, p.rank, p.total, "challenge")
+            self.set_turn(player)
         else:
-            self._take_penalty(player, p.rank, p.total, "challenge")
-            self._draw(player, 2, "challenge")
+            self.take_penalty(player, p.rank, p.total, "challenge")
+            self.draw_cards(player, 2, "challenge")
             self._lose_turn(player)
         return self._flush()
 
@@ -738,7 +725,7 @@ class Game:
         if p.kind not in (PendingKind.PENALTY, PendingKind.CHALLENGE):
             raise NotExpected()
         assert p.rank is not None
-        self._take_penalty(player, p.rank, p.total, "penalty")
+        self.take_penalty(player, p.rank, p.total, "penalty")
         self._lose_turn(player)
         return self._flush()
 
@@ -753,12 +740,12 @@ class Game:
         if p.kind is not PendingKind.DISCARD or p.player != player:
             raise CannotDiscard()
         if card is None:
-            self._emit(EventKind.CARD_DISCARDED, player, declined=True)
+            self.emit(EventKind.CARD_DISCARDED, player, declined=True)
         else:
             found = self._find(player, card)
             self.hands[player].remove(found)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
-            self._emit(EventKind.CARD_DISCARDED, player, card=found.name)
+            self.emit(EventKind.CARD_DISCARDED, player, card=found.name)
             self._hand_shrank(player)
             if not self.hands[player]:
                 self._end_round(player)
@@ -776,7 +763,7 @@ class Game:
         self._expect(player, PendingKind.COLOR)
         named = self._check_color(_as_color(color))
         self.color = named
-        self._emit(EventKind.COLOR_NAMED, player, color=named.value)
+        self.emit(EventKind.COLOR_NAMED, player, color=named.value)
         self._resume(self.pending)
         return self._flush()
 
@@ -789,8 +776,8 @@ class Game:
         self._expect(player, PendingKind.HOWLER)
         source = self.pending.source
         assert source is not None
-        self._reveal(player, [v for v in self.seated if v != player])
-        self._pass_turn(source)
+        self.show_hand_to(player, [v for v in self.seated if v != player])
+        self.pass_turn(source)
         return self._flush()
 
     def jump_in(
@@ -829,12 +816,12 @@ class Game:
         if player not in self.players or player in self.out:
             raise NotInGame()
         p = self.pending
-        self._emit(EventKind.PLAYER_LEFT, player)
+        self.emit(EventKind.PLAYER_LEFT, player)
         hand = self.hands.pop(player, [])
         deciding = not self.round_over and not self.game_over and p.player == player
         if deciding and p.kind in (PendingKind.COLOR, PendingKind.DISCARD):
             self.color = self._most_of(hand)
-            self._emit(EventKind.COLOR_NAMED, player, color=self.color.value)
+            self.emit(EventKind.COLOR_NAMED, player, color=self.color.value)
         self.out[player] = "left"
         self.called.discard(player)
         self.catchable.discard(player)
@@ -857,13 +844,13 @@ class Game:
                 self._resume(p)
             elif p.kind is PendingKind.HOWLER:
                 assert p.source is not None
-                self._pass_turn(p.source)
+                self.pass_turn(p.source)
             else:
-                self._pass_turn(player)
+                self.pass_turn(player)
         elif p.kind is PendingKind.CHALLENGE and p.source == player:
-            self._emit(EventKind.PENALTY_BLOCKED, p.player, card=p.rank.value if p.rank else None)
+            self.emit(EventKind.PENALTY_BLOCKED, p.player, card=p.rank.value if p.rank else None)
             assert p.player is not None
-            self._set_turn(p.player)
+            self.set_turn(p.player)
         return self._flush()
 
     def timeout(self, player: str) -> list[Event]:
@@ -902,13 +889,13 @@ class Game:
         assert self.drawn is not None
         if not self.options.has(HouseRule.FORCED_PLAY):
             self.drawn = None
-            self._emit(EventKind.DRAWN_CARD_KEPT, player)
-            self._pass_turn(player)
+            self.emit(EventKind.DRAWN_CARD_KEPT, player)
+            self.pass_turn(player)
             return
         card, self.drawn = self.drawn, None
         face = card.face(self.side)
         color = self.most_held_color(player) if face.wild else None
-        target = self._next_seat(player) if self._needs_target(face) else None
+        target = self.next_seat(player) if face.rank in self._target_ranks else None
         self._play(player, card, color, target)
 
     # ------------------------------------------------------------------ validation
@@ -986,9 +973,6 @@ class Game:
 
     # ------------------------------------------------------------------ mechanics
 
-    def _emit(self, kind: EventKind, player: str | None, **data: Any) -> None:
-        self._events.append(_new_event(Event, (kind, player, data)))
-
     def _flush(self) -> list[Event]:
         if self._reshuffled:
             self._reshuffled = False
@@ -998,40 +982,16 @@ class Game:
         self.version += 1
         return events
 
-    def _next_seat(self, player: str, direction: int | None = None, steps: int = 1) -> str:
-        """The seated player ``steps`` seats from ``player`` (who may have left) in a direction."""
-        d = self.direction if direction is None else direction
-        seats = self.players
-        n = len(seats)
-        i = seats.index(player)
-        if not self.out:
-            return seats[(i + d * steps) % n]
-        count = 0
-        for _ in range(n * steps):
-            i = (i + d) % n
-            if seats[i] not in self.out:
-                count += 1
-                if count == steps:
-                    return seats[i]
-        return player
-
-    def _set_turn(self, player: str) -> None:
-        self.pending = _turn_of(player)
-
-    def _pass_turn(self, player: str) -> None:
-        """Play continues with the player after ``player``."""
-        self.pending = _turn_of(self._next_seat(player))
-
     def _lose_turn(self, player: str) -> None:
-        self._emit(EventKind.TURN_SKIPPED, player)
-        self._pass_turn(player)
+        self.emit(EventKind.TURN_SKIPPED, player)
+        self.pass_turn(player)
 
     def _resume(self, p: Pending) -> None:
         assert p.resume is not None
         if p.resume_self and p.resume in self.hands:
-            self._set_turn(p.resume)
+            self.set_turn(p.resume)
         else:
-            self._pass_turn(p.resume)
+            self.pass_turn(p.resume)
 
     def _turn_begins(self) -> None:
         """A turn begins: every catch window closes (RULES.md section 7)."""
@@ -1048,24 +1008,15 @@ class Game:
             shuffle(self.rng, rest)
             self.draw_pile = rest
             self._reshuffled = True
-            self._emit(EventKind.DECK_RESHUFFLED, None, count=len(rest))
+            self.emit(EventKind.DECK_RESHUFFLED, None, count=len(rest))
         return self.draw_pile.pop()
 
     def _give(self, player: str, cards: list[Card], reason: str) -> None:
-        self._emit(EventKind.CARDS_DRAWN, player, count=len(cards), cards=_names(cards), reason=reason)
+        self.emit(EventKind.CARDS_DRAWN, player, count=len(cards), cards=_names(cards), reason=reason)
         if cards:
             self.hands[player].extend(cards)
             self.called.discard(player)  # a call lapses when the hand grows
             self.catchable.discard(player)
-
-    def _draw(self, player: str, count: int, reason: str) -> None:
-        cards = []
-        for _ in range(count):
-            card = self._take()
-            if card is None:
-                break
-            cards.append(card)
-        self._give(player, cards, reason)
 
     def _draw_until(self, player: str, color: Color, reason: str) -> None:
         """Draw one at a time until a card of ``color`` (not a wild) comes, or nothing is left."""
@@ -1080,34 +1031,12 @@ class Game:
                 break
         self._give(player, cards, reason)
 
-    def _take_penalty(self, player: str, rank: Rank, total: int, reason: str) -> None:
-        if rank is Rank.WILD_DRAW_COLOR:
-            assert self.color is not None
-            self._draw_until(player, self.color, reason)
-        elif total:
-            self._draw(player, total, reason)
-
     def _hand_shrank(self, player: str) -> None:
         """The player's own play (or discard) left them with fewer cards: maybe open a window."""
         if len(self.hands[player]) == 1 and player not in self.called:
             self.catchable.add(player)
         else:
             self.catchable.discard(player)
-
-    def _reveal(self, player: str, viewers: Iterable[str]) -> None:
-        viewers = list(viewers)
-        cards = _names(self.hands[player])
-        for v in viewers:
-            self.revealed.setdefault(v, {})[player] = list(cards)
-        self._emit(EventKind.HAND_REVEALED, player, to=viewers, cards=cards)
-
-    def _flip(self) -> None:
-        """Turn the table over (RULES.md section 5): the discard pile and the draw pile as
-        wholes, then every hand (hands hold whole cards, so only the side changes)."""
-        self.side = self.side.other
-        self.discard_pile.reverse()
-        self.draw_pile.reverse()
-        self._emit(EventKind.SIDE_FLIPPED, None, side=self.side.value)
 
     def _most_of(self, hand: list[Card]) -> Color:
         counts = dict.fromkeys(self.colors, 0)
@@ -1116,6 +1045,108 @@ class Game:
             if f.color in counts:
                 counts[f.color] += 1
         return max(self.colors, key=lambda c: counts[c])  # max keeps the first of equals
+
+    def _after_hands_moved(self, players: list[str]) -> None:
+        for p in players:
+            self.catchable.discard(p)
+            if len(self.hands[p]) != 1:
+                self.called.discard(p)
+
+    def _end_protection(self) -> None:
+        """A wild other than Save The Day was played: protection ends (RULES.md section 4)."""
+        if self.protected:
+            self.protected = None
+            self.emit(EventKind.PROTECTION_ENDED, None)
+
+    # ------------------------------------------------------------------ the effects' surface
+    # What card effects (effects.py) may do to the game. These methods neither validate nor
+    # return events: they change the game and record events for the action that runs them.
+
+    def emit(self, kind: EventKind, player: str | None, **data: Any) -> None:
+        """Record an event of the running action (returned by the action method).
+
+        Args:
+            kind: what happened.
+            player: who it happened to or by, if anyone.
+            **data: the kind's data keys (events.py's table), JSON-safe.
+        """
+        self._events.append(_new_event(Event, (kind, player, data)))
+
+    def next_seat(self, player: str, direction: int | None = None, steps: int = 1) -> str:
+        """The seated player ``steps`` seats from ``player`` (who may have left).
+
+        Args:
+            player: the seat to count from.
+            direction: ``LEFT`` (+1, seat order) or ``RIGHT`` (-1); None: the current direction.
+            steps: how many seated players to count.
+
+        Returns:
+            A seated player, or ``player`` when nobody else is seated.
+        """
+        d = self.direction if direction is None else direction
+        seats = self.players
+        n = len(seats)
+        i = seats.index(player)
+        if not self.out:
+            return seats[(i + d * steps) % n]
+        count = 0
+        for _ in range(n * steps):
+            i = (i + d) % n
+            if seats[i] not in self.out:
+                count += 1
+                if count == steps:
+                    return seats[i]
+        return player
+
+    def set_turn(self, player: str) -> None:
+        """Wait on an ordinary turn of ``player``."""
+        self.pending = _turn_of(player)
+
+    def pass_turn(self, player: str) -> None:
+        """Play continues with the player after ``player`` (an ordinary turn)."""
+        self.pending = _turn_of(self.next_seat(player))
+
+    def draw_cards(self, player: str, count: int, reason: str) -> None:
+        """``player`` draws ``count`` cards (fewer if the piles run out; RULES.md section 3.5).
+
+        Args:
+            reason: the ``cards-drawn`` event's reason (``"penalty"``, ``"catch"``, ...).
+        """
+        cards = []
+        for _ in range(count):
+            card = self._take()
+            if card is None:
+                break
+            cards.append(card)
+        self._give(player, cards, reason)
+
+    def take_penalty(self, player: str, rank: Rank, total: int, reason: str) -> None:
+        """``player`` draws what a penalty card of ``rank`` makes them draw: ``total`` cards, or
+        for Wild Draw Color until the current color comes (RULES.md section 4). No protection
+        check (see :meth:`shielded`) and no loss of turn.
+        """
+        if rank is Rank.WILD_DRAW_COLOR:
+            assert self.color is not None
+            self._draw_until(player, self.color, reason)
+        elif total:
+            self.draw_cards(player, total, reason)
+
+    def show_hand_to(self, player: str, viewers: Iterable[str]) -> None:
+        """Show ``player``'s hand to ``viewers`` (challenge, Special Agent Mater, Howler): kept in
+        :attr:`revealed` for the round and announced as ``hand-revealed``."""
+        viewers = list(viewers)
+        cards = _names(self.hands[player])
+        for v in viewers:
+            self.revealed.setdefault(v, {})[player] = list(cards)
+        self.emit(EventKind.HAND_REVEALED, player, to=viewers, cards=cards)
+
+    def flip(self) -> None:
+        """Turn the table over (RULES.md section 5): the discard pile and the draw pile as
+        wholes, then every hand (hands hold whole cards, so only the side changes)."""
+        self.side = self.side.other
+        self.discard_pile.reverse()
+        self.draw_pile.reverse()
+        self.emit(EventKind.SIDE_FLIPPED, None, side=self.side.value)
 
     def swap_hands(self, a: str, b: str) -> None:
         """Exchange two hands (Seven-O 7, Wild Customizable swap); opens no catch window."""
@@ -1127,16 +1158,20 @@ class Game:
         seated = self.seated
         old = {p: self.hands[p] for p in seated}
         for p in seated:
-            self.hands[self._next_seat(p)] = old[p]
+            self.hands[self.next_seat(p)] = old[p]
         self._after_hands_moved(seated)
 
-    def _after_hands_moved(self, players: list[str]) -> None:
-        for p in players:
-            self.catchable.discard(p)
-            if len(self.hands[p]) != 1:
-                self.called.discard(p)
+    def shielded(self, victim: str) -> bool:
+        """True if Save The Day protects ``victim`` from penalty cards now (RULES.md section 4,
+        DC Super Hero Girls); :meth:`block` announces a penalty that missed."""
+        return victim == self.protected
 
-    def _hit(
+    def block(self, victim: str, rank: Rank) -> None:
+        """Announce that a penalty card of ``rank`` has no effect on the shielded ``victim``
+        (``penalty-blocked``); the caller decides who plays next."""
+        self.emit(EventKind.PENALTY_BLOCKED, victim, card=rank.value)
+
+    def hit(
         self,
         victim: str,
         rank: Rank,
@@ -1146,19 +1181,31 @@ class Game:
         source: str | None = None,
         prev_color: Color | None = None,
     ) -> None:
-        """A penalty card acts on one player (RULES.md section 4): Save The Day blocks it;
-        stacking or Harry Potter's Invisibility give the victim a decision; else it applies."""
-        if victim == self.protected:
-            self._emit(EventKind.PENALTY_BLOCKED, victim, card=rank.value)
-            self._set_turn(victim)
+        """A penalty card acts on one player (RULES.md section 4): Save The Day blocks it (the
+        victim plays next); a victim who may answer it or challenge it gets the decision
+        (:func:`effects.victim_decides`); else the victim takes it and loses the turn.
+
+        Args:
+            victim: the player it acts on.
+            rank: the penalty card's rank (a Skip or Reverse draws nothing).
+            total: cards at stake (the stacked total, for stacking).
+            answerable: False for a penalty nobody may answer (a start card, Wild Customizable).
+            source: who played it (the challenge's bluffer).
+            prev_color: the color before a restricted wild (what a challenge checks).
+        """
+        if self.shielded(victim):
+            self.block(victim, rank)
+            self.set_turn(victim)
             return
         if answerable and effects.victim_decides(self, rank):
             kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
             self.pending = Pending(kind, victim, source=source, rank=rank, total=total, prev_color=prev_color)
-            self._emit(EventKind.PENALTY_PENDING, victim, decision=kind.value, total=total)
+            self.emit(EventKind.PENALTY_PENDING, victim, decision=kind.value, total=total)
             return
-        self._take_penalty(victim, rank, total, "penalty")
+        self.take_penalty(victim, rank, total, "penalty")
         self._lose_turn(victim)
+
+    # ------------------------------------------------------------------ playing a card
 
     def _play(
         self,
@@ -1177,7 +1224,7 @@ class Game:
         prev_color = self.color
         self.color = face.color if face.color is not None else color
         data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
-        self._events.append(_new_event(Event, (EventKind.CARD_PLAYED, player, data)))  # _emit, inlined
+        self._events.append(_new_event(Event, (EventKind.CARD_PLAYED, player, data)))  # emit, inlined
         if not hand:
             effects.last_card(self, player, face)
             self._end_round(player)
@@ -1186,14 +1233,13 @@ class Game:
             self.catchable.add(player)  # the catch window opens (RULES.md section 7)
         effect = effects.EFFECTS.get(face.rank)
         if effect is None:  # numbers and plain wilds: play continues with the next player
-            self.pending = _turn_of(self._next_seat(player))
+            self.pending = _turn_of(self.next_seat(player))
         else:
             effect(self, _new_play(effects.Play, (player, card, face, target, prev_color)))
-        if face.wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
-            self.protected = None
-            self._emit(EventKind.PROTECTION_ENDED, None)
+        if face.wild and face.rank is not Rank.SAVE_THE_DAY:
+            self._end_protection()
 
-    def _answer(self, player: str, card: Card, color: Color | None, how: str) -> None:
+    def _answer(self, player: str, card: Card, color: Color | None, how: effects.Answer) -> None:
         """Stacking or Invisibility played on a pending penalty or Howler."""
         p = self.pending
         hand = self.hands[player]
@@ -1201,23 +1247,25 @@ class Game:
         self.discard_pile.append(card)
         face = card.face(self.side)
         self.color = face.color if face.color is not None else color
-        self._emit(
+        self.emit(
             EventKind.CARD_PLAYED,
             player,
             card=card.name,
             color=_color_name(self.color),
             answer=True,
         )
-        if how == "stack":
+        if how is effects.Answer.STACK:
             total = p.total + face.rank.draw_count
-            victim = self._next_seat(player)
+            victim = self.next_seat(player)
             if not hand:
-                if victim != self.protected:
-                    self._draw(victim, total, "penalty")
+                # Unlike a last Draw card played on a turn (effects.last_card), no
+                # penalty-blocked is announced here (kept as it was).
+                if not self.shielded(victim):
+                    self.draw_cards(victim, total, "penalty")
                 self._end_round(player)
                 return
             self._hand_shrank(player)
-            self._hit(victim, face.rank, total)
+            self.hit(victim, face.rank, total)
             return
         if not hand:
             self._end_round(player)
@@ -1225,12 +1273,10 @@ class Game:
         self._hand_shrank(player)
         if p.kind is PendingKind.HOWLER:
             assert p.source is not None
-            self._pass_turn(p.source)
+            self.pass_turn(p.source)
         else:
-            self._pass_turn(player)
-        if self.protected:
-            self.protected = None
-            self._emit(EventKind.PROTECTION_ENDED, None)
+            self.pass_turn(player)
+        self._end_protection()  # Invisibility is a wild
 
     # ------------------------------------------------------------------ scoring
 
@@ -1269,7 +1315,7 @@ class Game:
         self.catchable.clear()
         self.round_winner = None
         self.round_points = 0
-        self._emit(EventKind.ROUND_OVER, None, winner=None, points=0, scores=dict(self.scores), void=True)
+        self.emit(EventKind.ROUND_OVER, None, winner=None, points=0, scores=dict(self.scores), void=True)
 
     def _end_round(self, winner: str) -> None:
         """``winner`` has no cards left: score the round (RULES.md section 8)."""
@@ -1289,7 +1335,7 @@ class Game:
             for p in seated:
                 self.scores[self.team_of(p)] += self.hand_value(p)
         self.round_points = points
-        self._emit(EventKind.ROUND_OVER, None, winner=key, points=points, scores=dict(self.scores))
+        self.emit(EventKind.ROUND_OVER, None, winner=key, points=points, scores=dict(self.scores))
         target = self.options.target_score
         live = list(dict.fromkeys(self.team_of(p) for p in seated))
         if scoring is Scoring.SINGLE_ROUND:
@@ -1301,7 +1347,7 @@ class Game:
             reached = [k for k in live if self.scores[k] >= target]
             for k in reached:
                 self.out[k] = "eliminated"
-                self._emit(EventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
+                self.emit(EventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
             left = [k for k in live if k not in reached]
             if len(left) == 1:
                 self._finish_game(left)
@@ -1319,7 +1365,7 @@ class Game:
         self.drawn = None
         self.catchable.clear()
         self.winners = winners
-        self._emit(EventKind.GAME_OVER, None, winners=list(winners))
+        self.emit(EventKind.GAME_OVER, None, winners=list(winners))
 
     @property
     def eliminated(self) -> list[str]:
@@ -1620,10 +1666,10 @@ class Game:
         game.color = face.color if not face.wild else color
         if game.color is None or game.color not in game.colors:
             raise BadOption("The current color must be one of the active side's colors.")
-        first = turn or game._next_seat(dealer)
+        first = turn or game.next_seat(dealer)
         if first not in game.players:
             raise BadOption(f"The player to start, {first!r}, isn't a player.")
-        game._set_turn(first)
+        game.set_turn(first)
         game._flush()
         game.version = 0
         return game, []
