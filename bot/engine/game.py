@@ -176,12 +176,13 @@ class Game:
 
         Raises:
             BadOption: wrong player count, duplicate ids, an unknown variant, or options that
-                don't fit the players (partners need 4, 6, 8 or 10; not with elimination).
+                don't go together or don't fit the players (:meth:`Options.validate`).
         """
         self.variant: Variant = get_variant(variant)
         self.options: Options = options or Options()
         self.players: list[str] = list(players)
-        _check_players(self.players, self.options)
+        _check_players(self.players)
+        self.options.validate(self.players)
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.rng = random.Random(self.seed)
         self.out: dict[str, str] = {}
@@ -1780,17 +1781,12 @@ _HANDLERS: dict[str, _Handler] = {
 string kind finds its member's entry)."""
 
 
-def _check_players(players: list[str], options: Options) -> None:
+def _check_players(players: list[str]) -> None:
+    """2 to 10 distinct player ids (what the options ask of them: ``Options.validate``)."""
     if not 2 <= len(players) <= 10:
         raise BadOption("A game needs 2 to 10 players.")
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
         raise BadOption("Player ids must be distinct, non-empty texts.")
-    if any("+" in p for p in players) and options.partners:
-        raise BadOption("With partners, player ids can't contain '+'.")
-    if options.partners and len(players) not in (4, 6, 8, 10):
-        raise BadOption("Partners need 4, 6, 8 or 10 players.")
-    if options.partners and options.elimination:
-        raise BadOption("Partners and elimination can't be combined.")
 
 
 __all__ = ["Action", "ActionKind", "Game", "Pending"]
