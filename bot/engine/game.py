@@ -1373,66 +1373,6 @@ class Game:
         """Players out of the game by elimination, in seat order."""
         return [p for p in self.players if self.out.get(p) == "eliminated"]
 
-    # ------------------------------------------------------------------ views
-
-    def public_view(self) -> dict[str, Any]:
-        """What everyone at the table may see; never a card's active face from any hand.
-
-        In Flip, the inactive faces of every hand and of the draw pile's top card are open
-        information (RULES.md section 5) and are included.
-        """
-        p = self.pending
-        view: dict[str, Any] = {
-            "variant": self.variant.id,
-            "round": self.round_no,
-            "dealer": self.dealer,
-            "side": self.side.value,
-            "top": self.discard_pile[-1].face(self.side).name if self.discard_pile else None,
-            "color": self.color.value if self.color else None,
-            "direction": "left" if self.direction == LEFT else "right",
-            "pending": p.kind.value,
-            "turn": p.player,
-            "players": [
-                {
-                    "id": q,
-                    "cards": len(self.hands.get(q, ())),
-                    "uno": q in self.called,
-                    "catchable": q in self.catchable,
-                    "out": self.out.get(q),
-                    "team": self.team_of(q),
-                }
-                for q in self.players
-            ],
-            "scores": dict(self.scores),
-            "target_score": self.options.target_score,
-            "draw_size": len(self.draw_pile),
-            "discard_size": len(self.discard_pile),
-            "protected": self.protected,
-            "round_over": self.round_over,
-            "round_winner": self.round_winner,
-            "round_points": self.round_points,
-            "game_over": self.game_over,
-            "winners": list(self.winners),
-            "version": self.version,
-        }
-        if self.variant.two_sided:
-            other = self.side.other
-            view["inactive_hands"] = {
-                q: [c.face(other).name for c in self.hands[q]] for q in self.seated if q in self.hands
-            }
-            view["draw_top_inactive"] = self.draw_pile[-1].face(other).name if self.draw_pile else None
-        return view
-
-    def private_view(self, player: str) -> dict[str, Any]:
-        """What ``player`` alone may see: their hand, legal actions and hands shown to them."""
-        return {
-            "player": player,
-            "hand": _names(self.hands.get(player, ())),
-            "drawn": self.drawn.name if self.drawn and self.pending.player == player else None,
-            "legal_actions": self.legal_actions(player),
-            "revealed": {k: list(v) for k, v in self.revealed.get(player, {}).items()},
-        }
-
     # ------------------------------------------------------------------ serialization
 
     def to_dict(self) -> dict[str, Any]:
@@ -1598,10 +1538,6 @@ class Game:
             # Counter's without its slow per-key Python loop (the counts are all positive).
             if len(held) != len(self.deck) or not dict.__eq__(Counter(held), deck_counts):
                 raise BadState("Saved game: the cards in play don't match the game's deck.")
-
-    def copy(self) -> Game:
-        """An independent copy (through :meth:`to_dict`)."""
-        return Game.from_dict(self.to_dict())
 
     # ------------------------------------------------------------------ explicit deals
 
