@@ -144,8 +144,8 @@ def test_parse_refuses_malformed_text(text: str) -> None:
 
 
 def test_longest_action_text() -> None:
-    """The longest action text the game can offer (a Flip 7 played as the drawn card under
-    Seven-O, picking a 20-digit snowflake) is 70 characters; the rest of a custom_id is 30."""
+    """The longest text a legal action can have is 70 characters (a custom_id holds 100)."""
+    # A Flip 7 played as the drawn card under Seven-O, picking a 20-digit snowflake.
     targeted = {Rank.SEVEN, Rank.HOWLER, Rank.SAVE_THE_DAY, Rank.WILD_CUSTOMIZABLE}
     texts = []
     for card in ALL_CARDS:
@@ -214,8 +214,7 @@ def test_apply_with_a_parsed_action_equals_the_method() -> None:
 @settings(PROFILE, max_examples=8)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
 def test_every_legal_action_round_trips(variant: str, options: Options, seed: int, players: int) -> None:
-    """In random positions of whole rounds, every legal action of every player reads back from
-    its text as the same action, which the game then accepts."""
+    """In random positions every legal action reads back from its text, and the game accepts it."""
     names = [str(10**17 + n) if n % 2 else f"ai:{n}" for n in range(players)]
     game = Game(names, variant=variant, options=options, seed=seed)
     game.start_round()
@@ -333,8 +332,8 @@ def test_completions_of_a_kind_alone() -> None:
 
 
 def test_last_wild_is_accepted_without_a_color_but_listed_with_one() -> None:
-    """A last wild is legal with a color (listed) and without one (accepted, not listed): its
-    completions ask for a color, as for any wild. Wild Draw Color always needs one."""
+    """A last wild is accepted without a color but listed (and completed) with one."""
+    # So a button asks for its color, as for any wild.
     game = _deal({"ana": ["wild"], "ben": ["red 3"]})
     bare = Action.parse("play wild")
     assert bare not in game.legal_actions("ana")
@@ -396,9 +395,8 @@ def _documented_extra(game: Game, player: str, action: Action) -> bool:
 @settings(PROFILE, max_examples=3)
 @given(seed=st.integers(0, 2**32))
 def test_buttons_find_every_accepted_play(variant: str, options: Options, seed: int) -> None:
-    """In random positions, every play a button could carry that the game accepts is a legal
-    action (its own only completion), or a documented extra form; and every legal action is
-    the only completion of itself."""
+    """Every play a button could carry that the game accepts is legal or a documented extra form."""
+    # Also: every legal action is the only completion of itself.
     game = Game(["ana", "ben", "cy"], variant=variant, options=options, seed=seed)
     game.start_round()
     rng = random.Random(seed)

@@ -142,8 +142,7 @@ def test_skip_everyone() -> None:
 
 
 def test_flip_turns_the_table_over() -> None:
-    """Flip: the side changes (the piles turned over: the old bottom card is the new top), its
-    color is in force, play goes on."""
+    """Flip: the piles turn over (the old bottom card is the new top), its color in force."""
     game = deal(
         {"ana": ["red flip / teal 1", "red 2 / pink 2"], "ben": ["red 3 / teal 3"], "cy": ["red 4 / teal 4"]},
         variant="flip",
@@ -298,8 +297,7 @@ CUSTOMIZABLE = [
 def test_wild_customizable(
     rule: str, target: str | None, events: list[str], turn: str, hand_sizes: dict[str, int]
 ) -> None:
-    """Wild Customizable carries out the host's rule from the catalogue, announces free text,
-    and is a plain wild with no rule."""
+    """Wild Customizable: the host's catalogued rule, announced free text, or a plain wild."""
     game = deal(
         {"ana": ["wild customizable", "red 1"], "ben": ["red 2"], "cy": ["red 3"]},
         variant="dc-super-hero-girls",
@@ -405,8 +403,8 @@ BLOCKED = [
 def test_protection_blocks_every_penalty(
     card: str, options: dict[str, Any], events: list[str], turn: str
 ) -> None:
-    """Save The Day blocks a penalty on the protected player, who then plays as usual; a wild
-    (other than Save The Day) ends the protection after its effect."""
+    """Save The Day blocks every penalty on the protected player, who then plays as usual."""
+    # A wild other than Save The Day ends the protection after its effect.
     game = deal(
         {"ana": [card, "red 1"], "ben": ["red 2"], "cy": ["red 3"]},
         variant="dc-super-hero-girls",
@@ -477,8 +475,7 @@ def test_who_may_answer_a_penalty(
 
 
 def test_answer_stacks_the_same_draw_rank_only() -> None:
-    """On a pending Draw Two: another Draw Two stacks; a Draw card of another rank, a number or
-    a Wild Draw Four does not."""
+    """Only a Draw card of the pending Draw rank stacks (not another rank, a number or a wild)."""
     game = deal(
         {
             "ana": ["red draw two", "red 1"],
@@ -526,8 +523,8 @@ def test_answer_with_invisibility(card: str, answers: bool) -> None:
 
 
 def test_stacked_last_card_on_a_shielded_player() -> None:
-    """A stacked last Draw Two passes nothing to a protected player (no penalty-blocked event:
-    kept as it was; a last Draw Two on a turn announces one)."""
+    """A stacked last Draw Two passes nothing to a protected player, silently (as before)."""
+    # Unlike a last Draw Two played on a turn, which announces penalty-blocked.
     game = deal(
         {"ana": ["red draw two", "red 1"], "ben": ["blue draw two"], "cy": ["red 3"]},
         variant="dc-super-hero-girls",

@@ -82,8 +82,7 @@ def test_options_parse_defaults_and_round_trip() -> None:
     ids=["partners-elimination", "elimination-single-round"],
 )
 def test_validate_refuses_options_that_dont_go_together(options: Options, message: str) -> None:
-    """Partners with elimination, and elimination as a single round, are refused, with or
-    without players, by validate and by Game."""
+    """Partners with elimination, and elimination as a single round, are refused everywhere."""
     for players in (None, ["a", "b", "c", "d"]):
         with pytest.raises(BadOption) as exc:
             options.validate(players)

@@ -127,8 +127,7 @@ def test_variant_ids() -> None:
 
 
 def test_variant_ids_are_the_documented_list() -> None:
-    """VARIANTS' ids are exactly the list of the variants.py doctest and of docs/rules.md's
-    "Variant id:" lines, in that order: one list of editions."""
+    """VARIANTS holds exactly the ids of the variants.py doctest and of docs/rules.md, in order."""
     doc = variants.__doc__ or ""
     listed = ast.literal_eval(doc.split("for v in VARIANTS.values()]\n", 1)[1].splitlines()[0])
     assert list(VARIANTS) == listed
