@@ -22,7 +22,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from bot.engine import effects
 from bot.engine.actions import Action, ActionKind
@@ -525,9 +525,10 @@ class Game:
             UnoError: as the action's method; ``NotExpected`` for an unknown kind or a missing
                 card (``play``, ``jump-in``) or color (``choose-color``).
         """
-        handler = _HANDLERS.get(action.kind)
-        if handler is None:
-            raise NotExpected(f"Unknown action {action.kind!r}.")
+        try:
+            handler = _HANDLERS[action.kind]
+        except KeyError:
+            raise NotExpected(f"Unknown action {action.kind!r}.") from None
         return handler(self, player, action)
 
     def play(
@@ -1690,15 +1691,15 @@ def _turn_of(player: str) -> Pending:
     return Pending(PendingKind.TURN, player)
 
 
-def _req(value: Any) -> Any:
-    if value is None:
-        raise NotExpected("Something is missing from that action.")
-    return value
+def _missing() -> NoReturn:
+    """An action without the card or color its kind needs (``card or _missing()``: no call when
+    the field is there; cards and colors are never false)."""
+    raise NotExpected("Something is missing from that action.")
 
 
 _Handler = Callable[[Game, str, Action], list[Event]]
 _HANDLERS: dict[str, _Handler] = {
-    ActionKind.PLAY: lambda g, p, a: g.play(p, _req(a.card), color=a.color, target=a.target),
+    ActionKind.PLAY: lambda g, p, a: g.play(p, a.card or _missing(), color=a.color, target=a.target),
     ActionKind.DRAW: lambda g, p, a: g.draw(p),
     ActionKind.PLAY_DRAWN: lambda g, p, a: g.play_drawn(p, color=a.color, target=a.target),
     ActionKind.KEEP: lambda g, p, a: g.keep(p),
@@ -1707,9 +1708,9 @@ _HANDLERS: dict[str, _Handler] = {
     ActionKind.CHALLENGE: lambda g, p, a: g.challenge(p),
     ActionKind.ACCEPT: lambda g, p, a: g.accept(p),
     ActionKind.DISCARD: lambda g, p, a: g.discard(p, None if a.decline else a.card),
-    ActionKind.CHOOSE_COLOR: lambda g, p, a: g.choose_color(p, _req(a.color)),
+    ActionKind.CHOOSE_COLOR: lambda g, p, a: g.choose_color(p, a.color or _missing()),
     ActionKind.REVEAL: lambda g, p, a: g.reveal(p),
-    ActionKind.JUMP_IN: lambda g, p, a: g.jump_in(p, _req(a.card), color=a.color, target=a.target),
+    ActionKind.JUMP_IN: lambda g, p, a: g.jump_in(p, a.card or _missing(), color=a.color, target=a.target),
     ActionKind.LEAVE: lambda g, p, a: g.leave(p),
     ActionKind.TIMEOUT: lambda g, p, a: g.timeout(p),
 }
