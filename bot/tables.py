@@ -27,7 +27,7 @@ from typing import Any
 from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
-from bot.engine.options import Options, Scoring
+from bot.engine.options import Options
 
 LOG_LINES = 8
 MAX_SEATS = 10
@@ -355,22 +355,17 @@ class Table:
 
 def check_options(options: Options) -> Options:
     """Refuse options no table could start with, whoever sits down (the engine refuses them at the
-    start); the player count partners need is checked at the start. Returns ``options``.
+    start: ``Options.validate``); the player count partners need is checked at the start.
+    Returns ``options``.
 
     Raises:
         BadOption: partners with elimination; single-round scoring with elimination (which plays
             rounds until one player is left, scored as a running tally: RULES.md section 9).
     """
-    if options.partners and options.elimination:
-        raise BadOption(
-            "Partners and elimination can't be combined: choose one of them. Nothing was changed."
-        )
-    if options.elimination and options.scoring is Scoring.SINGLE_ROUND:
-        raise BadOption(
-            "Elimination plays many rounds (scored as a running tally), so it can't be a single round. "
-            "Nothing was changed."
-        )
-    return options
+    try:
+        return options.validate()
+    except BadOption as exc:
+        raise BadOption(f"{exc.message} Nothing was changed.") from None
 
 
 def options_from(defaults: dict[str, Any]) -> Options:

@@ -171,3 +171,42 @@ def test_purity_check_catches(source: str) -> None:
 def test_purity_check_allows(source: str) -> None:
     """The purity check allows the standard library and the engine's own modules."""
     assert impurities(source) == []
+
+
+def undocumented_members(source: str) -> list[str]:
+    """Enum members (``NAME = value`` in a class deriving from an ``enum`` base) without a
+    one-line docstring right after them, as ``Class.NAME``."""
+    missing = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef) or not any("Enum" in ast.unparse(b) for b in node.bases):
+            continue
+        body = node.body
+        for i, stmt in enumerate(body):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+                continue
+            target = stmt.targets[0]
+            if not isinstance(target, ast.Name) or not target.id.isupper():
+                continue
+            doc = body[i + 1] if i + 1 < len(body) else None
+            ok = (
+                isinstance(doc, ast.Expr)
+                and isinstance(doc.value, ast.Constant)
+                and isinstance(doc.value.value, str)
+                and doc.value.value.strip()
+                and "\n" not in doc.value.value.strip()
+            )
+            if not ok:
+                missing.append(f"{node.name}.{target.id}")
+    return missing
+
+
+@pytest.mark.parametrize("path", ENGINE_MODULES, ids=lambda p: p.relative_to(REPO).as_posix())
+def test_engine_enum_members_have_docstrings(path: Path) -> None:
+    """Every enum member in the engine has a one-line docstring (STYLE.md item 2)."""
+    assert undocumented_members(path.read_text(encoding="utf-8")) == []
+
+
+def test_member_docstring_check_catches() -> None:
+    """The docstring check flags a member without one, or with several lines."""
+    source = 'import enum\nclass K(enum.StrEnum):\n    A = "a"\n    B = "b"\n    """Two\n    lines."""\n'
+    assert undocumented_members(source) == ["K.A", "K.B"]

@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
+from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Color, Rank
-from bot.engine.game import Action, Game
+from bot.engine.game import Game
 from bot.engine.options import PendingKind
 
 Policy = Callable[[Game, str, random.Random], Action]
@@ -28,7 +29,7 @@ _ACTION_BONUS = {Rank.DRAW_TWO: 6, Rank.DRAW_THREE: 6, Rank.DRAW_FIVE: 6, Rank.D
                  Rank.SKIP: 4, Rank.SKIP_EVERYONE: 5, Rank.REVERSE: 3, Rank.FLIP: 2}  # fmt: skip
 
 
-_UNO = Action("uno")
+_UNO = Action(ActionKind.UNO)
 
 
 def random_action(game: Game, player: str, rng: random.Random) -> Action:
@@ -78,7 +79,7 @@ def _pick_target(game: Game, player: str, card: Card | None) -> str:
 def _score_play(game: Game, player: str, action: Action) -> float:
     assert action.card is not None
     face = action.card.face(game.side)
-    nxt = game._next_seat(player)
+    nxt = game.next_seat(player)
     danger = len(game.hands[nxt]) <= 2 and game.team_of(nxt) != game.team_of(player)
     if face.rank.is_wild:
         # Keep wilds for need: play them only when nothing else fits, restricted ones last
@@ -104,41 +105,45 @@ def choose(game: Game, player: str, rng: random.Random) -> Action:
     pending = game.pending
     if pending.player != player:
         raise ValueError(f"{player} has nothing to decide")
-    if "uno" in kinds:
-        return Action("uno")
+    if ActionKind.UNO in kinds:
+        return _UNO
     kind = pending.kind
     hand = game.hands[player]
     if kind is PendingKind.COLOR:
-        return Action("choose-color", color=_best_color(game, player))
+        return Action(ActionKind.CHOOSE_COLOR, color=_best_color(game, player))
     if kind is PendingKind.DISCARD:
         if not hand:
-            return Action("discard", decline=True)
+            return Action(ActionKind.DISCARD, decline=True)
         worst = max(hand, key=lambda c: (not c.face(game.side).rank.is_wild,
                                          game.variant.value(c.face(game.side), game.side)))  # fmt: skip
-        return Action("discard", card=worst)
-    answers = [a for a in actions if a.kind == "play"]
+        return Action(ActionKind.DISCARD, card=worst)
+    answers = [a for a in actions if a.kind is ActionKind.PLAY]
     if kind is PendingKind.HOWLER:
-        return _with_choices(game, player, answers[0]) if answers and len(hand) > 3 else Action("reveal")
+        return (
+            _with_choices(game, player, answers[0])
+            if answers and len(hand) > 3
+            else Action(ActionKind.REVEAL)
+        )
     if kind is PendingKind.CHALLENGE:
         if answers:
             return _with_choices(game, player, answers[0])
         source = pending.source
         bluffer_cards = len(game.hands.get(source, ())) if source else 0
         # P(a k-card hand holds a given color) ~ 1 - 0.75**k; worth it from two cards on.
-        return Action("challenge" if bluffer_cards >= 2 else "accept")
+        return Action(ActionKind.CHALLENGE if bluffer_cards >= 2 else ActionKind.ACCEPT)
     if kind is PendingKind.PENALTY:
-        return _with_choices(game, player, answers[0]) if answers else Action("accept")
+        return _with_choices(game, player, answers[0]) if answers else Action(ActionKind.ACCEPT)
     if kind is PendingKind.DRAW_DECISION:
-        plays = [a for a in actions if a.kind == "play-drawn"]
+        plays = [a for a in actions if a.kind is ActionKind.PLAY_DRAWN]
         drawn = game.drawn
         if plays and drawn is not None:
             face = drawn.face(game.side)
-            if not face.rank.is_wild or len(hand) <= 3 or "keep" not in kinds:
+            if not face.rank.is_wild or len(hand) <= 3 or ActionKind.KEEP not in kinds:
                 return _with_choices(game, player, plays[0], drawn)
-        return Action("keep")
-    plays = [a for a in actions if a.kind == "play"]
+        return Action(ActionKind.KEEP)
+    plays = [a for a in actions if a.kind is ActionKind.PLAY]
     if not plays:
-        return Action("draw")
+        return Action(ActionKind.DRAW)
     best = max(plays, key=lambda a: _score_play(game, player, a))
     return _with_choices(game, player, best)
 
@@ -158,7 +163,7 @@ def catches(game: Game, player: str) -> list[Action]:
     """Catches ``player`` can make now (an AI makes every one of them at once)."""
     if player not in game.hands or game.round_over:
         return []
-    return [Action("catch", target=t) for t in sorted(game.catch_targets(player))]
+    return [Action(ActionKind.CATCH, target=t) for t in sorted(game.catch_targets(player))]
 
 
 def play_round(

@@ -3,7 +3,11 @@ Wild Customizable rules (DC Super Hero Girls).
 
 Each effect runs after its card reached the discard pile with cards left in its player's hand,
 and must leave the game waiting on exactly one decision. Ranks without an entry in
-:data:`EFFECTS` (numbers, plain wilds, Invisibility) simply pass the turn on.
+:data:`EFFECTS` (numbers, plain wilds, Invisibility) simply pass the turn on. Effects use only
+the game's public surface (listed in ``Game``'s docstring), never its private methods.
+
+Which card may answer a pending penalty, challenge or Howler (stacking, Invisibility) is decided
+here too, by :func:`answer`; Save The Day's protection by ``Game.shielded`` / ``Game.block``.
 
 >>> sorted(CUSTOMIZABLE_RULES)[:3]
 ['everyone-draws-one', 'next-draws-two', 'pass-hands']
@@ -11,11 +15,13 @@ and must leave the game waiting on exactly one decision. Ranks without an entry 
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot.engine.cards import Card, Color, Face, Rank
+from bot.engine.events import EventKind
 from bot.engine.options import HouseRule, Pending, PendingKind
 
 if TYPE_CHECKING:
@@ -56,25 +62,58 @@ def has_invisibility(game: Game) -> bool:
     return Rank.INVISIBILITY in game.variant.ranks
 
 
-def invisibility_answers(game: Game, pending: Pending) -> bool:
-    """True if the pending decision may be answered with Invisibility."""
-    if not has_invisibility(game):
-        return False
-    if pending.kind is PendingKind.HOWLER:
-        return True
-    return pending.kind in (PendingKind.PENALTY, PendingKind.CHALLENGE) and (
-        pending.rank in INVISIBILITY_ANSWERS
-    )
+class Answer(enum.Enum):
+    """How a card answers a pending penalty, challenge or Howler (see :func:`answer`)."""
+
+    __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
+
+    STACK = "stack"
+    """House rule stacking: a Draw card of the penalty's rank passes the grown total on."""
+    INVISIBILITY = "invisibility"
+    """Harry Potter: Invisibility cancels the card played on its player."""
+
+
+def stackable(game: Game, rank: Rank) -> bool:
+    """True if a penalty of ``rank`` may be stacked on: house rule stacking, and a Draw card
+    (Draw One, Two, Three, Five; never a restricted wild: RULES.md section 10)."""
+    return bool(rank.draw_count) and not rank.is_wild and game.options.has(HouseRule.STACKING)
+
+
+def cancellable(game: Game, rank: Rank) -> bool:
+    """True if Invisibility cancels a penalty of ``rank`` (Harry Potter: a Skip, Draw Three,
+    Wild Draw Four or two-player Reverse played on its player; RULES.md section 4)."""
+    return rank in INVISIBILITY_ANSWERS and has_invisibility(game)
 
 
 def victim_decides(game: Game, rank: Rank) -> bool:
-    """True if the victim of ``rank`` gets a decision before the penalty applies: a challenge,
-    stacking (house rule) or an Invisibility answer (Harry Potter; asked of every victim)."""
-    if rank.is_restricted:
-        return True
-    if game.options.has(HouseRule.STACKING) and rank.draw_count:
-        return True
-    return has_invisibility(game) and rank in INVISIBILITY_ANSWERS
+    """True if the victim of ``rank`` gets a decision before the penalty applies: a challenge
+    (a restricted wild), or an answer (:func:`stackable`, :func:`cancellable`), which is asked
+    whatever the victim holds."""
+    return rank.is_restricted or stackable(game, rank) or cancellable(game, rank)
+
+
+def answer(game: Game, face: Face) -> Answer | None:
+    """How ``face`` may answer the decision the game waits on, or None: the one rule for both
+    stacking and Invisibility.
+
+    A penalty (``pending`` kind ``penalty``) may be stacked on with the same Draw rank
+    (:func:`stackable`); a penalty or challenge that Invisibility cancels (:func:`cancellable`),
+    and any Howler, may be answered with Invisibility.
+    """
+    pending = game.pending
+    kind = pending.kind
+    if face.rank is Rank.INVISIBILITY:
+        if kind is PendingKind.HOWLER and has_invisibility(game):
+            return Answer.INVISIBILITY
+        if kind in _PENALTIES and pending.rank is not None and cancellable(game, pending.rank):
+            return Answer.INVISIBILITY
+        return None
+    if kind is PendingKind.PENALTY and face.rank is pending.rank and stackable(game, face.rank):
+        return Answer.STACK
+    return None
+
+
+_PENALTIES = frozenset({PendingKind.PENALTY, PendingKind.CHALLENGE})
 
 
 def last_card(game: Game, player: str, face: Face) -> None:
@@ -82,13 +121,13 @@ def last_card(game: Game, player: str, face: Face) -> None:
     (RULES.md section 7); Save The Day still blocks the draw."""
     rank = face.rank
     if rank.draw_count or rank is Rank.WILD_DRAW_COLOR:
-        victim = game._next_seat(player)
-        if victim == game.protected:
-            game._emit("penalty-blocked", victim, card=rank.value)
+        victim = game.next_seat(player)
+        if game.shielded(victim):
+            game.block(victim, rank)
         else:
-            game._take_penalty(victim, rank, rank.draw_count, "penalty")
+            game.take_penalty(victim, rank, rank.draw_count, "penalty")
     elif rank is Rank.FLIP:
-        game._flip()
+        game.flip()
 
 
 def seven_o(game: Game, play: Play) -> None:
@@ -97,11 +136,11 @@ def seven_o(game: Game, play: Play) -> None:
         if play.face.rank is Rank.SEVEN:
             assert play.target is not None
             game.swap_hands(play.player, play.target)
-            game._emit("hands-swapped", play.player, with_=play.target)
+            game.emit(EventKind.HANDS_SWAPPED, play.player, with_=play.target)
         else:
             game.pass_hands()
-            game._emit("hands-passed", play.player, direction=_direction(game))
-    game._pass_turn(play.player)
+            game.emit(EventKind.HANDS_PASSED, play.player, direction=_direction(game))
+    game.pass_turn(play.player)
 
 
 def _direction(game: Game) -> str:
@@ -110,50 +149,50 @@ def _direction(game: Game) -> str:
 
 def skip(game: Game, play: Play) -> None:
     """Skip: the next player loses their turn."""
-    game._hit(game._next_seat(play.player), Rank.SKIP, 0, source=play.player)
+    game.hit(game.next_seat(play.player), Rank.SKIP, 0, source=play.player)
 
 
 def reverse(game: Game, play: Play) -> None:
     """Reverse: direction reverses; with two players it also acts as a Skip."""
     game.direction = -game.direction
-    game._emit("direction-reversed", play.player, direction=_direction(game))
+    game.emit(EventKind.DIRECTION_REVERSED, play.player, direction=_direction(game))
     if len(game.seated) == 2:
-        game._hit(game._next_seat(play.player), Rank.REVERSE, 0, source=play.player)
+        game.hit(game.next_seat(play.player), Rank.REVERSE, 0, source=play.player)
     else:
-        game._pass_turn(play.player)
+        game.pass_turn(play.player)
 
 
 def draw_card(game: Game, play: Play) -> None:
     """Draw One / Two / Three / Five: the next player draws that many and loses their turn."""
     rank = play.face.rank
-    game._hit(game._next_seat(play.player), rank, rank.draw_count, source=play.player)
+    game.hit(game.next_seat(play.player), rank, rank.draw_count, source=play.player)
 
 
 def skip_everyone(game: Game, play: Play) -> None:
     """Skip Everyone: every other player loses their turn; its player plays again."""
     for other in game.seated:
         if other != play.player:
-            game._emit("turn-skipped", other)
-    game._set_turn(play.player)
+            game.emit(EventKind.TURN_SKIPPED, other)
+    game.set_turn(play.player)
 
 
 def flip(game: Game, play: Play) -> None:
     """Flip: the table turns over; the new top card's action is not carried out (section 5)."""
-    game._flip()
+    game.flip()
     top = game.top
     if top.rank.is_wild:
         game.color = None
         game.pending = Pending(PendingKind.COLOR, play.player, resume=play.player)
     else:
         game.color = top.color
-        game._pass_turn(play.player)
+        game.pass_turn(play.player)
 
 
 def restricted_wild(game: Game, play: Play) -> None:
     """Wild Draw Four / Two / Color: the next player may challenge or accept (section 6)."""
     rank = play.face.rank
-    game._hit(
-        game._next_seat(play.player),
+    game.hit(
+        game.next_seat(play.player),
         rank,
         rank.draw_count,
         source=play.player,
@@ -165,7 +204,7 @@ def _pick_by_size(game: Game, player: str, most: bool) -> str:
     """Wild Super Hero / Villain: the player with most (fewest) cards; ties go to the first in
     turn order from the next player, the card's player counting last (RULES.md section 4)."""
     n = len(game.seated)
-    order = [game._next_seat(player, steps=k) for k in range(1, n)] + [player]
+    order = [game.next_seat(player, steps=k) for k in range(1, n)] + [player]
     sizes = {p: len(game.hands[p]) for p in order}
     best = max(sizes.values()) if most else min(sizes.values())
     return next(p for p in order if sizes[p] == best)
@@ -181,7 +220,7 @@ def wild_super_hero(game: Game, play: Play) -> None:
 def wild_villain(game: Game, play: Play) -> None:
     """Wild Villain: the player with fewest cards draws three, then names the color."""
     picked = _pick_by_size(game, play.player, most=False)
-    game._draw(picked, 3, "wild villain")
+    game.draw_cards(picked, 3, "wild villain")
     game.color = None
     game.pending = Pending(PendingKind.COLOR, picked, source=play.player, resume=play.player)
 
@@ -196,16 +235,16 @@ def special_agent_mater(game: Game, play: Play) -> None:
     """Special Agent Mater: its player privately sees every other hand."""
     for other in game.seated:
         if other != play.player:
-            game._reveal(other, [play.player])
-    game._pass_turn(play.player)
+            game.show_hand_to(other, [play.player])
+    game.pass_turn(play.player)
 
 
 def save_the_day(game: Game, play: Play) -> None:
     """Save The Day: the picked player is protected from penalty cards until another wild."""
     assert play.target is not None
     game.protected = play.target
-    game._emit("protected", play.target, by=play.player)
-    game._pass_turn(play.player)
+    game.emit(EventKind.PROTECTED, play.target, by=play.player)
+    game.pass_turn(play.player)
 
 
 def wild_customizable(game: Game, play: Play) -> None:
@@ -214,10 +253,10 @@ def wild_customizable(game: Game, play: Play) -> None:
     rule = CUSTOMIZABLE_RULES.get(text)
     if rule is None:
         if text:
-            game._emit("house-rule", play.player, text=text)
-        game._pass_turn(play.player)
+            game.emit(EventKind.HOUSE_RULE, play.player, text=text)
+        game.pass_turn(play.player)
         return
-    game._emit("house-rule", play.player, text=rule.name, rule=rule.id)
+    game.emit(EventKind.HOUSE_RULE, play.player, text=rule.name, rule=rule.id)
     rule.apply(game, play)
 
 
@@ -225,48 +264,54 @@ def wild_customizable(game: Game, play: Play) -> None:
 
 
 def _everyone_draws_one(game: Game, play: Play) -> None:
+    """Every other player draws one card (Save The Day blocks it)."""
     for other in game.seated:
         if other == play.player:
             continue
-        if other == game.protected:
-            game._emit("penalty-blocked", other, card=Rank.WILD_CUSTOMIZABLE.value)
+        if game.shielded(other):
+            game.block(other, Rank.WILD_CUSTOMIZABLE)
         else:
-            game._draw(other, 1, "house-rule")
-    game._pass_turn(play.player)
+            game.draw_cards(other, 1, "house-rule")
+    game.pass_turn(play.player)
 
 
 def _swap_hands(game: Game, play: Play) -> None:
+    """The card's player swaps hands with a player they pick."""
     assert play.target is not None
     game.swap_hands(play.player, play.target)
-    game._emit("hands-swapped", play.player, with_=play.target)
-    game._pass_turn(play.player)
+    game.emit(EventKind.HANDS_SWAPPED, play.player, with_=play.target)
+    game.pass_turn(play.player)
 
 
 def _pass_hands(game: Game, play: Play) -> None:
+    """Every hand passes one seat in the direction of play."""
     game.pass_hands()
-    game._emit("hands-passed", play.player, direction=_direction(game))
-    game._pass_turn(play.player)
+    game.emit(EventKind.HANDS_PASSED, play.player, direction=_direction(game))
+    game.pass_turn(play.player)
 
 
 def _skip_two(game: Game, play: Play) -> None:
-    victims = [game._next_seat(play.player, steps=k) for k in (1, 2)]
+    """The next two players lose their turn (a protected one plays instead)."""
+    victims = [game.next_seat(play.player, steps=k) for k in (1, 2)]
     last = play.player
     for victim in dict.fromkeys(v for v in victims if v != play.player):
-        if victim == game.protected:
-            game._emit("penalty-blocked", victim, card=Rank.WILD_CUSTOMIZABLE.value)
-            game._set_turn(victim)
+        if game.shielded(victim):
+            game.block(victim, Rank.WILD_CUSTOMIZABLE)
+            game.set_turn(victim)
             return
-        game._emit("turn-skipped", victim)
+        game.emit(EventKind.TURN_SKIPPED, victim)
         last = victim
-    game._pass_turn(last)
+    game.pass_turn(last)
 
 
 def _play_again(game: Game, play: Play) -> None:
-    game._set_turn(play.player)
+    """The card's player takes another turn."""
+    game.set_turn(play.player)
 
 
 def _next_draws_two(game: Game, play: Play) -> None:
-    game._hit(game._next_seat(play.player), Rank.WILD_CUSTOMIZABLE, 2, answerable=False)
+    """The next player draws two cards and loses their turn (not answerable)."""
+    game.hit(game.next_seat(play.player), Rank.WILD_CUSTOMIZABLE, 2, answerable=False)
 
 
 @dataclass(frozen=True)
@@ -276,14 +321,12 @@ class CustomRule:
     Attributes:
         id: stable id (``options.customizable_rule``).
         name: short name for the table.
-        description: one line for the host's list.
         apply: the effect.
         needs_target: the card's player picks a player.
     """
 
     id: str
     name: str
-    description: str
     apply: Effect
     needs_target: bool = False
 
@@ -291,35 +334,15 @@ class CustomRule:
 CUSTOMIZABLE_RULES: dict[str, CustomRule] = {
     r.id: r
     for r in (
-        CustomRule(
-            "everyone-draws-one",
-            "Everyone draws one",
-            "Every other player draws one card.",
-            _everyone_draws_one,
-        ),
-        CustomRule(
-            "swap-hands",
-            "Swap hands",
-            "The card's player swaps hands with a player they pick.",
-            _swap_hands,
-            needs_target=True,
-        ),
-        CustomRule(
-            "pass-hands",
-            "Pass your hands",
-            "Every hand passes one seat in the direction of play.",
-            _pass_hands,
-        ),
-        CustomRule("skip-two", "Double skip", "The next two players lose their turn.", _skip_two),
-        CustomRule("play-again", "Play again", "The card's player takes another turn.", _play_again),
-        CustomRule(
-            "next-draws-two",
-            "Draw two",
-            "The next player draws two cards and loses their turn.",
-            _next_draws_two,
-        ),
+        CustomRule("everyone-draws-one", "Everyone draws one", _everyone_draws_one),
+        CustomRule("swap-hands", "Swap hands", _swap_hands, needs_target=True),
+        CustomRule("pass-hands", "Pass your hands", _pass_hands),
+        CustomRule("skip-two", "Double skip", _skip_two),
+        CustomRule("play-again", "Play again", _play_again),
+        CustomRule("next-draws-two", "Draw two", _next_draws_two),
     )
 }
+"""The Wild Customizable rules the engine carries out, by id (docs/rules.md describes them)."""
 
 EFFECTS: dict[Rank, Effect] = {
     Rank.SEVEN: seven_o,

@@ -175,3 +175,21 @@ class BadState(UnoError):
 
     reason = "bad-state"
     default_message = "That saved game can't be restored."
+
+
+class BadAction(UnoError):
+    """A malformed action text (``Action.parse``): an unknown kind or field, no such card or color.
+
+    The message is for the player (such text comes from a button or select made by the bot, so
+    it is broken or out of date); :attr:`detail` says what was wrong, for the log.
+
+    Attributes:
+        detail: the text and what is wrong with it.
+    """
+
+    reason = "bad-action"
+    default_message = "That button is broken; press Refresh."
+
+    def __init__(self, text: str = "", why: str = "") -> None:
+        super().__init__()
+        self.detail = f"{text!r}: {why}" if why else repr(text)

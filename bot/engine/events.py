@@ -1,6 +1,6 @@
 """Events: what an action caused, in order, for the table log and the bot's messages.
 
-Event kinds (``Event.kind``) and their ``data`` keys:
+Event kinds (``Event.kind``, an :class:`EventKind`) and their ``data`` keys:
 
 ==================== ==========================================================================
 kind                 data
@@ -38,27 +38,91 @@ game-over            winners: list of players or teams
 
 from __future__ import annotations
 
+import enum
 from typing import Any, NamedTuple
 
 PRIVATE_KEYS = frozenset({"cards"})
+
+
+class EventKind(enum.StrEnum):
+    """The kinds of event, as in the table above; the value is the kind's name.
+
+    A StrEnum: a member equals its name (``EventKind.CARD_PLAYED == "card-played"``) and hashes
+    like it, so code and scenarios that compare kinds with strings keep working.
+    """
+
+    ROUND_STARTED = "round-started"
+    """A round was dealt."""
+    DEALER_DRAWN = "dealer-drawn"
+    """Cards were drawn to pick the first dealer."""
+    START_CARD_RETURNED = "start-card-returned"
+    """A start card was put back into the draw pile (RULES.md section 2)."""
+    CARD_PLAYED = "card-played"
+    """A card went onto the discard pile (a play, a jump-in or an answer)."""
+    CARDS_DRAWN = "cards-drawn"
+    """A player drew cards (for the turn, a penalty, a catch, ...)."""
+    DRAWN_CARD_KEPT = "drawn-card-kept"
+    """A player kept the card they drew."""
+    TURN_SKIPPED = "turn-skipped"
+    """A player lost their turn."""
+    DIRECTION_REVERSED = "direction-reversed"
+    """The direction of play reversed."""
+    SIDE_FLIPPED = "side-flipped"
+    """The table turned over to the other side (Flip)."""
+    COLOR_NAMED = "color-named"
+    """A player named the color."""
+    UNO_CALLED = "uno-called"
+    """A player called UNO."""
+    PLAYER_CAUGHT = "player-caught"
+    """A player was caught without calling UNO."""
+    CHALLENGE = "challenge"
+    """A restricted wild was challenged."""
+    HAND_REVEALED = "hand-revealed"
+    """A hand was shown to some players (challenge, Mater, Howler)."""
+    PENALTY_PENDING = "penalty-pending"
+    """A victim may answer a penalty or challenge it before it applies."""
+    PENALTY_BLOCKED = "penalty-blocked"
+    """A penalty had no effect (Save The Day, or its player left)."""
+    PROTECTED = "protected"
+    """Save The Day protects a player."""
+    PROTECTION_ENDED = "protection-ended"
+    """Save The Day's protection ended (another wild was played)."""
+    CARD_DISCARDED = "card-discarded"
+    """Wild Super Hero: a player discarded a card, or declined."""
+    HANDS_SWAPPED = "hands-swapped"
+    """Two players swapped hands."""
+    HANDS_PASSED = "hands-passed"
+    """Every hand passed on one seat."""
+    DECK_RESHUFFLED = "deck-reshuffled"
+    """The discard pile was shuffled into a new draw pile."""
+    HOUSE_RULE = "house-rule"
+    """Wild Customizable: its house rule was announced."""
+    PLAYER_LEFT = "player-left"
+    """A player left the game."""
+    PLAYER_ELIMINATED = "player-eliminated"
+    """A player reached the target and is out (elimination)."""
+    ROUND_OVER = "round-over"
+    """The round ended (won or void)."""
+    GAME_OVER = "game-over"
+    """The game ended."""
 
 
 class Event(NamedTuple):
     """One thing that happened.
 
     Attributes:
-        kind: one of the kinds in the module docstring.
+        kind: what happened.
         player: the player it happened to or by, if any.
         data: details, JSON-safe; ``cards`` is private (see :meth:`public`).
     """
 
-    kind: str
+    kind: EventKind
     player: str | None = None
     data: dict[str, Any] = {}  # noqa: RUF012 (never mutated; events are built with their data)
 
     def public(self) -> dict[str, Any]:
         """The event as anyone at the table may see it (private card lists removed)."""
-        out: dict[str, Any] = {"kind": self.kind}
+        out: dict[str, Any] = {"kind": str(self.kind)}
         if self.player is not None:
             out["player"] = self.player
         out.update((k, v) for k, v in self.data.items() if k not in PRIVATE_KEYS)

@@ -20,11 +20,12 @@ import hashlib
 import random
 import struct
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NoReturn
 
 from bot.engine import effects
+from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.errors import (
     BadColor,
@@ -49,7 +50,7 @@ from bot.engine.errors import (
     UnoError,
     UnoRefused,
 )
-from bot.engine.events import Event
+from bot.engine.events import Event, EventKind
 from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import Variant, get_variant
 
@@ -59,26 +60,6 @@ LEFT, RIGHT = 1, -1
 REPETITIONS = 3
 """The same position after a rebuilt draw pile this many times voids the round (docs/rules.md,
 "A round that goes in circles")."""
-
-
-class Action(NamedTuple):
-    """One concrete decision a player can make (see :meth:`Game.legal_actions`).
-
-    Attributes:
-        kind: an action of SCENARIOS.md's table: ``play``, ``draw``, ``play-drawn``, ``keep``,
-            ``uno``, ``catch``, ``challenge``, ``accept``, ``discard``, ``choose-color``,
-            ``reveal``, ``jump-in``, ``leave``, ``timeout``.
-        card: the card, for ``play``, ``discard`` and ``jump-in``.
-        color: the named color, for wilds and ``choose-color``.
-        target: the picked player (Howler, Save The Day, Seven-O 7, hand swap) or the caught one.
-        decline: ``discard`` only: decline to discard.
-    """
-
-    kind: str
-    card: Card | None = None
-    color: Color | None = None
-    target: str | None = None
-    decline: bool = False
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -114,6 +95,12 @@ class Game:
     which validates, changes the game and returns the :class:`Event`\\s it caused, or raises an
     :class:`UnoError` and changes nothing.
 
+    Card effects (effects.py) act through a small public surface that neither validates nor
+    returns events: :meth:`emit`, :meth:`next_seat`, :meth:`set_turn`, :meth:`pass_turn`,
+    :meth:`draw_cards`, :meth:`take_penalty`, :meth:`hit`, :meth:`shielded`, :meth:`block`,
+    :meth:`show_hand_to`, :meth:`flip`, :meth:`swap_hands`, :meth:`pass_hands`, and the
+    attributes below.
+
     Attributes:
         players: every seat in order, including players who left (see :meth:`seated`).
         variant: the edition.
@@ -127,6 +114,7 @@ class Game:
         direction: +1 (to the left, seat order) or -1 (to the right).
         pending: the one decision the engine waits for.
         version: a counter bumped by every accepted action (stale-button checks).
+        protected: the player Save The Day protects, or None (see :meth:`shielded`).
     """
 
     # Slots: faster attribute access than an instance dict (a Game has more attributes than
@@ -188,12 +176,13 @@ class Game:
 
         Raises:
             BadOption: wrong player count, duplicate ids, an unknown variant, or options that
-                don't fit the players (partners need 4, 6, 8 or 10; not with elimination).
+                don't go together or don't fit the players (:meth:`Options.validate`).
         """
         self.variant: Variant = get_variant(variant)
         self.options: Options = options or Options()
         self.players: list[str] = list(players)
-        _check_players(self.players, self.options)
+        _check_players(self.players)
+        self.options.validate(self.players)
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.rng = random.Random(self.seed)
         self.out: dict[str, str] = {}
@@ -265,10 +254,10 @@ class Game:
         if self.dealer is None:
             self.dealer = self._draw_for_dealer(cards)
         else:
-            self.dealer = self._next_seat(self.dealer, LEFT)
-        self._emit("round-started", None, round=self.round_no, dealer=self.dealer)
+            self.dealer = self.next_seat(self.dealer, LEFT)
+        self.emit(EventKind.ROUND_STARTED, None, round=self.round_no, dealer=self.dealer)
         shuffle(self.rng, cards)
-        order = [self._next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
+        order = [self.next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
         # One card at a time to each player in order, from the top (the end) of the shuffled cards.
         dealt = cards[: -HAND_SIZE * len(order) - 1 : -1]
         del cards[-HAND_SIZE * len(order) :]
@@ -295,7 +284,7 @@ class Game:
                 best = max(best, values[p])
             contenders = [p for p in contenders if values[p] == best]
             if len(contenders) == 1:
-                self._emit("dealer-drawn", None, cards=dict(drawn))
+                self.emit(EventKind.DEALER_DRAWN, None, cards=dict(drawn))
                 return contenders[0]
 
     def apply_start_card(self) -> None:
@@ -311,14 +300,14 @@ class Game:
         ):
             self.discard_pile.pop()
             self.draw_pile.insert(self.rng.randrange(len(self.draw_pile) + 1), top)
-            self._emit("start-card-returned", None, card=top.name)
+            self.emit(EventKind.START_CARD_RETURNED, None, card=top.name)
             top = self.draw_pile.pop()
             self.discard_pile.append(top)
-        first = self._next_seat(self.dealer)
+        first = self.next_seat(self.dealer)
         face = top.face(self.side)
         flipped = face.rank is Rank.FLIP
         if flipped:
-            self._flip()
+            self.flip()
             face = self.top
         if face.wild:
             self.color = None
@@ -326,15 +315,15 @@ class Game:
             return
         self.color = face.color
         if flipped:  # the Flip start card's dark face: its action is not carried out (ruling)
-            self._set_turn(first)
+            self.set_turn(first)
         elif face.rank is Rank.REVERSE:
             self.direction = RIGHT
-            self._emit("direction-reversed", None, direction="right")
-            self._set_turn(self.dealer)
+            self.emit(EventKind.DIRECTION_REVERSED, None, direction="right")
+            self.set_turn(self.dealer)
         elif face.rank is Rank.SKIP or face.rank.draw_count:
-            self._hit(first, face.rank, face.rank.draw_count, answerable=False)
+            self.hit(first, face.rank, face.rank.draw_count, answerable=False)
         else:
-            self._set_turn(first)
+            self.set_turn(first)
 
     # ------------------------------------------------------------------ queries
 
@@ -410,13 +399,59 @@ class Game:
         if not out and (self.round_over or player not in self.hands):
             return out
         if self.can_call_uno(player):
-            out.append(Action("uno"))
-        out.extend(Action("catch", target=t) for t in self.catch_targets(player))
+            out.append(_UNO)
+        out.extend(Action(ActionKind.CATCH, target=t) for t in self.catch_targets(player))
         if self._jump_in and self.pending.kind is PendingKind.TURN and self.pending.player != player:
             for card in dict.fromkeys(self.hands[player]):
                 if self._identical_to_top(card):
-                    out.extend(self._expand("jump-in", player, card))
+                    out.extend(self._expand(ActionKind.JUMP_IN, player, card))
         return out
+
+    def completions(self, player: str, action: Action) -> list[Action]:
+        """The legal actions of ``player`` (:meth:`legal_actions`) that agree with ``action``:
+        the same kind, and the same card, color and target wherever ``action`` sets one (None
+        is a wildcard), and a decline if it declines.
+
+        For choices made in two steps: a hand button carries a partial action (a wild without
+        its color, a Howler without its target). If the action is among its own completions, it
+        is legal as it stands; otherwise the completions show what is still missing (a color
+        first, then a target); if there are none, the game refuses the action (:meth:`apply`
+        says why).
+
+        :meth:`legal_actions` lists one form of each choice, which the game always accepts; the
+        game also accepts a few forms it does not list, which are then not completions of
+        themselves: a last card without its color (Wild Draw Color excepted) or its target;
+        a color or a target for a card that takes none (they are ignored); a jump-in by the
+        player whose turn it is (listed as a play of that card); ``leave`` and ``timeout``.
+        So a two-step button asks for a last wild's color, as for any other.
+
+        >>> from bot.engine.cards import Card
+        >>> game, _ = Game.from_deal(
+        ...     ["ana", "ben"], variant="harry-potter", dealer="ben", color=Color.RED,
+        ...     hands={"ana": [Card.parse("howler"), Card.parse("red 2")], "ben": [Card.parse("red 3")]},
+        ...     draw_pile=[], discard_pile=[Card.parse("red 9")])
+        >>> howler = Action(ActionKind.PLAY, Card.parse("howler"))
+        >>> [a.text() for a in game.completions("ana", howler)][:2]
+        ['play howler color=red target=ben', 'play howler color=yellow target=ben']
+        >>> red = howler._replace(color=Color.RED)
+        >>> [a.text() for a in game.completions("ana", red)]
+        ['play howler color=red target=ben']
+        >>> done = red._replace(target="ben")
+        >>> game.completions("ana", done) == [done]
+        True
+        >>> game.completions("ana", done._replace(target="cy"))
+        []
+        """
+        kind, card, color, target, decline = action
+        return [
+            a
+            for a in self.legal_actions(player)
+            if a.kind == kind
+            and (card is None or a.card is card)
+            and (color is None or a.color is color)
+            and (target is None or a.target == target)
+            and (not decline or a.decline)
+        ]
 
     def decisions(self, player: str) -> list[Action]:
         """The actions that resolve the pending decision, if it is ``player``'s (else [])."""
@@ -436,16 +471,16 @@ class Game:
                 face = card.light if light else card.back
                 if face.wild:
                     if bluff_ok or not face.restricted:
-                        out.extend(self._expand("play", player, card))
+                        out.extend(self._expand(ActionKind.PLAY, player, card))
                 elif face.color is color or face.rank is top_rank:
                     if face.rank in special:
-                        out.extend(self._expand("play", player, card))
+                        out.extend(self._expand(ActionKind.PLAY, player, card))
                     else:
                         out.append(_play_action(card))
             out.append(DRAW)
         elif kind is PendingKind.DRAW_DECISION:
             assert self.drawn is not None
-            out.extend(self._expand("play-drawn", player, self.drawn))
+            out.extend(self._expand(ActionKind.PLAY_DRAWN, player, self.drawn))
             if HouseRule.FORCED_PLAY not in self.options.house_rules:
                 out.append(_KEEP)
         elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
@@ -453,16 +488,16 @@ class Game:
             if kind is PendingKind.CHALLENGE:
                 out.append(_CHALLENGE)
             for card in dict.fromkeys(hand):
-                if self._answer_kind(card):
-                    out.extend(self._expand("play", player, card))
+                if effects.answer(self, card.face(self.side)):
+                    out.extend(self._expand(ActionKind.PLAY, player, card))
         elif kind is PendingKind.COLOR:
-            out.extend(_actions("choose-color", None, self.colors))
+            out.extend(_actions(ActionKind.CHOOSE_COLOR, None, self.colors))
         elif kind is PendingKind.DISCARD:
-            out.extend(Action("discard", card=c) for c in dict.fromkeys(hand))
-            out.append(Action("discard", decline=True))
+            out.extend(Action(ActionKind.DISCARD, card=c) for c in dict.fromkeys(hand))
+            out.append(_DECLINE)
         return out
 
-    def _expand(self, kind: str, player: str, card: Card) -> Sequence[Action]:
+    def _expand(self, kind: ActionKind, player: str, card: Card) -> Sequence[Action]:
         side = self.side
         face = card.face(side)
         colors: tuple[Color | None, ...] = (
@@ -472,26 +507,6 @@ class Game:
             return _actions(kind, card, colors)
         targets = [t for t in self.seated if t != player]
         return [Action(kind, card, c, t) for c in colors for t in targets]
-
-    def _needs_target(self, face: Face) -> bool:
-        return face.rank in self._target_ranks
-
-    def _answer_kind(self, card: Card) -> str | None:
-        """How ``card`` may answer the pending penalty: "stack", "invisibility" or None."""
-        p = self.pending
-        face = card.face(self.side)
-        if face.rank is Rank.INVISIBILITY and effects.invisibility_answers(self, p):
-            return "invisibility"
-        if (
-            p.kind is PendingKind.PENALTY
-            and self.options.has(HouseRule.STACKING)
-            and p.rank is not None
-            and not p.rank.is_wild
-            and p.rank.draw_count
-            and face.rank is p.rank
-        ):
-            return "stack"
-        return None
 
     def _jump_in_open(self) -> bool:
         return self._jump_in and self.pending.kind is PendingKind.TURN
@@ -503,41 +518,18 @@ class Game:
     # ------------------------------------------------------------------ actions
 
     def apply(self, player: str, action: Action) -> list[Event]:
-        """Carry out an :class:`Action` by ``player`` (dispatch to the action methods).
+        """Carry out an :class:`Action` by ``player``: the action method of its kind, by
+        :data:`_HANDLERS` (``leave`` and ``timeout`` included).
 
         Raises:
-            UnoError: as the action's method (``NotExpected`` for an unknown kind).
+            UnoError: as the action's method; ``NotExpected`` for an unknown kind or a missing
+                card (``play``, ``jump-in``) or color (``choose-color``).
         """
-        k = action.kind
-        if k == "play":
-            return self.play(player, _req(action.card), color=action.color, target=action.target)
-        if k == "draw":
-            return self.draw(player)
-        if k == "play-drawn":
-            return self.play_drawn(player, color=action.color, target=action.target)
-        if k == "keep":
-            return self.keep(player)
-        if k == "uno":
-            return self.call_uno(player)
-        if k == "catch":
-            return self.catch(player, action.target or "")
-        if k == "challenge":
-            return self.challenge(player)
-        if k == "accept":
-            return self.accept(player)
-        if k == "discard":
-            return self.discard(player, None if action.decline else action.card)
-        if k == "choose-color":
-            return self.choose_color(player, _req(action.color))
-        if k == "reveal":
-            return self.reveal(player)
-        if k == "jump-in":
-            return self.jump_in(player, _req(action.card), color=action.color, target=action.target)
-        if k == "leave":
-            return self.leave(player)
-        if k == "timeout":
-            return self.timeout(player)
-        raise NotExpected(f"Unknown action {k!r}.")
+        try:
+            handler = _HANDLERS[action.kind]
+        except KeyError:
+            raise NotExpected(f"Unknown action {action.kind!r}.") from None
+        return handler(self, player, action)
 
     def play(
         self,
@@ -574,7 +566,7 @@ class Game:
         elif p.kind is PendingKind.DRAW_DECISION:
             raise NotExpected("Play the card you drew, or keep it.")
         elif p.kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
-            how = self._answer_kind(found)
+            how = effects.answer(self, found.face(self.side))
             if how is None:
                 raise IllegalPlay("That card can't answer this. Accept it, or answer with a card that can.")
             self._validate_play(player, found, named, target, answer=True)
@@ -612,7 +604,7 @@ class Game:
             self.drawn = drawn[-1]
             self.pending = Pending(PendingKind.DRAW_DECISION, player)
             return drawn[-1]
-        self._pass_turn(player)
+        self.pass_turn(player)
         return None
 
     def play_drawn(
@@ -645,8 +637,8 @@ class Game:
         if self.options.has(HouseRule.FORCED_PLAY):
             raise MustPlayDrawn()
         self.drawn = None
-        self._emit("drawn-card-kept", player)
-        self._pass_turn(player)
+        self.emit(EventKind.DRAWN_CARD_KEPT, player)
+        self.pass_turn(player)
         return self._flush()
 
     def call_uno(self, player: str) -> list[Event]:
@@ -663,7 +655,7 @@ class Game:
             raise UnoRefused()
         self.called.add(player)
         self.catchable.discard(player)
-        self._emit("uno-called", player)
+        self.emit(EventKind.UNO_CALLED, player)
         return self._flush()
 
     def catch_targets(self, player: str) -> list[str]:
@@ -694,8 +686,8 @@ class Game:
             raise CatchRefused("They hold more than one card.")
         if target not in self.catchable:
             raise CatchRefused("Too late: the next turn has begun.")
-        self._emit("player-caught", target, by=catcher)
-        self._draw(target, 2, "catch")
+        self.emit(EventKind.PLAYER_CAUGHT, target, by=catcher)
+        self.draw_cards(target, 2, "catch")
         return self._flush()
 
     def challenge(self, player: str) -> list[Event]:
@@ -710,15 +702,15 @@ class Game:
             raise CannotChallenge()
         bluffer = p.source
         assert bluffer is not None and p.rank is not None
-        self._reveal(bluffer, [player])
+        self.show_hand_to(bluffer, [player])
         guilty = self._holds_color(bluffer, p.prev_color)
-        self._emit("challenge", bluffer, by=player, guilty=guilty)
+        self.emit(EventKind.CHALLENGE, bluffer, by=player, guilty=guilty)
         if guilty:
-            self._take_penalty(bluffer, p.rank, p.total, "challenge")
-            self._set_turn(player)
+            self.take_penalty(bluffer, p.rank, p.total, "challenge")
+            self.set_turn(player)
         else:
-            self._take_penalty(player, p.rank, p.total, "challenge")
-            self._draw(player, 2, "challenge")
+            self.take_penalty(player, p.rank, p.total, "challenge")
+            self.draw_cards(player, 2, "challenge")
             self._lose_turn(player)
         return self._flush()
 
@@ -735,7 +727,7 @@ class Game:
         if p.kind not in (PendingKind.PENALTY, PendingKind.CHALLENGE):
             raise NotExpected()
         assert p.rank is not None
-        self._take_penalty(player, p.rank, p.total, "penalty")
+        self.take_penalty(player, p.rank, p.total, "penalty")
         self._lose_turn(player)
         return self._flush()
 
@@ -750,12 +742,12 @@ class Game:
         if p.kind is not PendingKind.DISCARD or p.player != player:
             raise CannotDiscard()
         if card is None:
-            self._emit("card-discarded", player, declined=True)
+            self.emit(EventKind.CARD_DISCARDED, player, declined=True)
         else:
             found = self._find(player, card)
             self.hands[player].remove(found)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
-            self._emit("card-discarded", player, card=found.name)
+            self.emit(EventKind.CARD_DISCARDED, player, card=found.name)
             self._hand_shrank(player)
             if not self.hands[player]:
                 self._end_round(player)
@@ -773,7 +765,7 @@ class Game:
         self._expect(player, PendingKind.COLOR)
         named = self._check_color(_as_color(color))
         self.color = named
-        self._emit("color-named", player, color=named.value)
+        self.emit(EventKind.COLOR_NAMED, player, color=named.value)
         self._resume(self.pending)
         return self._flush()
 
@@ -786,8 +778,8 @@ class Game:
         self._expect(player, PendingKind.HOWLER)
         source = self.pending.source
         assert source is not None
-        self._reveal(player, [v for v in self.seated if v != player])
-        self._pass_turn(source)
+        self.show_hand_to(player, [v for v in self.seated if v != player])
+        self.pass_turn(source)
         return self._flush()
 
     def jump_in(
@@ -826,12 +818,12 @@ class Game:
         if player not in self.players or player in self.out:
             raise NotInGame()
         p = self.pending
-        self._emit("player-left", player)
+        self.emit(EventKind.PLAYER_LEFT, player)
         hand = self.hands.pop(player, [])
         deciding = not self.round_over and not self.game_over and p.player == player
         if deciding and p.kind in (PendingKind.COLOR, PendingKind.DISCARD):
             self.color = self._most_of(hand)
-            self._emit("color-named", player, color=self.color.value)
+            self.emit(EventKind.COLOR_NAMED, player, color=self.color.value)
         self.out[player] = "left"
         self.called.discard(player)
         self.catchable.discard(player)
@@ -854,13 +846,13 @@ class Game:
                 self._resume(p)
             elif p.kind is PendingKind.HOWLER:
                 assert p.source is not None
-                self._pass_turn(p.source)
+                self.pass_turn(p.source)
             else:
-                self._pass_turn(player)
+                self.pass_turn(player)
         elif p.kind is PendingKind.CHALLENGE and p.source == player:
-            self._emit("penalty-blocked", p.player, card=p.rank.value if p.rank else None)
+            self.emit(EventKind.PENALTY_BLOCKED, p.player, card=p.rank.value if p.rank else None)
             assert p.player is not None
-            self._set_turn(p.player)
+            self.set_turn(p.player)
         return self._flush()
 
     def timeout(self, player: str) -> list[Event]:
@@ -899,13 +891,13 @@ class Game:
         assert self.drawn is not None
         if not self.options.has(HouseRule.FORCED_PLAY):
             self.drawn = None
-            self._emit("drawn-card-kept", player)
-            self._pass_turn(player)
+            self.emit(EventKind.DRAWN_CARD_KEPT, player)
+            self.pass_turn(player)
             return
         card, self.drawn = self.drawn, None
         face = card.face(self.side)
         color = self.most_held_color(player) if face.wild else None
-        target = self._next_seat(player) if self._needs_target(face) else None
+        target = self.next_seat(player) if face.rank in self._target_ranks else None
         self._play(player, card, color, target)
 
     # ------------------------------------------------------------------ validation
@@ -983,9 +975,6 @@ class Game:
 
     # ------------------------------------------------------------------ mechanics
 
-    def _emit(self, kind: str, player: str | None, **data: Any) -> None:
-        self._events.append(_new_event(Event, (kind, player, data)))
-
     def _flush(self) -> list[Event]:
         if self._reshuffled:
             self._reshuffled = False
@@ -995,40 +984,16 @@ class Game:
         self.version += 1
         return events
 
-    def _next_seat(self, player: str, direction: int | None = None, steps: int = 1) -> str:
-        """The seated player ``steps`` seats from ``player`` (who may have left) in a direction."""
-        d = self.direction if direction is None else direction
-        seats = self.players
-        n = len(seats)
-        i = seats.index(player)
-        if not self.out:
-            return seats[(i + d * steps) % n]
-        count = 0
-        for _ in range(n * steps):
-            i = (i + d) % n
-            if seats[i] not in self.out:
-                count += 1
-                if count == steps:
-                    return seats[i]
-        return player
-
-    def _set_turn(self, player: str) -> None:
-        self.pending = _turn_of(player)
-
-    def _pass_turn(self, player: str) -> None:
-        """Play continues with the player after ``player``."""
-        self.pending = _turn_of(self._next_seat(player))
-
     def _lose_turn(self, player: str) -> None:
-        self._emit("turn-skipped", player)
-        self._pass_turn(player)
+        self.emit(EventKind.TURN_SKIPPED, player)
+        self.pass_turn(player)
 
     def _resume(self, p: Pending) -> None:
         assert p.resume is not None
         if p.resume_self and p.resume in self.hands:
-            self._set_turn(p.resume)
+            self.set_turn(p.resume)
         else:
-            self._pass_turn(p.resume)
+            self.pass_turn(p.resume)
 
     def _turn_begins(self) -> None:
         """A turn begins: every catch window closes (RULES.md section 7)."""
@@ -1045,24 +1010,15 @@ class Game:
             shuffle(self.rng, rest)
             self.draw_pile = rest
             self._reshuffled = True
-            self._emit("deck-reshuffled", None, count=len(rest))
+            self.emit(EventKind.DECK_RESHUFFLED, None, count=len(rest))
         return self.draw_pile.pop()
 
     def _give(self, player: str, cards: list[Card], reason: str) -> None:
-        self._emit("cards-drawn", player, count=len(cards), cards=_names(cards), reason=reason)
+        self.emit(EventKind.CARDS_DRAWN, player, count=len(cards), cards=_names(cards), reason=reason)
         if cards:
             self.hands[player].extend(cards)
             self.called.discard(player)  # a call lapses when the hand grows
             self.catchable.discard(player)
-
-    def _draw(self, player: str, count: int, reason: str) -> None:
-        cards = []
-        for _ in range(count):
-            card = self._take()
-            if card is None:
-                break
-            cards.append(card)
-        self._give(player, cards, reason)
 
     def _draw_until(self, player: str, color: Color, reason: str) -> None:
         """Draw one at a time until a card of ``color`` (not a wild) comes, or nothing is left."""
@@ -1077,34 +1033,12 @@ class Game:
                 break
         self._give(player, cards, reason)
 
-    def _take_penalty(self, player: str, rank: Rank, total: int, reason: str) -> None:
-        if rank is Rank.WILD_DRAW_COLOR:
-            assert self.color is not None
-            self._draw_until(player, self.color, reason)
-        elif total:
-            self._draw(player, total, reason)
-
     def _hand_shrank(self, player: str) -> None:
         """The player's own play (or discard) left them with fewer cards: maybe open a window."""
         if len(self.hands[player]) == 1 and player not in self.called:
             self.catchable.add(player)
         else:
             self.catchable.discard(player)
-
-    def _reveal(self, player: str, viewers: Iterable[str]) -> None:
-        viewers = list(viewers)
-        cards = _names(self.hands[player])
-        for v in viewers:
-            self.revealed.setdefault(v, {})[player] = list(cards)
-        self._emit("hand-revealed", player, to=viewers, cards=cards)
-
-    def _flip(self) -> None:
-        """Turn the table over (RULES.md section 5): the discard pile and the draw pile as
-        wholes, then every hand (hands hold whole cards, so only the side changes)."""
-        self.side = self.side.other
-        self.discard_pile.reverse()
-        self.draw_pile.reverse()
-        self._emit("side-flipped", None, side=self.side.value)
 
     def _most_of(self, hand: list[Card]) -> Color:
         counts = dict.fromkeys(self.colors, 0)
@@ -1113,6 +1047,108 @@ class Game:
             if f.color in counts:
                 counts[f.color] += 1
         return max(self.colors, key=lambda c: counts[c])  # max keeps the first of equals
+
+    def _after_hands_moved(self, players: list[str]) -> None:
+        for p in players:
+            self.catchable.discard(p)
+            if len(self.hands[p]) != 1:
+                self.called.discard(p)
+
+    def _end_protection(self) -> None:
+        """A wild other than Save The Day was played: protection ends (RULES.md section 4)."""
+        if self.protected:
+            self.protected = None
+            self.emit(EventKind.PROTECTION_ENDED, None)
+
+    # ------------------------------------------------------------------ the effects' surface
+    # What card effects (effects.py) may do to the game. These methods neither validate nor
+    # return events: they change the game and record events for the action that runs them.
+
+    def emit(self, kind: EventKind, player: str | None, **data: Any) -> None:
+        """Record an event of the running action (returned by the action method).
+
+        Args:
+            kind: what happened.
+            player: who it happened to or by, if anyone.
+            **data: the kind's data keys (events.py's table), JSON-safe.
+        """
+        self._events.append(_new_event(Event, (kind, player, data)))
+
+    def next_seat(self, player: str, direction: int | None = None, steps: int = 1) -> str:
+        """The seated player ``steps`` seats from ``player`` (who may have left).
+
+        Args:
+            player: the seat to count from.
+            direction: ``LEFT`` (+1, seat order) or ``RIGHT`` (-1); None: the current direction.
+            steps: how many seated players to count.
+
+        Returns:
+            A seated player, or ``player`` when nobody else is seated.
+        """
+        d = self.direction if direction is None else direction
+        seats = self.players
+        n = len(seats)
+        i = seats.index(player)
+        if not self.out:
+            return seats[(i + d * steps) % n]
+        count = 0
+        for _ in range(n * steps):
+            i = (i + d) % n
+            if seats[i] not in self.out:
+                count += 1
+                if count == steps:
+                    return seats[i]
+        return player
+
+    def set_turn(self, player: str) -> None:
+        """Wait on an ordinary turn of ``player``."""
+        self.pending = _turn_of(player)
+
+    def pass_turn(self, player: str) -> None:
+        """Play continues with the player after ``player`` (an ordinary turn)."""
+        self.pending = _turn_of(self.next_seat(player))
+
+    def draw_cards(self, player: str, count: int, reason: str) -> None:
+        """``player`` draws ``count`` cards (fewer if the piles run out; RULES.md section 3.5).
+
+        Args:
+            reason: the ``cards-drawn`` event's reason (``"penalty"``, ``"catch"``, ...).
+        """
+        cards = []
+        for _ in range(count):
+            card = self._take()
+            if card is None:
+                break
+            cards.append(card)
+        self._give(player, cards, reason)
+
+    def take_penalty(self, player: str, rank: Rank, total: int, reason: str) -> None:
+        """``player`` draws what a penalty card of ``rank`` makes them draw: ``total`` cards, or
+        for Wild Draw Color until the current color comes (RULES.md section 4). No protection
+        check (see :meth:`shielded`) and no loss of turn.
+        """
+        if rank is Rank.WILD_DRAW_COLOR:
+            assert self.color is not None
+            self._draw_until(player, self.color, reason)
+        elif total:
+            self.draw_cards(player, total, reason)
+
+    def show_hand_to(self, player: str, viewers: Iterable[str]) -> None:
+        """Show ``player``'s hand to ``viewers`` (challenge, Special Agent Mater, Howler): kept in
+        :attr:`revealed` for the round and announced as ``hand-revealed``."""
+        viewers = list(viewers)
+        cards = _names(self.hands[player])
+        for v in viewers:
+            self.revealed.setdefault(v, {})[player] = list(cards)
+        self.emit(EventKind.HAND_REVEALED, player, to=viewers, cards=cards)
+
+    def flip(self) -> None:
+        """Turn the table over (RULES.md section 5): the discard pile and the draw pile as
+        wholes, then every hand (hands hold whole cards, so only the side changes)."""
+        self.side = self.side.other
+        self.discard_pile.reverse()
+        self.draw_pile.reverse()
+        self.emit(EventKind.SIDE_FLIPPED, None, side=self.side.value)
 
     def swap_hands(self, a: str, b: str) -> None:
         """Exchange two hands (Seven-O 7, Wild Customizable swap); opens no catch window."""
@@ -1124,16 +1160,20 @@ class Game:
         seated = self.seated
         old = {p: self.hands[p] for p in seated}
         for p in seated:
-            self.hands[self._next_seat(p)] = old[p]
+            self.hands[self.next_seat(p)] = old[p]
         self._after_hands_moved(seated)
 
-    def _after_hands_moved(self, players: list[str]) -> None:
-        for p in players:
-            self.catchable.discard(p)
-            if len(self.hands[p]) != 1:
-                self.called.discard(p)
+    def shielded(self, victim: str) -> bool:
+        """True if Save The Day protects ``victim`` from penalty cards now (RULES.md section 4,
+        DC Super Hero Girls); :meth:`block` announces a penalty that missed."""
+        return victim == self.protected
 
-    def _hit(
+    def block(self, victim: str, rank: Rank) -> None:
+        """Announce that a penalty card of ``rank`` has no effect on the shielded ``victim``
+        (``penalty-blocked``); the caller decides who plays next."""
+        self.emit(EventKind.PENALTY_BLOCKED, victim, card=rank.value)
+
+    def hit(
         self,
         victim: str,
         rank: Rank,
@@ -1143,19 +1183,31 @@ class Game:
         source: str | None = None,
         prev_color: Color | None = None,
     ) -> None:
-        """A penalty card acts on one player (RULES.md section 4): Save The Day blocks it;
-        stacking or Harry Potter's Invisibility give the victim a decision; else it applies."""
-        if victim == self.protected:
-            self._emit("penalty-blocked", victim, card=rank.value)
-            self._set_turn(victim)
+        """A penalty card acts on one player (RULES.md section 4): Save The Day blocks it (the
+        victim plays next); a victim who may answer it or challenge it gets the decision
+        (:func:`effects.victim_decides`); else the victim takes it and loses the turn.
+
+        Args:
+            victim: the player it acts on.
+            rank: the penalty card's rank (a Skip or Reverse draws nothing).
+            total: cards at stake (the stacked total, for stacking).
+            answerable: False for a penalty nobody may answer (a start card, Wild Customizable).
+            source: who played it (the challenge's bluffer).
+            prev_color: the color before a restricted wild (what a challenge checks).
+        """
+        if self.shielded(victim):
+            self.block(victim, rank)
+            self.set_turn(victim)
             return
         if answerable and effects.victim_decides(self, rank):
             kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
             self.pending = Pending(kind, victim, source=source, rank=rank, total=total, prev_color=prev_color)
-            self._emit("penalty-pending", victim, decision=kind.value, total=total)
+            self.emit(EventKind.PENALTY_PENDING, victim, decision=kind.value, total=total)
             return
-        self._take_penalty(victim, rank, total, "penalty")
+        self.take_penalty(victim, rank, total, "penalty")
         self._lose_turn(victim)
+
+    # ------------------------------------------------------------------ playing a card
 
     def _play(
         self,
@@ -1174,7 +1226,7 @@ class Game:
         prev_color = self.color
         self.color = face.color if face.color is not None else color
         data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
-        self._events.append(_new_event(Event, ("card-played", player, data)))  # _emit, inlined
+        self._events.append(_new_event(Event, (EventKind.CARD_PLAYED, player, data)))  # emit, inlined
         if not hand:
             effects.last_card(self, player, face)
             self._end_round(player)
@@ -1183,14 +1235,13 @@ class Game:
             self.catchable.add(player)  # the catch window opens (RULES.md section 7)
         effect = effects.EFFECTS.get(face.rank)
         if effect is None:  # numbers and plain wilds: play continues with the next player
-            self.pending = _turn_of(self._next_seat(player))
+            self.pending = _turn_of(self.next_seat(player))
         else:
             effect(self, _new_play(effects.Play, (player, card, face, target, prev_color)))
-        if face.wild and face.rank is not Rank.SAVE_THE_DAY and self.protected:
-            self.protected = None
-            self._emit("protection-ended", None)
+        if face.wild and face.rank is not Rank.SAVE_THE_DAY:
+            self._end_protection()
 
-    def _answer(self, player: str, card: Card, color: Color | None, how: str) -> None:
+    def _answer(self, player: str, card: Card, color: Color | None, how: effects.Answer) -> None:
         """Stacking or Invisibility played on a pending penalty or Howler."""
         p = self.pending
         hand = self.hands[player]
@@ -1198,23 +1249,25 @@ class Game:
         self.discard_pile.append(card)
         face = card.face(self.side)
         self.color = face.color if face.color is not None else color
-        self._emit(
-            "card-played",
+        self.emit(
+            EventKind.CARD_PLAYED,
             player,
             card=card.name,
             color=_color_name(self.color),
             answer=True,
         )
-        if how == "stack":
+        if how is effects.Answer.STACK:
             total = p.total + face.rank.draw_count
-            victim = self._next_seat(player)
+            victim = self.next_seat(player)
             if not hand:
-                if victim != self.protected:
-                    self._draw(victim, total, "penalty")
+                # Unlike a last Draw card played on a turn (effects.last_card), no
+                # penalty-blocked is announced here (kept as it was).
+                if not self.shielded(victim):
+                    self.draw_cards(victim, total, "penalty")
                 self._end_round(player)
                 return
             self._hand_shrank(player)
-            self._hit(victim, face.rank, total)
+            self.hit(victim, face.rank, total)
             return
         if not hand:
             self._end_round(player)
@@ -1222,12 +1275,10 @@ class Game:
         self._hand_shrank(player)
         if p.kind is PendingKind.HOWLER:
             assert p.source is not None
-            self._pass_turn(p.source)
+            self.pass_turn(p.source)
         else:
-            self._pass_turn(player)
-        if self.protected:
-            self.protected = None
-            self._emit("protection-ended", None)
+            self.pass_turn(player)
+        self._end_protection()  # Invisibility is a wild
 
     # ------------------------------------------------------------------ scoring
 
@@ -1266,7 +1317,7 @@ class Game:
         self.catchable.clear()
         self.round_winner = None
         self.round_points = 0
-        self._emit("round-over", None, winner=None, points=0, scores=dict(self.scores), void=True)
+        self.emit(EventKind.ROUND_OVER, None, winner=None, points=0, scores=dict(self.scores), void=True)
 
     def _end_round(self, winner: str) -> None:
         """``winner`` has no cards left: score the round (RULES.md section 8)."""
@@ -1286,7 +1337,7 @@ class Game:
             for p in seated:
                 self.scores[self.team_of(p)] += self.hand_value(p)
         self.round_points = points
-        self._emit("round-over", None, winner=key, points=points, scores=dict(self.scores))
+        self.emit(EventKind.ROUND_OVER, None, winner=key, points=points, scores=dict(self.scores))
         target = self.options.target_score
         live = list(dict.fromkeys(self.team_of(p) for p in seated))
         if scoring is Scoring.SINGLE_ROUND:
@@ -1298,7 +1349,7 @@ class Game:
             reached = [k for k in live if self.scores[k] >= target]
             for k in reached:
                 self.out[k] = "eliminated"
-                self._emit("player-eliminated", k, score=self.scores[k])
+                self.emit(EventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
             left = [k for k in live if k not in reached]
             if len(left) == 1:
                 self._finish_game(left)
@@ -1316,72 +1367,12 @@ class Game:
         self.drawn = None
         self.catchable.clear()
         self.winners = winners
-        self._emit("game-over", None, winners=list(winners))
+        self.emit(EventKind.GAME_OVER, None, winners=list(winners))
 
     @property
     def eliminated(self) -> list[str]:
         """Players out of the game by elimination, in seat order."""
         return [p for p in self.players if self.out.get(p) == "eliminated"]
-
-    # ------------------------------------------------------------------ views
-
-    def public_view(self) -> dict[str, Any]:
-        """What everyone at the table may see; never a card's active face from any hand.
-
-        In Flip, the inactive faces of every hand and of the draw pile's top card are open
-        information (RULES.md section 5) and are included.
-        """
-        p = self.pending
-        view: dict[str, Any] = {
-            "variant": self.variant.id,
-            "round": self.round_no,
-            "dealer": self.dealer,
-            "side": self.side.value,
-            "top": self.discard_pile[-1].face(self.side).name if self.discard_pile else None,
-            "color": self.color.value if self.color else None,
-            "direction": "left" if self.direction == LEFT else "right",
-            "pending": p.kind.value,
-            "turn": p.player,
-            "players": [
-                {
-                    "id": q,
-                    "cards": len(self.hands.get(q, ())),
-                    "uno": q in self.called,
-                    "catchable": q in self.catchable,
-                    "out": self.out.get(q),
-                    "team": self.team_of(q),
-                }
-                for q in self.players
-            ],
-            "scores": dict(self.scores),
-            "target_score": self.options.target_score,
-            "draw_size": len(self.draw_pile),
-            "discard_size": len(self.discard_pile),
-            "protected": self.protected,
-            "round_over": self.round_over,
-            "round_winner": self.round_winner,
-            "round_points": self.round_points,
-            "game_over": self.game_over,
-            "winners": list(self.winners),
-            "version": self.version,
-        }
-        if self.variant.two_sided:
-            other = self.side.other
-            view["inactive_hands"] = {
-                q: [c.face(other).name for c in self.hands[q]] for q in self.seated if q in self.hands
-            }
-            view["draw_top_inactive"] = self.draw_pile[-1].face(other).name if self.draw_pile else None
-        return view
-
-    def private_view(self, player: str) -> dict[str, Any]:
-        """What ``player`` alone may see: their hand, legal actions and hands shown to them."""
-        return {
-            "player": player,
-            "hand": _names(self.hands.get(player, ())),
-            "drawn": self.drawn.name if self.drawn and self.pending.player == player else None,
-            "legal_actions": self.legal_actions(player),
-            "revealed": {k: list(v) for k, v in self.revealed.get(player, {}).items()},
-        }
 
     # ------------------------------------------------------------------ serialization
 
@@ -1549,10 +1540,6 @@ class Game:
             if len(held) != len(self.deck) or not dict.__eq__(Counter(held), deck_counts):
                 raise BadState("Saved game: the cards in play don't match the game's deck.")
 
-    def copy(self) -> Game:
-        """An independent copy (through :meth:`to_dict`)."""
-        return Game.from_dict(self.to_dict())
-
     # ------------------------------------------------------------------ explicit deals
 
     @classmethod
@@ -1617,10 +1604,10 @@ class Game:
         game.color = face.color if not face.wild else color
         if game.color is None or game.color not in game.colors:
             raise BadOption("The current color must be one of the active side's colors.")
-        first = turn or game._next_seat(dealer)
+        first = turn or game.next_seat(dealer)
         if first not in game.players:
             raise BadOption(f"The player to start, {first!r}, isn't a player.")
-        game._set_turn(first)
+        game.set_turn(first)
         game._flush()
         game.version = 0
         return game, []
@@ -1667,8 +1654,10 @@ def _color_name(color: Color | None) -> str | None:
 _COLOR_NAMES: dict[Color | None, str] = {c: c.value for c in Color}
 
 
-DRAW = Action("draw")
-_KEEP, _ACCEPT, _CHALLENGE, _REVEAL = Action("keep"), Action("accept"), Action("challenge"), Action("reveal")
+DRAW = Action(ActionKind.DRAW)
+_KEEP, _ACCEPT = Action(ActionKind.KEEP), Action(ActionKind.ACCEPT)
+_CHALLENGE, _REVEAL = Action(ActionKind.CHALLENGE), Action(ActionKind.REVEAL)
+_UNO, _DECLINE = Action(ActionKind.UNO), Action(ActionKind.DISCARD, decline=True)
 _new_event = tuple.__new__  # builds an Event without NamedTuple's Python-level __new__ (speed)
 _new_play = tuple.__new__  # the same for effects.Play
 _OWN_DECISIONS = frozenset(
@@ -1685,14 +1674,14 @@ _OWN_DECISIONS = frozenset(
 
 @cache
 def _play_action(card: Card) -> Action:
-    return Action("play", card)
+    return Action(ActionKind.PLAY, card)
 
 
 _NO_COLOR: tuple[Color | None, ...] = (None,)
 
 
 @cache
-def _actions(kind: str, card: Card | None, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
+def _actions(kind: ActionKind, card: Card | None, colors: tuple[Color | None, ...]) -> tuple[Action, ...]:
     """``kind`` with ``card`` naming each of ``colors`` (actions are immutable: shared)."""
     return tuple(Action(kind, card, c) for c in colors)
 
@@ -1702,23 +1691,39 @@ def _turn_of(player: str) -> Pending:
     return Pending(PendingKind.TURN, player)
 
 
-def _req(value: Any) -> Any:
-    if value is None:
-        raise NotExpected("Something is missing from that action.")
-    return value
+def _missing() -> NoReturn:
+    """An action without the card or color its kind needs (``card or _missing()``: no call when
+    the field is there; cards and colors are never false)."""
+    raise NotExpected("Something is missing from that action.")
 
 
-def _check_players(players: list[str], options: Options) -> None:
+_Handler = Callable[[Game, str, Action], list[Event]]
+_HANDLERS: dict[str, _Handler] = {
+    ActionKind.PLAY: lambda g, p, a: g.play(p, a.card or _missing(), color=a.color, target=a.target),
+    ActionKind.DRAW: lambda g, p, a: g.draw(p),
+    ActionKind.PLAY_DRAWN: lambda g, p, a: g.play_drawn(p, color=a.color, target=a.target),
+    ActionKind.KEEP: lambda g, p, a: g.keep(p),
+    ActionKind.UNO: lambda g, p, a: g.call_uno(p),
+    ActionKind.CATCH: lambda g, p, a: g.catch(p, a.target or ""),
+    ActionKind.CHALLENGE: lambda g, p, a: g.challenge(p),
+    ActionKind.ACCEPT: lambda g, p, a: g.accept(p),
+    ActionKind.DISCARD: lambda g, p, a: g.discard(p, None if a.decline else a.card),
+    ActionKind.CHOOSE_COLOR: lambda g, p, a: g.choose_color(p, a.color or _missing()),
+    ActionKind.REVEAL: lambda g, p, a: g.reveal(p),
+    ActionKind.JUMP_IN: lambda g, p, a: g.jump_in(p, a.card or _missing(), color=a.color, target=a.target),
+    ActionKind.LEAVE: lambda g, p, a: g.leave(p),
+    ActionKind.TIMEOUT: lambda g, p, a: g.timeout(p),
+}
+"""The action method of each :class:`ActionKind`, for :meth:`Game.apply` (keyed by str: a plain
+string kind finds its member's entry)."""
+
+
+def _check_players(players: list[str]) -> None:
+    """2 to 10 distinct player ids (what the options ask of them: ``Options.validate``)."""
     if not 2 <= len(players) <= 10:
         raise BadOption("A game needs 2 to 10 players.")
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
         raise BadOption("Player ids must be distinct, non-empty texts.")
-    if any("+" in p for p in players) and options.partners:
-        raise BadOption("With partners, player ids can't contain '+'.")
-    if options.partners and len(players) not in (4, 6, 8, 10):
-        raise BadOption("Partners need 4, 6, 8 or 10 players.")
-    if options.partners and options.elimination:
-        raise BadOption("Partners and elimination can't be combined.")
 
 
-__all__ = ["Action", "Game", "Pending"]
+__all__ = ["Action", "ActionKind", "Game", "Pending"]

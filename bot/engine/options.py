@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -102,6 +102,42 @@ class Options:
     def effective_scoring(self) -> Scoring:
         """Elimination is always scored as a running tally (RULES.md section 9)."""
         return Scoring.RUNNING_TALLY if self.elimination else self.scoring
+
+    def validate(self, players: Sequence[str] | None = None) -> Options:
+        """Refuse options that can't go together, or that don't fit the players; ``Game``
+        checks its options with it, and a lobby can before anyone sits down.
+
+        >>> Options(partners=True).validate(["a", "b", "c", "d"]).partners
+        True
+        >>> Options(partners=True, elimination=True).validate()
+        Traceback (most recent call last):
+        ...
+        bot.engine.errors.BadOption: Partners and elimination can't be combined: choose one of them.
+
+        Args:
+            players: the seats in order; None to check the options alone.
+
+        Returns:
+            These options.
+
+        Raises:
+            BadOption: partners with elimination (RULES.md section 9); elimination with
+                single-round scoring (elimination plays rounds until one player is left, scored
+                as a running tally); with ``players``: partners without 4, 6, 8 or 10 players,
+                or a player id holding ``+`` (team keys are ``"a+b"``).
+        """
+        if self.partners and self.elimination:
+            raise BadOption("Partners and elimination can't be combined: choose one of them.")
+        if self.elimination and self.scoring is Scoring.SINGLE_ROUND:
+            raise BadOption(
+                "Elimination plays many rounds (scored as a running tally), so it can't be a single round."
+            )
+        if players is not None and self.partners:
+            if any("+" in p for p in players):
+                raise BadOption("With partners, player ids can't contain '+'.")
+            if len(players) not in (4, 6, 8, 10):
+                raise BadOption("Partners need 4, 6, 8 or 10 players.")
+        return self
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form; :meth:`parse` reads it back."""

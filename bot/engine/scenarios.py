@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.engine.actions import ActionKind
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.errors import UnoError
 from bot.engine.events import Event
@@ -224,23 +225,29 @@ def _target(step: Mapping[str, Any]) -> str:
 
 
 ACTIONS: dict[str, Callable[[Game, dict[str, Any]], list[Event]]] = {
-    "play": lambda g, s: g.play(s["player"], _card_arg(s), color=_step_color(s), target=s.get("target")),
-    "draw": lambda g, s: g.draw(s["player"]),
-    "play-drawn": lambda g, s: g.play_drawn(s["player"], color=_step_color(s), target=s.get("target")),
-    "keep": lambda g, s: g.keep(s["player"]),
-    "uno": lambda g, s: g.call_uno(s["player"]),
-    "catch": lambda g, s: g.catch(s["player"], _target(s)),
-    "challenge": lambda g, s: g.challenge(s["player"]),
-    "accept": lambda g, s: g.accept(s["player"]),
-    "discard": lambda g, s: g.discard(s["player"], None if s.get("decline") else _card_arg(s)),
-    "choose-color": lambda g, s: g.choose_color(s["player"], str(s.get("color", ""))),
-    "reveal": lambda g, s: g.reveal(s["player"]),
-    "jump-in": lambda g, s: g.jump_in(
+    ActionKind.PLAY: lambda g, s: g.play(
         s["player"], _card_arg(s), color=_step_color(s), target=s.get("target")
     ),
-    "leave": lambda g, s: g.leave(s["player"]),
-    "timeout": lambda g, s: g.timeout(s["player"]),
+    ActionKind.DRAW: lambda g, s: g.draw(s["player"]),
+    ActionKind.PLAY_DRAWN: lambda g, s: g.play_drawn(
+        s["player"], color=_step_color(s), target=s.get("target")
+    ),
+    ActionKind.KEEP: lambda g, s: g.keep(s["player"]),
+    ActionKind.UNO: lambda g, s: g.call_uno(s["player"]),
+    ActionKind.CATCH: lambda g, s: g.catch(s["player"], _target(s)),
+    ActionKind.CHALLENGE: lambda g, s: g.challenge(s["player"]),
+    ActionKind.ACCEPT: lambda g, s: g.accept(s["player"]),
+    ActionKind.DISCARD: lambda g, s: g.discard(s["player"], None if s.get("decline") else _card_arg(s)),
+    ActionKind.CHOOSE_COLOR: lambda g, s: g.choose_color(s["player"], str(s.get("color", ""))),
+    ActionKind.REVEAL: lambda g, s: g.reveal(s["player"]),
+    ActionKind.JUMP_IN: lambda g, s: g.jump_in(
+        s["player"], _card_arg(s), color=_step_color(s), target=s.get("target")
+    ),
+    ActionKind.LEAVE: lambda g, s: g.leave(s["player"]),
+    ActionKind.TIMEOUT: lambda g, s: g.timeout(s["player"]),
 }
+"""The engine call of each step's ``action`` (every :class:`ActionKind`; a step names a card by
+its text, which may be the active face alone, so steps don't go through ``Action``)."""
 
 
 # --------------------------------------------------------------------------- checks
@@ -378,7 +385,7 @@ _CHECKS: dict[str, Callable[[Game, Sequence[Event], Any, str], None]] = {
     ),
     "protected": lambda g, e, w, where: _same("protected", g.protected or "", w, where),
     "revealed_to": _table("revealed_to", _revealed, lambda v: sorted(_as_list(v))),
-    "events": lambda g, e, w, where: _same("events", [ev.kind for ev in e], list(w), where),
+    "events": lambda g, e, w, where: _same("events", [str(ev.kind) for ev in e], list(w), where),
 }
 
 

@@ -117,6 +117,16 @@ class Variant:
         """Every face of one side of the deck (112 for Flip, 108 for classic, ...)."""
         return self.dark if side is Side.DARK else self.light
 
+    @property
+    def customizable(self) -> bool:
+        """True if the deck has Wild Customizable, whose rule the host sets
+        (``Options.customizable_rule``; DC Super Hero Girls).
+
+        >>> VARIANTS["dc-super-hero-girls"].customizable, VARIANTS["classic"].customizable
+        (True, False)
+        """
+        return Rank.WILD_CUSTOMIZABLE in self.ranks
+
     @cached_property
     def ranks(self) -> frozenset[Rank]:
         """Every rank that occurs in this deck."""

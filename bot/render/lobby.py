@@ -25,7 +25,7 @@ def options_text(table: Table) -> str:
         parts.append("partners")
     if o.house_rules:
         parts.append("house rules: " + house_rules_text(o.house_rules))
-    if table.variant == "dc-super-hero-girls" and o.customizable_rule:
+    if VARIANTS[table.variant].customizable and o.customizable_rule:
         parts.append(f"Wild Customizable: {customizable_text(o.customizable_rule)}")
     parts.append(f"turn timer {table.turn_seconds}s" if table.turn_seconds else "no turn timer")
     return " · ".join(parts)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Color
 from bot.engine.errors import BadOption, CatchRefused, NotInGame, NotYourTurn
 from bot.engine.events import Event
@@ -226,16 +227,17 @@ def _hand_action(
         raise NotYourTurn("There is no drawn card to play.")
     color = _color(args[1]) if len(args) > 1 and args[1] else None
     target = args[2] if len(args) > 2 else None
-    face = card.face(game.side)
-    if face.wild and face.rank.value not in ("wild super hero", "wild villain") and color is None:
-        return (verb, index)
-    if game._needs_target(face) and target is None:
-        return (verb, index, color.value if color else "")
-    if verb == "pd":
-        return lambda g, p: g.play_drawn(p, color=color, target=target)
-    if verb == "j":
-        return lambda g, p: g.jump_in(p, card, color=color, target=target)
-    return lambda g, p: g.play(p, card, color=color, target=target)
+    action = Action(_HAND_KINDS[verb], card, color, target)
+    completions = game.completions(player, action)
+    if completions and action not in completions:  # a field is missing: ask for it
+        if color is None and any(a.color is not None for a in completions):
+            return (verb, index)
+        if target is None and any(a.target is not None for a in completions):
+            return (verb, index, color.value if color else "")
+    return lambda g, p: g.apply(p, action)
+
+
+_HAND_KINDS = {"p": ActionKind.PLAY, "pd": ActionKind.PLAY_DRAWN, "j": ActionKind.JUMP_IN}
 
 
 def _index(text: str, hand: list[Any]) -> int:

@@ -196,7 +196,7 @@ def test_house_rules_show_their_names_everywhere() -> None:
         (Options(scoring=Scoring.SINGLE_ROUND, target_score=500), "first player out wins", "500"),
         (Options(target_score=300), "first to 300 points", "single"),
         (Options(scoring=Scoring.RUNNING_TALLY, target_score=200), "lowest total wins", "first to"),
-        (Options(scoring=Scoring.SINGLE_ROUND, elimination=True), "elimination: out at 500", "single"),
+        (Options(elimination=True), "elimination: out at 500", "single"),  # never a single round
     ],
 )
 def test_scoring_mode_is_shown_without_a_target_where_none_applies(

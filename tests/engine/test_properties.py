@@ -11,13 +11,12 @@ and random junk actions mixed in. After every step:
 * exactly one pending decision: ``NONE`` iff the round is over, else a seated player who has a
   legal way to make it, and nobody else has a decision;
 * ``Game.from_dict(d).to_dict() == d`` for ``d = game.to_dict()``;
-* the public view shows no active face of any hand card (two-sided decks: ``inactive_hands`` are
-  exactly the inactive faces);
 * a refused action changes nothing (state, random generator, version, event buffer);
-* on every ``SAMPLE``-th step: every legal action of every seated player (and the pending
-  player's ``timeout`` and ``leave``, and another player's ``leave``) is accepted by a restored
-  copy that then keeps the invariants, and a copy and the game stay identical (state and events)
-  when the same action is applied to both.
+* on every ``SAMPLE``-th step: every legal action of every seated player reads back from its
+  text form (``Action.parse(action.text())``), and it (and the pending player's ``timeout`` and
+  ``leave``, and another player's ``leave``) is accepted by a restored copy that then keeps the
+  invariants, and a copy and the game stay identical (state and events) when the same action is
+  applied to both.
 
 Environment: ``UNO_PROPERTY_GAMES`` (games per configuration, default 30: under 2 minutes for the
 file on a 2-core machine; the issue's full run, 10,000 games each, is ``scripts/property_soak.py``,
@@ -33,7 +32,6 @@ import os
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import chain
 from operator import attrgetter
 from typing import Any
@@ -84,15 +82,6 @@ RULES_DECK_SIZE = {
     "dc-super-hero-girls": 112,
 }
 ALL_RULES = frozenset(HouseRule)
-VIEW_KEYS = frozenset(
-    {
-        "variant", "round", "dealer", "side", "top", "color", "direction", "pending", "turn",
-        "players", "scores", "target_score", "draw_size", "discard_size", "protected",
-        "round_over", "round_winner", "round_points", "game_over", "winners", "version",
-    }
-)  # fmt: skip
-TWO_SIDED_VIEW_KEYS = frozenset({"inactive_hands", "draw_top_inactive"})
-PLAYER_VIEW_KEYS = frozenset({"id", "cards", "uno", "catchable", "out", "team"})
 NAME = attrgetter("name")
 JUNK_KINDS = (
     "play", "draw", "play-drawn", "keep", "uno", "catch", "challenge", "accept", "discard",
@@ -312,57 +301,6 @@ def check_state(game: Game, deck: Counter[str]) -> None:
     assert game.protected is None or game.protected in seated
 
 
-@cache
-def face_names(variant: str, side: Side) -> frozenset[str]:
-    """The names of every face of one side of a variant's deck."""
-    return frozenset(f.name for f in VARIANTS[variant].deck_faces(side))
-
-
-@cache
-def any_face_names(variant: str) -> frozenset[str]:
-    """The names of every face of either side of a variant's deck."""
-    return face_names(variant, Side.LIGHT) | face_names(variant, Side.DARK)
-
-
-def check_public_view(game: Game) -> None:
-    """The public view shows no hand card's full name or active face; Flip: inactive faces only."""
-    view = game.public_view()
-    two_sided = game.variant.two_sided
-    assert view.keys() == VIEW_KEYS | (TWO_SIDED_VIEW_KEYS if two_sided else set()), set(view)
-    assert view["top"] == game.top.name
-    # Every text the view holds, but the top card and the inactive faces.
-    shown = [v for k, v in view.items() if isinstance(v, str) and k != "top" and k not in TWO_SIDED_VIEW_KEYS]
-    for entry in view["players"]:
-        assert entry.keys() == PLAYER_VIEW_KEYS, set(entry)
-        shown += (entry["id"], entry["out"] or "", entry["team"])
-    shown += view["scores"]
-    shown += view["winners"]
-    side = game.side
-    # A hand card's text is a face's name or a two-sided card's (" / ", refused below): only the
-    # texts that name a face need a closer look.
-    suspect = any_face_names(game.variant.id).intersection(shown)
-    if suspect:
-        secret: set[str] = set()
-        for hand in game.hands.values():
-            secret.update(map(NAME, hand))
-            secret.update(card.face(side).name for card in hand)
-        leaked = secret & suspect
-        assert not leaked, f"public view shows hand cards: {leaked}"
-    if two_sided:
-        other = side.other
-        expected = {q: [c.face(other).name for c in game.hands[q]] for q in game.seated if q in game.hands}
-        assert view["inactive_hands"] == expected, "inactive_hands aren't the inactive faces"
-        faces = face_names(game.variant.id, other)
-        for hand_names in view["inactive_hands"].values():
-            assert faces.issuperset(hand_names), "inactive_hands show an active face"
-        top = game.draw_pile[-1].face(other).name if game.draw_pile else None
-        assert view["draw_top_inactive"] == top
-        shown += (n for hand_names in view["inactive_hands"].values() for n in hand_names)
-        shown.append(top or "")
-    # No text holds " / " (joined by a character that can't be part of a match).
-    assert " / " not in "\0".join(shown), "public view shows a two-sided card"
-
-
 # ----------------------------------------------------------------------------- the table
 
 
@@ -450,7 +388,6 @@ class Table:
         assert restored == d, "to_dict/from_dict round trip differs"
         self.state = d
         check_state(game, self.deck)
-        check_public_view(game)
         assert set(game.scores) == set(self.scores)
         for key, score in game.scores.items():
             assert score >= self.scores[key], f"{key}'s score went down"
@@ -515,9 +452,8 @@ class Table:
         for q in game.seated:
             actions = game.legal_actions(q)
             assert len(set(actions)) == len(actions), f"duplicate legal actions for {q}"
-            view = game.private_view(q)
-            assert view["hand"] == [c.name for c in game.hands[q]]
-            assert view["legal_actions"] == actions
+            for action in actions:
+                assert Action.parse(action.text()) == action, f"{action.text()!r} reads back otherwise"
             if q == pending:
                 actions += [Action("timeout"), Action("leave")]
             elif q == leaver:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+from bot.engine import variants
 from bot.engine.cards import Face, Side
 from bot.engine.errors import BadOption
 from bot.engine.game import Game
@@ -120,6 +124,21 @@ def test_variant_ids() -> None:
     for variant_id, variant in VARIANTS.items():
         assert variant.id == variant_id
         assert get_variant(variant_id) is variant
+
+
+def test_variant_ids_are_the_documented_list() -> None:
+    """VARIANTS holds exactly the ids of the variants.py doctest and of docs/rules.md, in order."""
+    doc = variants.__doc__ or ""
+    listed = ast.literal_eval(doc.split("for v in VARIANTS.values()]\n", 1)[1].splitlines()[0])
+    assert list(VARIANTS) == listed
+    rules = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert list(VARIANTS) == re.findall(r"^Variant id: `([a-z0-9-]+)`", rules, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("variant_id", list(VARIANTS))
+def test_customizable(variant_id: str) -> None:
+    """Only DC Super Hero Girls has Wild Customizable (the host's rule)."""
+    assert VARIANTS[variant_id].customizable is (variant_id == "dc-super-hero-girls")
 
 
 @pytest.mark.parametrize("variant_id", ["", "uno", "Classic", "flip marvel"])
