@@ -1,12 +1,14 @@
 """Buttons and selects that survive restarts (``DynamicItem``, STYLE.md 8).
 
-Every component's ``custom_id`` is ``uno:<scope>:<channel>:<version>:<verb>[:<args>]`` (buttons)
+Every component's ``custom_id`` is ``uno:<scope>:<channel>:<version>:<verb>[:<arg>]`` (buttons)
 or ``unos:…`` (selects), at most 100 characters:
 
 * scope ``l`` lobby, ``t`` table message, ``h`` a player's hand (ephemeral);
 * ``version`` is the table's state version when the component was drawn (0: not checked), so a
   click on an older state is refused politely;
-* the verb and its ``:``-separated args say what to do (see ``bot/service/dispatch.py``).
+* the verb and its argument say what to do (see ``bot/service/dispatch.py``): in a hand, verb
+  ``a`` carries an engine action in its text form (``Action.text()``, e.g. ``play wild color=red``),
+  in the argument of a button or as the values of a select.
 
 The callbacks only parse and hand over to the service (``interaction.client.service``).
 """
@@ -21,13 +23,17 @@ import discord
 if TYPE_CHECKING:
     from bot.service import TableService
 
-_ID = r"(?P<scope>[lth]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<args>[^\s]*))?"
+_ID = r"(?P<scope>[lth]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<arg>.+))?"
 MAX_ID = 100
 
 
-def custom_id(prefix: str, scope: str, channel: int, version: int, verb: str, *args: object) -> str:
-    """Build a component ``custom_id`` (raises ValueError beyond Discord's 100 characters)."""
-    text = ":".join([prefix, scope, str(channel), str(version), verb, *(str(a) for a in args)])
+def custom_id(prefix: str, scope: str, channel: int, version: int, verb: str, arg: object = "") -> str:
+    """Build a component ``custom_id``.
+
+    Raises:
+        ValueError: it would be longer than Discord's 100 characters.
+    """
+    text = ":".join([prefix, scope, str(channel), str(version), verb, *([str(arg)] if arg != "" else [])])
     if len(text) > MAX_ID:
         raise ValueError(f"custom_id too long: {text!r}")
     return text
@@ -37,15 +43,8 @@ def _service(interaction: discord.Interaction[Any]) -> TableService:
     return interaction.client.service  # type: ignore[attr-defined,no-any-return]
 
 
-def _parts(match: re.Match[str]) -> tuple[str, int, int, str, list[str]]:
-    args = match["args"]
-    return (
-        match["scope"],
-        int(match["channel"]),
-        int(match["version"]),
-        match["verb"],
-        args.split(":") if args else [],
-    )
+def _parts(match: re.Match[str]) -> tuple[str, int, int, str, str]:
+    return match["scope"], int(match["channel"]), int(match["version"]), match["verb"], match["arg"] or ""
 
 
 class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:" + _ID):
@@ -57,7 +56,8 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:"
         channel: int,
         version: int,
         verb: str,
-        *args: object,
+        arg: object = "",
+        *,
         label: str,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
@@ -70,25 +70,25 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:"
                 style=style,
                 disabled=disabled,
                 emoji=emoji,
-                custom_id=custom_id("uno", scope, channel, version, verb, *args),
+                custom_id=custom_id("uno", scope, channel, version, verb, arg),
                 row=row,
             )
         )
         self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
-        self.args = [str(a) for a in args]
+        self.arg = str(arg)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> UnoButton:
-        scope, channel, version, verb, args = _parts(match)
+        scope, channel, version, verb, arg = _parts(match)
         label = getattr(item, "label", None) or verb
-        return cls(scope, channel, version, verb, *args, label=label)
+        return cls(scope, channel, version, verb, arg, label=label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             await _service(interaction).dispatch.on_component(
-                interaction, self.scope, self.channel, self.version, self.verb, self.args, []
+                interaction, self.scope, self.channel, self.version, self.verb, self.arg, []
             )
         finally:
             _handled(self, interaction)
@@ -103,7 +103,8 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
         channel: int,
         version: int,
         verb: str,
-        *args: object,
+        arg: object = "",
+        *,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
         max_values: int = 1,
@@ -112,7 +113,7 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
         opts = options or [discord.SelectOption(label="-")]
         super().__init__(
             discord.ui.Select(
-                custom_id=custom_id("unos", scope, channel, version, verb, *args),
+                custom_id=custom_id("unos", scope, channel, version, verb, arg),
                 options=opts,
                 placeholder=placeholder,
                 min_values=0 if max_values > 1 else 1,
@@ -121,15 +122,15 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
             )
         )
         self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
-        self.args = [str(a) for a in args]
+        self.arg = str(arg)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> UnoSelect:
-        scope, channel, version, verb, args = _parts(match)
+        scope, channel, version, verb, arg = _parts(match)
         options = list(getattr(item, "options", []) or [])
-        return cls(scope, channel, version, verb, *args, options=options, max_values=25)
+        return cls(scope, channel, version, verb, arg, options=options, max_values=25)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -139,7 +140,7 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
                 self.channel,
                 self.version,
                 self.verb,
-                self.args,
+                self.arg,
                 list(self.item.values),
             )
         finally:

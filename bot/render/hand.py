@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
 
 from bot.components import UnoButton, UnoSelect, view_of
-from bot.engine.cards import Card, Rank
-from bot.engine.game import Action, Game
+from bot.engine.actions import Action, ActionKind
+from bot.engine.cards import Card, Face, Rank
+from bot.engine.game import Game
 from bot.engine.options import PendingKind
 from bot.render.table import pending_text
 from bot.render.words import (
@@ -37,17 +37,28 @@ TARGET_PROMPTS = {
     Rank.WILD_CUSTOMIZABLE: "pick the player to swap hands with",
 }
 """What a player is asked when a card they play needs a picked player (``effects.target_ranks``)."""
+CARD_ACTIONS = {ActionKind.PLAY: "", ActionKind.PLAY_DRAWN: "Play ", ActionKind.JUMP_IN: "Jump in: "}
+"""The actions shown as a card (button or select option), in this order, with their label's start."""
+ACTION_BUTTONS = {
+    ActionKind.DRAW: ("Draw", discord.ButtonStyle.primary),
+    ActionKind.KEEP: ("Keep it", discord.ButtonStyle.secondary),
+    ActionKind.ACCEPT: ("Accept", discord.ButtonStyle.secondary),
+    ActionKind.CHALLENGE: ("Challenge!", discord.ButtonStyle.danger),
+    ActionKind.REVEAL: ("Let them see", discord.ButtonStyle.secondary),
+}
+"""The label and style of each decision shown as a button of its own."""
 
 
 def hand(
-    tbl: Table, player: str, *, page: int = 0, pick: Sequence[str] = (), notice: str = ""
+    tbl: Table, player: str, *, page: int = 0, pick: Action | None = None, notice: str = ""
 ) -> tuple[str, discord.Embed, discord.ui.View]:
-    """A player's private hand: every card, and their possible decisions as components.
+    """A player's private hand: every card, and their possible decisions as components, each
+    carrying its action's text (``Action.text()``).
 
     Args:
         page: page of the card select when more cards can be played than buttons fit.
-        pick: a play in progress needing a color or target: ``(verb, index)`` or
-            ``(verb, index, color)``.
+        pick: a play in progress that still needs its color, then its player
+            (`Game.completions` say which): the hand asks for it.
         notice: a line shown above the hand (e.g. why a click was refused).
 
     Returns:
@@ -59,7 +70,7 @@ def hand(
     cards = game.hands.get(player, [])
     side = game.side
     decisions = game.decisions(player)
-    playable = {a.card for a in decisions if a.card is not None and a.kind in ("play", "play-drawn")}
+    playable = {a.card for a in decisions if a.card is not None and a.kind in CARD_ACTIONS}
     content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
     left = player not in game.hands  # left, removed or eliminated: nothing more to decide
     closed = left or tbl.state is TableState.OVER
@@ -71,8 +82,11 @@ def hand(
         if left and tbl.state is not TableState.OVER
         else pending_text(tbl, game)
     )
-    if pick:
-        status = _pick_status(game, cards, list(pick)) or status
+    live = not closed and not game.round_over
+    completions = game.completions(player, pick) if live and pick is not None else []
+    if completions:
+        assert pick is not None
+        status = _pick_status(game, pick, completions)
     embed = discord.Embed(
         title="Not in this game" if left else count(len(cards), "card"),
         description=f"Top card: **{face_label(game.top)}**"
@@ -91,121 +105,120 @@ def hand(
     for other, seen in game.revealed.get(player, {}).items():
         embed.add_field(name=f"{tbl.name(other)}'s hand (shown to you)", value=trim(cards_text(seen, side)))
     items: list[discord.ui.Item[Any]] = []
-    live = not closed and not game.round_over
-    if live and pick:
-        items = _pick_items(tbl, game, player, list(pick))
+    if completions:
+        assert pick is not None
+        items = _pick_items(tbl, pick, completions)
     elif live:
         items = _decision_items(tbl, game, player, decisions, page)
     if live:
-        extra_row = 4
         if game.can_call_uno(player):
+            uno = Action(ActionKind.UNO).text()
             items.append(
-                UnoButton("h", ch, v, "u", label="UNO!", style=discord.ButtonStyle.danger, row=extra_row)
+                UnoButton("h", ch, v, "a", uno, label="UNO!", style=discord.ButtonStyle.danger, row=4)
             )
-        items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=extra_row))
+        items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
     return content, embed, view_of(*items)
 
 
-def _pick_status(game: Game, cards: list[Card], pick: list[str]) -> str | None:
+def _asks_color(pick: Action, completions: list[Action]) -> bool:
+    """Whether the play in progress still needs its color (else it needs its player)."""
+    return pick.color is None and any(a.color is not None for a in completions)
+
+
+def _pick_status(game: Game, pick: Action, completions: list[Action]) -> str:
     """What the second step of a play asks (the color, or the player to pick), still "Your move"."""
-    index = pick[1]
-    if index == "-":
-        card = game.drawn
-    else:
-        card = cards[int(index)] if index.isdigit() and int(index) < len(cards) else None
-    if card is None:
-        return None
+    card = pick.card or completions[0].card or game.drawn
+    assert card is not None
     face = card.face(game.side)
-    prompt = "name the color" if len(pick) == 2 else TARGET_PROMPTS.get(face.rank, "pick a player")
+    prompt = (
+        "name the color" if _asks_color(pick, completions) else TARGET_PROMPTS.get(face.rank, "pick a player")
+    )
     return f"🟢 Your move ({face_label(face)}): {prompt}."
 
 
-def _actions_by_card(actions: Iterable[Action]) -> dict[tuple[str, Card | None], list[Action]]:
-    groups: dict[tuple[str, Card | None], list[Action]] = {}
+def _card_entries(game: Game, player: str, decisions: list[Action]) -> list[tuple[Action, str, Face]]:
+    """The plays, drawn-card plays and jump-ins open to the player, one per card: the action as a
+    button carries it (without its color and player, asked next; a drawn card's play without its
+    card, which is implied and would make the text too long), its label, and the card's face."""
+    side = game.side
+    actions = [a for a in decisions if a.kind in CARD_ACTIONS]
+    if game.pending.player != player and game.pending.kind is PendingKind.TURN:
+        actions += [a for a in game.legal_actions(player) if a.kind is ActionKind.JUMP_IN]
+    entries: dict[tuple[ActionKind, Card | None], tuple[Action, str, Face]] = {}
     for a in actions:
-        groups.setdefault((a.kind, a.card), []).append(a)
-    return groups
-
-
-_VERB = {"play": "p", "play-drawn": "pd", "jump-in": "j"}
-_SIMPLE = {
-    "draw": ("d", "Draw", discord.ButtonStyle.primary),
-    "keep": ("k", "Keep it", discord.ButtonStyle.secondary),
-    "accept": ("a", "Accept", discord.ButtonStyle.secondary),
-    "challenge": ("ch", "Challenge!", discord.ButtonStyle.danger),
-    "reveal": ("rv", "Let them see", discord.ButtonStyle.secondary),
-}
+        assert a.card is not None
+        if (a.kind, a.card) not in entries:
+            carried = Action(a.kind, None if a.kind is ActionKind.PLAY_DRAWN else a.card)
+            entries[(a.kind, a.card)] = (
+                carried,
+                CARD_ACTIONS[a.kind] + card_label(a.card, side),
+                a.card.face(side),
+            )
+    kinds = list(CARD_ACTIONS)
+    return sorted(entries.values(), key=lambda e: (kinds.index(e[0].kind), face_order(e[2])))
 
 
 def _decision_items(
     tbl: Table, game: Game, player: str, decisions: list[Action], page: int
 ) -> list[discord.ui.Item[Any]]:
     ch, v = tbl.channel_id, tbl.version
-    hand_cards = game.hands[player]
     side = game.side
     items: list[discord.ui.Item[Any]] = []
-    card_actions = [a for a in decisions if a.kind in _VERB]
-    if game.pending.player != player and game.pending.kind is PendingKind.TURN:
-        card_actions += [a for a in game.legal_actions(player) if a.kind == "jump-in"]
-    groups = _actions_by_card(card_actions)
-    entries = []
-    for (kind, card), _ in groups.items():
-        assert card is not None
-        index = hand_cards.index(card) if kind != "play-drawn" else "-"
-        prefix = {"play-drawn": "Play ", "jump-in": "Jump in: "}.get(kind, "")
-        entries.append((_VERB[kind], index, prefix + card_label(card, side), card.face(side)))
-    entries.sort(key=lambda e: (list(_VERB.values()).index(e[0]), face_order(e[3])))
+    entries = _card_entries(game, player, decisions)
     if len(entries) <= CARD_BUTTONS:
-        for n, (verb, index, label, face) in enumerate(entries):
+        for n, (action, label, face) in enumerate(entries):
             items.append(
-                UnoButton("h", ch, v, verb, index, label=label, style=button_style(face), row=n // 5)
+                UnoButton("h", ch, v, "a", action.text(), label=label, style=button_style(face), row=n // 5)
             )
     else:
         pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
         page = max(0, min(page, pages - 1))
         chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
-        options = [
-            discord.SelectOption(label=label[:100], value=f"{verb}:{index}")
-            for verb, index, label, _ in chunk
-        ]
-        items.append(UnoSelect("h", ch, v, "sel", options=options, placeholder="Play a card…", row=0))
+        options = [discord.SelectOption(label=label[:100], value=action.text()) for action, label, _ in chunk]
+        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder="Play a card…", row=0))
         items += _pager(tbl, page, pages)
     row = 3
     for action in decisions:
-        if action.kind in _SIMPLE:
-            verb, label, style = _SIMPLE[action.kind]
-            items.append(UnoButton("h", ch, v, verb, label=label, style=style, row=row))
-        elif action.kind == "choose-color":
-            assert action.color is not None
-            items.append(
-                UnoButton(
-                    "h",
-                    ch,
-                    v,
-                    "col",
-                    action.color.value,
-                    label=action.color.value,
-                    emoji=EMOJI[action.color],
-                    style=BUTTON_STYLE.get(action.color, discord.ButtonStyle.secondary),
-                    row=row,
-                )
-            )
-    if game.pending.kind is PendingKind.DISCARD and game.pending.player == player:
+        if action.kind in ACTION_BUTTONS:
+            label, style = ACTION_BUTTONS[action.kind]
+            items.append(UnoButton("h", ch, v, "a", action.text(), label=label, style=style, row=row))
+        elif action.kind is ActionKind.CHOOSE_COLOR:
+            items.append(_color_button(tbl, action))
+    discards = [a for a in decisions if a.kind is ActionKind.DISCARD and a.card is not None]
+    if discards:
         # One option per different card (copies discard alike), paged like the card select
         # (which is empty while a discard is pending).
-        first = {card: i for i, card in reversed(list(enumerate(hand_cards)))}
-        order = sorted(first.items(), key=lambda kv: face_order(kv[0].face(side)))
+        order = sorted(discards, key=lambda a: face_order(a.card.face(side)) if a.card else (0, 0, 0))
         pages = (len(order) + SELECT_PAGE - 1) // SELECT_PAGE
         page = max(0, min(page, pages - 1))
         options = [
-            discord.SelectOption(label=card_label(card, side)[:100], value=str(i))
-            for card, i in order[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+            discord.SelectOption(label=card_label(a.card, side)[:100], value=a.text())
+            for a in order[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+            if a.card is not None
         ]
-        if options:
-            items.append(UnoSelect("h", ch, v, "dis", options=options, placeholder="Discard a card…", row=2))
+        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder="Discard a card…", row=2))
         items += _pager(tbl, page, pages)
-        items.append(UnoButton("h", ch, v, "dec", label="Keep all my cards", row=row))
+    if any(a.kind is ActionKind.DISCARD and a.decline for a in decisions):
+        keep = Action(ActionKind.DISCARD, decline=True).text()
+        items.append(UnoButton("h", ch, v, "a", keep, label="Keep all my cards", row=row))
     return items
+
+
+def _color_button(tbl: Table, action: Action, row: int = 3) -> UnoButton:
+    """A button naming ``action``'s color (choosing it, or playing a wild with it)."""
+    color = action.color
+    assert color is not None
+    return UnoButton(
+        "h",
+        tbl.channel_id,
+        tbl.version,
+        "a",
+        action.text(),
+        label=color.value,
+        emoji=EMOJI[color],
+        style=BUTTON_STYLE.get(color, discord.ButtonStyle.secondary),
+        row=row,
+    )
 
 
 def _pager(tbl: Table, page: int, pages: int) -> list[discord.ui.Item[Any]]:
@@ -219,36 +232,20 @@ def _pager(tbl: Table, page: int, pages: int) -> list[discord.ui.Item[Any]]:
     ]
 
 
-def _pick_items(tbl: Table, game: Game, player: str, pick: list[str]) -> list[discord.ui.Item[Any]]:
-    """Second step of a wild: name the color, then (Howler, Save The Day, …) pick a player."""
-    ch, v = tbl.channel_id, tbl.version
-    verb, index = pick[0], pick[1]
-    if len(pick) == 2:
-        items: list[discord.ui.Item[Any]] = [
-            UnoButton(
-                "h",
-                ch,
-                v,
-                verb,
-                index,
-                c.value,
-                label=c.value,
-                emoji=EMOJI[c],
-                style=BUTTON_STYLE.get(c, discord.ButtonStyle.secondary),
-                row=0,
-            )
-            for c in game.colors
-        ]
+def _pick_items(tbl: Table, pick: Action, completions: list[Action]) -> list[discord.ui.Item[Any]]:
+    """Second step of a play: name the color (buttons), then (Howler, Save The Day, …) pick a
+    player (a select whose values are the complete actions)."""
+    items: list[discord.ui.Item[Any]]
+    if _asks_color(pick, completions):
+        colors = dict.fromkeys(a.color for a in completions if a.color is not None)
+        items = [_color_button(tbl, pick._replace(color=c), row=0) for c in colors]
     else:
-        options = [
-            discord.SelectOption(label=tbl.name(p)[:100], value=str(i))
-            for i, p in enumerate(game.players)
-            if p != player and p in game.hands
-        ]
+        targets = {a.target: a for a in completions if a.target is not None}
+        options = [discord.SelectOption(label=tbl.name(t)[:100], value=a.text()) for t, a in targets.items()]
         items = [
             UnoSelect(
-                "h", ch, v, "tgt", verb, index, pick[2], options=options, placeholder="Pick a player…", row=0
+                "h", tbl.channel_id, tbl.version, "a", options=options, placeholder="Pick a player…", row=0
             )
         ]
-    items.append(UnoButton("h", ch, v, "bk", label="Back", row=1))
+    items.append(UnoButton("h", tbl.channel_id, tbl.version, "bk", label="Back", row=1))
     return items

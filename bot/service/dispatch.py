@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.actions import Action, ActionKind
-from bot.engine.cards import Color
-from bot.engine.errors import BadOption, CatchRefused, NotInGame, NotYourTurn
-from bot.engine.events import Event
+from bot.engine.errors import CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import reply_error
@@ -25,6 +23,8 @@ from bot.tables import LobbyError, StaleAction, Table
 if TYPE_CHECKING:
     from bot.service import TableService
 
+TWO_STEP = frozenset({ActionKind.PLAY, ActionKind.PLAY_DRAWN, ActionKind.JUMP_IN})
+"""Actions whose card may need a color, then a player, asked for in a second step."""
 HOST_ONLY = frozenset({"start", "variant", "rules", "bot", "unbot"})  # the host sets the table up
 
 
@@ -41,7 +41,7 @@ class Dispatch:
         channel_id: int,
         version: int,
         verb: str,
-        args: list[str],
+        arg: str,
         values: list[str],
     ) -> None:
         """A click on a lobby (``scope`` ``"l"``), table (``"t"``) or hand (``"h"``) component;
@@ -53,7 +53,7 @@ class Dispatch:
             elif scope == "t":
                 await self._on_table(interaction, table, verb)
             else:
-                await self._on_hand(interaction, table, version, verb, args, values)
+                await self._on_hand(interaction, table, version, verb, arg, values)
         except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
             redraw = self._hand_redraw(interaction, channel_id) if scope == "h" else None
             await reply_error(interaction, exc, channel_id, redraw=redraw)
@@ -101,9 +101,9 @@ class Dispatch:
         if verb == "hand":
             await self.service.commands.show_hand(interaction)
         elif verb == "uno":
-            await self.act(interaction, table, None, lambda g, p: g.call_uno(p), answer="You called UNO!")
+            await self.act(interaction, table, None, Action(ActionKind.UNO), answer="You called UNO!")
         elif verb == "catch":
-            await self.act(interaction, table, None, _catch_someone, answer="Caught!")
+            await self.act(interaction, table, None, _catch, answer="Caught!")
         else:
             raise LobbyError("Unknown table button.")
 
@@ -113,9 +113,12 @@ class Dispatch:
         table: Table,
         version: int,
         verb: str,
-        args: list[str],
+        arg: str,
         values: list[str],
     ) -> None:
+        """A click in a hand: ``r`` Refresh, ``pg`` a page of the card select, ``bk`` Back from a
+        two-step play, ``a`` an action (its text in ``arg``, or a select's value). A play still
+        missing its color or player is answered with the hand asking for it."""
         player = str(interaction.user.id)
         game = table.game
         if game is None or player not in game.hands:
@@ -126,21 +129,19 @@ class Dispatch:
             return
         if version and version != table.version:
             raise StaleAction()
-        if verb == "pg":
-            await hands.respond(interaction, table, player, page=int(args[0]))
+        if verb in ("pg", "bk"):
+            await hands.respond(interaction, table, player, page=int(arg) if arg.isdigit() else 0)
             return
-        if verb == "bk":
-            await hands.respond(interaction, table, player)
-            return
-        if verb == "sel":  # a card chosen from the select: "<verb>:<index>"
-            verb, _, index = values[0].partition(":")
-            args = [index]
-        if verb == "tgt":  # a picked player for a play in progress: args = verb, index, color
-            verb, args = args[0], [args[1], args[2], str(game.players[int(values[0])])]
-        action = _hand_action(game, player, verb, args, values)
-        if isinstance(action, tuple):  # a wild still needs a color or a player: second step
-            await hands.respond(interaction, table, player, pick=action)
-            return
+        if verb != "a":  # a component of an older bot, whose words changed
+            raise StaleAction()
+        action = Action.parse(values[0] if values else arg)
+        if action.kind in TWO_STEP:
+            completions = game.completions(player, action)
+            if completions and action not in completions:
+                if _asks(action, completions):
+                    await hands.respond(interaction, table, player, pick=action)
+                    return
+                action = completions[0]  # only the card was left out: a drawn card's play
         await self.act(interaction, table, version or None, action, answer=None)
 
     async def act(
@@ -148,12 +149,13 @@ class Dispatch:
         interaction: discord.Interaction[Any],
         table: Table,
         version: int | None,
-        action: Callable[[Game, str], list[Event]],
+        action: Action | Callable[[Game, str], Action],
         *,
         answer: str | None,
     ) -> None:
-        """Run one engine action for the interacting player; answer with their hand redrawn
-        (``answer`` None: a click in the hand) or with the private text ``answer``.
+        """Apply one engine action (or the one ``action(game, player)`` makes) for the interacting
+        player; answer with their hand redrawn (``answer`` None: a click in the hand) or with the
+        private text ``answer``.
 
         The interaction is acknowledged first (a deferred update): the answer waits for the
         table's lock and for the move to be saved, and Discord wants an acknowledgement within
@@ -175,7 +177,7 @@ class Dispatch:
                 raise StaleAction()
             if player not in game.hands:
                 raise NotInGame()
-            events = action(game, player)
+            events = game.apply(player, action if isinstance(action, Action) else action(game, player))
             table.timeouts.pop(player, None)
             change.played(events)
         await self.service.publisher.say(table, change.posts)
@@ -186,72 +188,22 @@ class Dispatch:
         self.service.after(change)
 
 
-def _catch_someone(game: Game, player: str) -> list[Event]:
+def _asks(action: Action, completions: list[Action]) -> bool:
+    """Whether the player must still choose for ``action`` (the two-step plays): a color, or a
+    player, which its completions have and it lacks (asked even when only one would do)."""
+    return any(
+        (action.color is None and a.color is not None) or (action.target is None and a.target is not None)
+        for a in completions
+    )
+
+
+def _catch(game: Game, player: str) -> Action:
+    """The table's Catch button: catch the first player open to a catch (none: refused).
+
+    Raises:
+        CatchRefused: nobody can be caught now.
+    """
     targets = game.catch_targets(player)
     if not targets:
         raise CatchRefused()
-    return game.catch(player, targets[0])
-
-
-def _hand_action(
-    game: Game, player: str, verb: str, args: list[str], values: list[str]
-) -> Callable[[Game, str], list[Event]] | tuple[str, ...]:
-    """The engine call for a hand component, or the pick still needed ``(verb, index[, color])``.
-
-    Raises:
-        UnoError: a malformed or impossible choice (an index out of the hand, an unknown color).
-    """
-    simple: dict[str, Callable[[Game, str], list[Event]]] = {
-        "d": lambda g, p: g.draw(p),
-        "k": lambda g, p: g.keep(p),
-        "u": lambda g, p: g.call_uno(p),
-        "ch": lambda g, p: g.challenge(p),
-        "a": lambda g, p: g.accept(p),
-        "rv": lambda g, p: g.reveal(p),
-        "dec": lambda g, p: g.discard(p, None),
-    }
-    if verb in simple:
-        return simple[verb]
-    if verb == "col":
-        color = _color(args[0])
-        return lambda g, p: g.choose_color(p, color)
-    hand = game.hands[player]
-    if verb == "dis":
-        card = hand[_index(values[0] if values else args[0], hand)]
-        return lambda g, p: g.discard(p, card)
-    if verb not in ("p", "pd", "j"):
-        raise NotYourTurn("That button isn't for you.")
-    index = args[0] if args else "-"
-    card = game.drawn if verb == "pd" else hand[_index(index, hand)]
-    if card is None:
-        raise NotYourTurn("There is no drawn card to play.")
-    color = _color(args[1]) if len(args) > 1 and args[1] else None
-    target = args[2] if len(args) > 2 else None
-    action = Action(_HAND_KINDS[verb], card, color, target)
-    completions = game.completions(player, action)
-    if completions and action not in completions:  # a field is missing: ask for it
-        if color is None and any(a.color is not None for a in completions):
-            return (verb, index)
-        if target is None and any(a.target is not None for a in completions):
-            return (verb, index, color.value if color else "")
-    return lambda g, p: g.apply(p, action)
-
-
-_HAND_KINDS = {"p": ActionKind.PLAY, "pd": ActionKind.PLAY_DRAWN, "j": ActionKind.JUMP_IN}
-
-
-def _index(text: str, hand: list[Any]) -> int:
-    try:
-        i = int(text)
-    except ValueError:
-        raise NotYourTurn("That button is broken; press Refresh.") from None
-    if not 0 <= i < len(hand):
-        raise StaleAction()
-    return i
-
-
-def _color(text: str) -> Color:
-    try:
-        return Color(text)
-    except ValueError:
-        raise BadOption(f"{text!r} isn't a color.") from None
+    return Action(ActionKind.CATCH, target=targets[0])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import discord
@@ -18,6 +17,7 @@ from discord.webhook.async_ import async_context
 
 from bot import render
 from bot.components import release
+from bot.engine.actions import Action
 from bot.engine.options import HouseRule
 from bot.service.updates import Updates
 from bot.tables import Table, TableState
@@ -61,7 +61,7 @@ class Hands:
         player: str,
         *,
         page: int = 0,
-        pick: Sequence[str] = (),
+        pick: Action | None = None,
         notice: str = "",
         new: bool = False,
     ) -> None:

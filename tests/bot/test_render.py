@@ -10,6 +10,7 @@ import pytest
 
 from bot import render
 from bot.engine import ai
+from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Side
 from bot.engine.events import Event
 from bot.engine.game import Game
@@ -255,10 +256,10 @@ def test_seven_o_target_pick_says_what_is_asked() -> None:
     options = Options(house_rules=frozenset({HouseRule.SEVEN_O}))
     table = _dealt({"1": ["red 7", "wild", "blue 2"], "2": ["green 5"]}, options)
     assert "🟢 Your move: play a card or draw." in str(render.hand(table, "1")[1].description)
-    _, embed, _ = render.hand(table, "1", pick=("p", "0", ""))
+    _, embed, _ = render.hand(table, "1", pick=Action.parse("play red 7"))
     assert "pick the player to swap hands with (Seven-O)" in str(embed.description)
     assert "play a card or draw" not in str(embed.description)
-    _, embed, _ = render.hand(table, "1", pick=("p", "1"))
+    _, embed, _ = render.hand(table, "1", pick=Action.parse("play wild"))
     assert "🟢 Your move (🌈 wild): name the color." in str(embed.description)
 
 
@@ -292,7 +293,7 @@ def test_wild_super_hero_discard_reaches_every_card_of_a_huge_hand() -> None:
         forward = next((c for c in components if c.get("label") == "▶"), None)
         if forward is None or forward.get("disabled"):
             break
-    cards = [hand_cards[int(i)] for i in offered]
+    cards = [Action.parse(text).card for text in offered]
     assert len(cards) == len(set(cards)) and set(cards) == set(hand_cards)
     assert len(set(hand_cards)) > 25  # more than one select holds
 

@@ -101,6 +101,13 @@ async def choose(
     return (await run.answer()).message
 
 
+async def choose_label(env: LocalDiscord, user: User, message: Message, label: str) -> Message | None:
+    """Pick the option labelled ``label`` in the first select of ``message`` (a player, a card)."""
+    select = message.selects[0]
+    value = next(o["value"] for o in select["options"] if o["label"] == label)
+    return await choose(env, user, message, value, select["custom_id"])
+
+
 def lobby_message(env: LocalDiscord, channel: Channel) -> Message:
     """The lobby message (the first message with a Join button)."""
     return next(m for m in env.stand_in.messages(channel) if any(b.get("label") == "Join" for b in m.buttons))

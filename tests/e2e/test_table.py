@@ -14,6 +14,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.service import hands as open_hands
 from tests.e2e.helpers import (
     choose,
+    choose_label,
     click,
     command,
     hand,
@@ -107,8 +108,7 @@ async def test_howler_shows_the_hand_to_the_table(uno: LocalDiscord) -> None:
     message = await click(uno, alice, message, "blue")
     assert message is not None and message.selects  # the player picker
     assert "pick the player whose hand the Howler shows to the table" in message.text
-    carol_index = str([s.name for s in table_of(uno, ch).seats].index("carol"))
-    await choose(uno, alice, message, carol_index)
+    await choose_label(uno, alice, message, "carol")
     carol_hand = await hand(uno, carol, ch)
     assert "Let them see" in labels(carol_hand)
     await click(uno, carol, carol_hand, "Let them see")
@@ -131,7 +131,7 @@ async def test_seven_o_asks_whom_to_swap_hands_with(uno: LocalDiscord) -> None:
     assert "🟢 Your move (🟥 red 7): pick the player to swap hands with (Seven-O)." in message.text
     assert "play a card or draw" not in message.text
     carol_id = table_of(uno, ch).seats[2].id
-    await choose(uno, alice, message, str(game.players.index(carol_id)))
+    await choose_label(uno, alice, message, "carol")
     assert [c.name for c in game.hands[carol_id]] == ["green 4", "blue 1"]
     await uno.stand_in.wait_until(lambda: "swaps hands with carol" in table_message(uno, ch).text)
 
@@ -151,7 +151,7 @@ async def test_save_the_day_protects(uno: LocalDiscord) -> None:
     message = await click(uno, alice, message, "red")
     assert message is not None
     bob_id = table_of(uno, ch).seats[1].id
-    await choose(uno, alice, message, str(game.players.index(bob_id)))
+    await choose_label(uno, alice, message, "bob")
     assert game.protected == bob_id
     await uno.stand_in.wait_until(lambda: "protected" in table_message(uno, ch).text)
 
@@ -324,3 +324,26 @@ async def test_tables_in_two_channels_are_independent(uno: LocalDiscord) -> None
     t2 = await open_table(uno, b, carol, [], bots=2)
     assert t1 is not t2 and t1.game is not None and t2.game is not None
     assert table_of(uno, a).channel_id != table_of(uno, b).channel_id
+
+
+async def test_a_drawn_card_is_played_from_the_hand(uno: LocalDiscord) -> None:
+    """After drawing a playable card, Play plays it at once; a drawn wild asks for its color."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    game = rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["blue 2", "green 4"], "bob": ["blue 5", "yellow 6", "green 6"]},
+        discard=["red 7"], draw=["red 8", "wild"],
+    )  # fmt: skip
+    message = await click(uno, alice, await hand(uno, alice, ch), "Draw")
+    assert message is not None and "Play 🟥 red 8" in labels(message) and "Keep it" in labels(message)
+    message = await click(uno, alice, message, "Play 🟥 red 8")
+    assert message is not None and game.top.name == "red 8" and "Back" not in labels(message)
+    await click(uno, bob, await hand(uno, bob, ch), "Draw")  # bob draws the wild and keeps it
+    bob_id = table_of(uno, ch).seats[1].id
+    assert [c.name for c in game.hands[bob_id]][-1] == "wild"
+    message = await click(uno, bob, await hand(uno, bob, ch), "Play 🌈 wild")
+    assert message is not None and "name the color" in message.text and "Back" in labels(message)
+    await click(uno, bob, message, "green")
+    assert game.top.name == "wild" and game.color is Color.GREEN
