@@ -13,7 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 ENGINE = REPO / "bot" / "engine"
 
-# Never allowed in the engine, standard library or not (STYLE.md item 1).
+# Never allowed in the engine, standard library or not: it stays pure and synchronous, so every game
+# replays from its seed and is tested without Discord.
 FORBIDDEN = frozenset(
     {
         "discord",
@@ -202,7 +203,7 @@ def undocumented_members(source: str) -> list[str]:
 
 @pytest.mark.parametrize("path", ENGINE_MODULES, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_engine_enum_members_have_docstrings(path: Path) -> None:
-    """Every enum member in the engine has a one-line docstring (STYLE.md item 2)."""
+    """Every enum member in the engine has a one-line docstring (its meaning, next to its value)."""
     assert undocumented_members(path.read_text(encoding="utf-8")) == []
 
 
