@@ -1,4 +1,4 @@
-"""Buttons and selects that survive restarts (``DynamicItem``, STYLE.md 8).
+"""Buttons and selects that survive restarts (``DynamicItem``, not a ``View`` that dies with the process).
 
 Every component's ``custom_id`` is ``uno:<scope>:<channel>:<version>:<verb>[:<arg>]`` (buttons)
 or ``unos:…`` (selects), at most 100 characters:

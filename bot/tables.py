@@ -100,7 +100,7 @@ class Table:
         game_id: unique id of this game (results are recorded under it).
         message_id: the public lobby/table message.
         log: the last events as short lines for the table message.
-        timeouts: consecutive timeouts per player (3 remove them; RULES.md section 11).
+        timeouts: consecutive timeouts per player (3 remove them; docs/rules.md §5.2).
         lobby_version: bumped by every lobby change (stale-button checks before the game).
         base_version: this table's own start for the versions its buttons carry, drawn at random,
             so a button from an earlier table in the channel is stale here too.
@@ -285,7 +285,7 @@ class Table:
         return events
 
     def leave_game(self, player_id: str) -> list[Event]:
-        """A player leaves a game in progress (RULES.md section 11). Raises NotInGame."""
+        """A player leaves a game in progress (docs/rules.md §5.1). Raises NotInGame."""
         if self.game is None:
             raise NotInGame()
         return self.game.leave(player_id)
@@ -360,7 +360,7 @@ def check_options(options: Options) -> Options:
 
     Raises:
         BadOption: partners with elimination; single-round scoring with elimination (which plays
-            rounds until one player is left, scored as a running tally: RULES.md section 9).
+            rounds until one player is left, scored as a running tally: docs/rules.md §3.3, ruling 40).
     """
     try:
         return options.validate()
@@ -379,7 +379,7 @@ def options_from(defaults: dict[str, Any]) -> Options:
 
 
 class TableRegistry:
-    """Every table, by channel id, each with its own lock (STYLE.md 7)."""
+    """Every table, by channel id, each with its own lock, so two clicks can never race."""
 
     def __init__(self) -> None:
         self._tables: dict[int, Table] = {}

@@ -4,6 +4,7 @@ purity."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 ENGINE = REPO / "bot" / "engine"
 
-# Never allowed in the engine, standard library or not (STYLE.md item 1).
+# Never allowed in the engine, standard library or not: it stays pure and synchronous, so every game
+# replays from its seed and is tested without Discord.
 FORBIDDEN = frozenset(
     {
         "discord",
@@ -202,7 +204,7 @@ def undocumented_members(source: str) -> list[str]:
 
 @pytest.mark.parametrize("path", ENGINE_MODULES, ids=lambda p: p.relative_to(REPO).as_posix())
 def test_engine_enum_members_have_docstrings(path: Path) -> None:
-    """Every enum member in the engine has a one-line docstring (STYLE.md item 2)."""
+    """Every enum member in the engine has a one-line docstring (its meaning, next to its value)."""
     assert undocumented_members(path.read_text(encoding="utf-8")) == []
 
 
@@ -210,3 +212,74 @@ def test_member_docstring_check_catches() -> None:
     """The docstring check flags a member without one, or with several lines."""
     source = 'import enum\nclass K(enum.StrEnum):\n    A = "a"\n    B = "b"\n    """Two\n    lines."""\n'
     assert undocumented_members(source) == ["K.A", "K.B"]
+
+
+# The code cites the repository's rule page, docs/rules.md: "docs/rules.md §1.9", "§6-§11", "ruling 27".
+RULES_PAGE = REPO / "docs" / "rules.md"
+CITING_FILES = sorted(p for folder in ("bot", "cogs", "benchmarks") for p in (REPO / folder).rglob("*.py"))
+SECTION_CITATION = re.compile(r"§(\d+(?:\.\d+)?)")
+RULING_CITATION = re.compile(r"\brulings?\s+(\d+(?:\s*(?:-|,|and)\s*\d+)*)")
+
+
+def rules_page_numbers(text: str) -> tuple[set[str], set[int]]:
+    """The numbers of a rules page's headings (``"1"``, ``"1.9"``) and of the rulings in its list."""
+    sections = set(re.findall(r"(?m)^#{2,3} (\d+(?:\.\d+)?)\.? ", text))
+    listing = re.split(r"(?m)^## \d+\. Rulings$", text, maxsplit=1)[1].split("\n## ", 1)[0]
+    return sections, {int(n) for n in re.findall(r"(?m)^(\d+)\. ", listing)}
+
+
+def bad_citations(source: str, sections: set[str], rulings: set[int]) -> list[str]:
+    """The section (``§X.Y``, ranges by their ends) and ruling (``ruling N``, ``rulings 3-5, 9``)
+    citations in ``source`` that the rules page does not have."""
+    bad = [f"§{n}" for n in SECTION_CITATION.findall(source) if n not in sections]
+    for match in RULING_CITATION.finditer(source):
+        for part in re.split(r"\s*(?:,|and)\s*", match.group(1)):
+            low, _, high = part.partition("-")
+            bad += [f"ruling {n}" for n in range(int(low), int(high or low) + 1) if n not in rulings]
+    return bad
+
+
+def test_rules_page_numbers() -> None:
+    """The rules page parses into its numbered sections and rulings 1 to 48 at least."""
+    sections, rulings = rules_page_numbers(RULES_PAGE.read_text(encoding="utf-8"))
+    assert {"1", "1.9", "6", "8.10", "11.7", "12", "13"} <= sections
+    assert set(range(1, 49)) <= rulings
+
+
+def test_code_does_not_cite_rules_md() -> None:
+    """No Python file in bot/, cogs/ or benchmarks/ mentions RULES.md (they cite docs/rules.md)."""
+    citing = [
+        p.relative_to(REPO).as_posix() for p in CITING_FILES if "RULES.md" in p.read_text(encoding="utf-8")
+    ]
+    assert citing == []
+
+
+def test_code_citations_exist() -> None:
+    """Every docs/rules.md section and ruling cited in bot/, cogs/ or benchmarks/ is on the page."""
+    sections, rulings = rules_page_numbers(RULES_PAGE.read_text(encoding="utf-8"))
+    bad = {
+        p.relative_to(REPO).as_posix(): found
+        for p in CITING_FILES
+        if (found := bad_citations(p.read_text(encoding="utf-8"), sections, rulings))
+    }
+    assert bad == {}
+    assert sum(len(SECTION_CITATION.findall(p.read_text(encoding="utf-8"))) for p in CITING_FILES) > 50
+
+
+@pytest.mark.parametrize(
+    ("source", "bad"),
+    [
+        ("(docs/rules.md §1.9)", []),
+        ("(docs/rules.md §1.2-§1.4; rulings 3-5, 46 and 47)", []),
+        ("(docs/rules.md §6-§11, §8.10)", []),
+        ("(docs/rules.md §1.10)", ["§1.10"]),
+        ("(docs/rules.md §14)", ["§14"]),
+        ("(docs/rules.md §6-§15)", ["§15"]),
+        ("(docs/rules.md ruling 49)", ["ruling 49"]),
+        ("(docs/rules.md §2; rulings 47-50)", ["ruling 49", "ruling 50"]),
+    ],
+)
+def test_citation_check_catches(source: str, bad: list[str]) -> None:
+    """The citation check flags a section or ruling the rules page lacks, and only those."""
+    sections, rulings = rules_page_numbers(RULES_PAGE.read_text(encoding="utf-8"))
+    assert bad_citations(source, sections, rulings) == bad

@@ -1,4 +1,5 @@
-"""Actions as values: what a player can do, with one canonical text form (SCENARIOS.md "Actions").
+"""Actions as values: what a player can do, with one canonical text form (SCENARIOS.md "Actions";
+SCENARIOS.md is the shared scenario-format spec, kept outside the repository).
 
 An :class:`Action` is immutable; :meth:`Action.text` writes it and :meth:`Action.parse` reads it
 back exactly (as python-chess's ``Move.uci()`` / ``Move.from_uci()``). The text goes into
@@ -61,9 +62,9 @@ class ActionKind(enum.StrEnum):
     JUMP_IN = "jump-in"
     """House rule jump-in: play a card identical to the top card out of turn."""
     LEAVE = "leave"
-    """Leave the game (RULES.md section 11)."""
+    """Leave the game (docs/rules.md §5.1)."""
     TIMEOUT = "timeout"
-    """The player who must act ran out of time: the engine's default move (RULES.md section 11)."""
+    """The player who must act ran out of time: the engine's default move (docs/rules.md §5.2)."""
 
 
 class Action(NamedTuple):

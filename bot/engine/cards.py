@@ -66,7 +66,7 @@ class Color(enum.Enum):
 
     @classmethod
     def of_side(cls, side: Side) -> tuple[Color, ...]:
-        """The colors of ``side`` in the color order of RULES.md section 1."""
+        """The colors of ``side`` in the color order of docs/rules.md §1."""
         return LIGHT_COLORS if side is Side.LIGHT else DARK_COLORS
 
 
@@ -75,7 +75,7 @@ DARK_COLORS = (Color.PINK, Color.TEAL, Color.ORANGE, Color.PURPLE)
 
 
 class Rank(enum.Enum):
-    """What a card face is: a number, an action or a wild (RULES.md section 4)."""
+    """What a card face is: a number, an action or a wild (docs/rules.md §6-§11)."""
 
     __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
@@ -155,7 +155,7 @@ class Rank(enum.Enum):
 
     @property
     def is_restricted(self) -> bool:
-        """True for the wilds that may be challenged (RULES.md section 3.3)."""
+        """True for the wilds that may be challenged (docs/rules.md §1.5 and §1.9)."""
         return self in RESTRICTED_RANKS
 
 

@@ -1,4 +1,4 @@
-"""Card effects as small named functions, one per rank (RULES.md section 4), and the catalogue of
+"""Card effects as small named functions, one per rank (docs/rules.md §6-§11), and the catalogue of
 Wild Customizable rules (DC Super Hero Girls).
 
 Each effect runs after its card reached the discard pile with cards left in its player's hand,
@@ -40,9 +40,9 @@ class Play(NamedTuple):
 
 Effect = Callable[["Game", Play], None]
 
-# Wilds whose color is named later by the player they pick (RULES.md section 3.1).
+# Wilds whose color is named later by the player they pick (docs/rules.md §1.5).
 VICTIM_NAMES_COLOR = frozenset({Rank.WILD_SUPER_HERO, Rank.WILD_VILLAIN})
-# Cards an Invisibility answers on a penalty (RULES.md section 4, Harry Potter).
+# Cards an Invisibility answers on a penalty (docs/rules.md §9.7, ruling 17).
 INVISIBILITY_ANSWERS = frozenset({Rank.SKIP, Rank.DRAW_THREE, Rank.REVERSE, Rank.WILD_DRAW_FOUR})
 
 
@@ -75,13 +75,13 @@ class Answer(enum.Enum):
 
 def stackable(game: Game, rank: Rank) -> bool:
     """True if a penalty of ``rank`` may be stacked on: house rule stacking, and a Draw card
-    (Draw One, Two, Three, Five; never a restricted wild: RULES.md section 10)."""
+    (Draw One, Two, Three, Five; never a restricted wild: docs/rules.md §4.1)."""
     return bool(rank.draw_count) and not rank.is_wild and game.options.has(HouseRule.STACKING)
 
 
 def cancellable(game: Game, rank: Rank) -> bool:
     """True if Invisibility cancels a penalty of ``rank`` (Harry Potter: a Skip, Draw Three,
-    Wild Draw Four or two-player Reverse played on its player; RULES.md section 4)."""
+    Wild Draw Four or two-player Reverse played on its player; docs/rules.md §9.7, ruling 17)."""
     return rank in INVISIBILITY_ANSWERS and has_invisibility(game)
 
 
@@ -118,7 +118,7 @@ _PENALTIES = frozenset({PendingKind.PENALTY, PendingKind.CHALLENGE})
 
 def last_card(game: Game, player: str, face: Face) -> None:
     """A player's last card: only a draw for the next player and a flip are carried out
-    (RULES.md section 7); Save The Day still blocks the draw."""
+    (docs/rules.md §1.8); Save The Day still blocks the draw."""
     rank = face.rank
     if rank.draw_count or rank is Rank.WILD_DRAW_COLOR:
         victim = game.next_seat(player)
@@ -177,7 +177,8 @@ def skip_everyone(game: Game, play: Play) -> None:
 
 
 def flip(game: Game, play: Play) -> None:
-    """Flip: the table turns over; the new top card's action is not carried out (section 5)."""
+    """Flip: the table turns over; the new top card's action is not carried out (docs/rules.md
+    §7.1, ruling 12)."""
     game.flip()
     top = game.top
     if top.rank.is_wild:
@@ -189,7 +190,7 @@ def flip(game: Game, play: Play) -> None:
 
 
 def restricted_wild(game: Game, play: Play) -> None:
-    """Wild Draw Four / Two / Color: the next player may challenge or accept (section 6)."""
+    """Wild Draw Four / Two / Color: the next player may challenge or accept (docs/rules.md §1.9)."""
     rank = play.face.rank
     game.hit(
         game.next_seat(play.player),
@@ -202,7 +203,7 @@ def restricted_wild(game: Game, play: Play) -> None:
 
 def _pick_by_size(game: Game, player: str, most: bool) -> str:
     """Wild Super Hero / Villain: the player with most (fewest) cards; ties go to the first in
-    turn order from the next player, the card's player counting last (RULES.md section 4)."""
+    turn order from the next player, the card's player counting last (docs/rules.md §8.6, ruling 13)."""
     n = len(game.seated)
     order = [game.next_seat(player, steps=k) for k in range(1, n)] + [player]
     sizes = {p: len(game.hands[p]) for p in order}
@@ -342,7 +343,7 @@ CUSTOMIZABLE_RULES: dict[str, CustomRule] = {
         CustomRule("next-draws-two", "Draw two", _next_draws_two),
     )
 }
-"""The Wild Customizable rules the engine carries out, by id (docs/rules.md describes them)."""
+"""The Wild Customizable rules the engine carries out, by id (docs/rules.md §11.6 describes them)."""
 
 EFFECTS: dict[Rank, Effect] = {
     Rank.SEVEN: seven_o,

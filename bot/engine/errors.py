@@ -63,14 +63,14 @@ class NoSuchCard(UnoError):
 
 
 class IllegalPlay(UnoError):
-    """The card does not match the top card's color, number or symbol (RULES.md section 3.1)."""
+    """The card does not match the top card's color, number or symbol (docs/rules.md §1.5)."""
 
     reason = "illegal-play"
     default_message = "That card doesn't match the top card."
 
 
 class ColorRequired(UnoError):
-    """A wild was played without naming a color (RULES.md section 3.1)."""
+    """A wild was played without naming a color (docs/rules.md §1.5)."""
 
     reason = "color-required"
     default_message = "Name a color for your wild card."
@@ -119,7 +119,8 @@ class NotPlayable(UnoError):
 
 
 class UnoRefused(UnoError):
-    """UNO can be called only with two cards on one's own turn, or with one card (section 7)."""
+    """UNO can be called only with two cards on one's own turn, or with one card (docs/rules.md
+    §1.7, ruling 10)."""
 
     reason = "uno-refused"
     default_message = "You can call UNO only as you play your next-to-last card, or holding one."

@@ -7,7 +7,7 @@ kind                 data
 ==================== ==========================================================================
 round-started        round (number), dealer
 dealer-drawn         cards: {player: card} drawn to pick the first dealer
-start-card-returned  card: a start card put back into the draw pile (RULES.md section 2)
+start-card-returned  card: a start card put back into the draw pile (docs/rules.md ruling 4)
 card-played          card, color (named or printed), jump_in (bool), answer (bool: a reaction)
 cards-drawn          count; cards (PRIVATE to ``player``); reason: turn | penalty | catch | ...
 drawn-card-kept      (none): the player kept the card they drew
@@ -31,7 +31,7 @@ house-rule           text: the Wild Customizable's rule as announced
 player-left          (none)
 player-eliminated    score
 round-over           winner (player or team; None for a void round), points, scores, void (only when
-                     true: the round went in circles, see docs/rules.md)
+                     true: the round went in circles, see docs/rules.md ruling 46)
 game-over            winners: list of players or teams
 ==================== ==========================================================================
 """
@@ -56,7 +56,7 @@ class EventKind(enum.StrEnum):
     DEALER_DRAWN = "dealer-drawn"
     """Cards were drawn to pick the first dealer."""
     START_CARD_RETURNED = "start-card-returned"
-    """A start card was put back into the draw pile (RULES.md section 2)."""
+    """A start card was put back into the draw pile (docs/rules.md ruling 4)."""
     CARD_PLAYED = "card-played"
     """A card went onto the discard pile (a play, a jump-in or an answer)."""
     CARDS_DRAWN = "cards-drawn"

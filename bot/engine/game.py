@@ -58,8 +58,7 @@ SCHEMA_VERSION = 1
 HAND_SIZE = 7
 LEFT, RIGHT = 1, -1
 REPETITIONS = 3
-"""The same position after a rebuilt draw pile this many times voids the round (docs/rules.md,
-"A round that goes in circles")."""
+"""The same position after a rebuilt draw pile this many times voids the round (docs/rules.md ruling 46)."""
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -170,7 +169,7 @@ class Game:
 
         Args:
             players: 2-10 distinct player ids in seat order.
-            variant: a variant id of RULES.md section 1.
+            variant: a variant id of docs/rules.md §6-§11.
             options: the host's options (defaults: the official rules).
             seed: seed of the game's random generator (None: a random seed).
 
@@ -232,7 +231,7 @@ class Game:
         return [p for p in self.players if p not in self.out]
 
     def start_round(self) -> list[Event]:
-        """Choose the dealer, deal seven cards each and turn the start card (RULES.md section 2).
+        """Choose the dealer, deal seven cards each and turn the start card (docs/rules.md §1.2-§1.4).
 
         Round 1's dealer is chosen by a draw (highest number deals; actions and wilds count as
         zero; tied players draw again); later rounds pass the deal to the left.
@@ -288,7 +287,7 @@ class Game:
                 return contenders[0]
 
     def apply_start_card(self) -> None:
-        """Carry out the start card on top of the discard pile (RULES.md section 2 table).
+        """Carry out the start card on top of the discard pile (docs/rules.md §1.4 table; rulings 3-5).
 
         Called by :meth:`start_round`; public for scenario deals that are "just dealt".
         """
@@ -314,7 +313,7 @@ class Game:
             self.pending = Pending(PendingKind.COLOR, first, resume=first, resume_self=True)
             return
         self.color = face.color
-        if flipped:  # the Flip start card's dark face: its action is not carried out (ruling)
+        if flipped:  # the Flip start card's dark face, its action not carried out (docs/rules.md ruling 5)
             self.set_turn(first)
         elif face.rank is Rank.REVERSE:
             self.direction = RIGHT
@@ -349,7 +348,8 @@ class Game:
         return list(dict.fromkeys(self.team_of(p) for p in self.players))
 
     def playable(self, player: str, card: Card) -> bool:
-        """True if ``card`` may be played now on the top card by ``player`` (RULES.md section 3)."""
+        """True if ``card`` may be played now on the top card by ``player`` (docs/rules.md §1.5;
+        no bluffing: §4.6)."""
         if self.side is Side.LIGHT:
             face, top = card.light, self.discard_pile[-1].light
         else:
@@ -367,7 +367,7 @@ class Game:
         return False
 
     def can_call_uno(self, player: str) -> bool:
-        """True if a UNO call by ``player`` would count now (RULES.md section 7)."""
+        """True if a UNO call by ``player`` would count now (docs/rules.md §1.7, ruling 10)."""
         hand = self.hands.get(player)
         if hand is None or len(hand) > 2 or self.round_over or player in self.called:
             return False
@@ -540,7 +540,7 @@ class Game:
         target: str | None = None,
     ) -> list[Event]:
         """Play a card from the hand: on one's turn, or as an answer to a pending penalty
-        (stacking, Invisibility) or Howler (RULES.md sections 3, 4, 10).
+        (stacking, Invisibility) or Howler (docs/rules.md §1.5, §4.1, §9.6-§9.7).
 
         Args:
             player: who plays.
@@ -561,7 +561,7 @@ class Game:
         named = color if color is None or color.__class__ is Color else _as_color(color)
         if p.kind is PendingKind.TURN:
             self._validate_play(player, found, named, target)
-            self.catchable.clear()  # a turn begins (RULES.md section 7)
+            self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
             self._play(player, found, named, target)
         elif p.kind is PendingKind.DRAW_DECISION:
             raise NotExpected("Play the card you drew, or keep it.")
@@ -576,7 +576,7 @@ class Game:
         return self._flush()
 
     def draw(self, player: str) -> list[Event]:
-        """Draw for the turn (RULES.md section 3.2; house rule draw-until-playable).
+        """Draw for the turn (docs/rules.md §1.6; house rule draw-until-playable, §4.4).
 
         A playable drawn card waits for :meth:`play_drawn` or :meth:`keep`; otherwise (or if
         nothing could be drawn) the turn passes.
@@ -610,7 +610,7 @@ class Game:
     def play_drawn(
         self, player: str, *, color: Color | str | None = None, target: str | None = None
     ) -> list[Event]:
-        """Play the card just drawn (RULES.md section 3.2).
+        """Play the card just drawn (docs/rules.md §1.6, ruling 6).
 
         Raises:
             NotInGame, RoundOver, NotYourTurn, NotPlayable, ColorRequired, BadColor,
@@ -642,7 +642,7 @@ class Game:
         return self._flush()
 
     def call_uno(self, player: str) -> list[Event]:
-        """Call UNO (RULES.md section 7).
+        """Call UNO (docs/rules.md §1.7).
 
         Raises:
             NotInGame, RoundOver, UnoRefused: not holding one card, or two on one's own turn, or
@@ -660,7 +660,7 @@ class Game:
 
     def catch_targets(self, player: str) -> list[str]:
         """The players ``player`` may catch now, in seat order: those in a catch window, less
-        themself and, with partners, their partner (docs/rules.md, "Partners")."""
+        themself and, with partners, their partner (docs/rules.md §3.2)."""
         if not self.catchable:
             return []
         team = self.team_of(player)
@@ -691,7 +691,7 @@ class Game:
         return self._flush()
 
     def challenge(self, player: str) -> list[Event]:
-        """Challenge the restricted wild just played on you (RULES.md section 6).
+        """Challenge the restricted wild just played on you (docs/rules.md §1.9).
 
         Raises:
             NotInGame, RoundOver, CannotChallenge: no challenge is open for this player.
@@ -790,7 +790,7 @@ class Game:
         color: Color | str | None = None,
         target: str | None = None,
     ) -> list[Event]:
-        """House rule jump-in: play a card identical to the top card out of turn (section 10).
+        """House rule jump-in: play a card identical to the top card out of turn (docs/rules.md §4.2).
 
         Raises:
             NotInGame, RoundOver, CannotJumpIn, NoSuchCard, TargetRequired, BadTarget.
@@ -807,7 +807,7 @@ class Game:
         return self._flush()
 
     def leave(self, player: str) -> list[Event]:
-        """A player leaves (or is removed): RULES.md section 11.
+        """A player leaves (or is removed): docs/rules.md §5.1.
 
         Their hand is shuffled into the draw pile; their score stays but they can't win; a
         decision of theirs gets its default move; a challenge they opened is cancelled.
@@ -856,7 +856,7 @@ class Game:
         return self._flush()
 
     def timeout(self, player: str) -> list[Event]:
-        """The player who must act ran out of time: make their default move (section 11).
+        """The player who must act ran out of time: make their default move (docs/rules.md §5.2).
 
         Turn: draw and keep (forced play: play a playable drawn card). Penalty or challenge:
         accept. Color: the color they hold most of. Howler: let the hand be shown. Wild Super
@@ -996,12 +996,12 @@ class Game:
             self.pass_turn(p.resume)
 
     def _turn_begins(self) -> None:
-        """A turn begins: every catch window closes (RULES.md section 7)."""
+        """A turn begins: every catch window closes (docs/rules.md §1.7)."""
         self.catchable.clear()
 
     def _take(self) -> Card | None:
         """The top card of the draw pile, reshuffling the discard pile (all but its top) into a
-        new draw pile when it is empty (RULES.md section 3.5). None when nothing is left."""
+        new draw pile when it is empty (docs/rules.md §1.6, ruling 7). None when nothing is left."""
         if not self.draw_pile:
             if len(self.discard_pile) <= 1:
                 return None
@@ -1055,7 +1055,7 @@ class Game:
                 self.called.discard(p)
 
     def _end_protection(self) -> None:
-        """A wild other than Save The Day was played: protection ends (RULES.md section 4)."""
+        """A wild other than Save The Day was played: protection ends (docs/rules.md §11.7, ruling 25)."""
         if self.protected:
             self.protected = None
             self.emit(EventKind.PROTECTION_ENDED, None)
@@ -1109,7 +1109,7 @@ class Game:
         self.pending = _turn_of(self.next_seat(player))
 
     def draw_cards(self, player: str, count: int, reason: str) -> None:
-        """``player`` draws ``count`` cards (fewer if the piles run out; RULES.md section 3.5).
+        """``player`` draws ``count`` cards (fewer if the piles run out; docs/rules.md ruling 7).
 
         Args:
             reason: the ``cards-drawn`` event's reason (``"penalty"``, ``"catch"``, ...).
@@ -1124,7 +1124,7 @@ class Game:
 
     def take_penalty(self, player: str, rank: Rank, total: int, reason: str) -> None:
         """``player`` draws what a penalty card of ``rank`` makes them draw: ``total`` cards, or
-        for Wild Draw Color until the current color comes (RULES.md section 4). No protection
+        for Wild Draw Color until the current color comes (docs/rules.md §7.9, ruling 11). No protection
         check (see :meth:`shielded`) and no loss of turn.
         """
         if rank is Rank.WILD_DRAW_COLOR:
@@ -1143,7 +1143,7 @@ class Game:
         self.emit(EventKind.HAND_REVEALED, player, to=viewers, cards=cards)
 
     def flip(self) -> None:
-        """Turn the table over (RULES.md section 5): the discard pile and the draw pile as
+        """Turn the table over (docs/rules.md §7.1): the discard pile and the draw pile as
         wholes, then every hand (hands hold whole cards, so only the side changes)."""
         self.side = self.side.other
         self.discard_pile.reverse()
@@ -1164,8 +1164,8 @@ class Game:
         self._after_hands_moved(seated)
 
     def shielded(self, victim: str) -> bool:
-        """True if Save The Day protects ``victim`` from penalty cards now (RULES.md section 4,
-        DC Super Hero Girls); :meth:`block` announces a penalty that missed."""
+        """True if Save The Day protects ``victim`` from penalty cards now (docs/rules.md §11.7);
+        :meth:`block` announces a penalty that missed."""
         return victim == self.protected
 
     def block(self, victim: str, rank: Rank) -> None:
@@ -1183,9 +1183,10 @@ class Game:
         source: str | None = None,
         prev_color: Color | None = None,
     ) -> None:
-        """A penalty card acts on one player (RULES.md section 4): Save The Day blocks it (the
-        victim plays next); a victim who may answer it or challenge it gets the decision
-        (:func:`effects.victim_decides`); else the victim takes it and loses the turn.
+        """A penalty card acts on one player: Save The Day blocks it (the victim plays next;
+        docs/rules.md §11.7, ruling 21); a victim who may answer it or challenge it gets the
+        decision (:func:`effects.victim_decides`; stacking §4.1, Harry Potter §9, challenges
+        §1.9); else the victim takes it and loses the turn.
 
         Args:
             victim: the player it acts on.
@@ -1232,7 +1233,7 @@ class Game:
             self._end_round(player)
             return
         if len(hand) == 1 and player not in self.called:
-            self.catchable.add(player)  # the catch window opens (RULES.md section 7)
+            self.catchable.add(player)  # the catch window opens (docs/rules.md §1.7)
         effect = effects.EFFECTS.get(face.rank)
         if effect is None:  # numbers and plain wilds: play continues with the next player
             self.pending = _turn_of(self.next_seat(player))
@@ -1284,7 +1285,7 @@ class Game:
 
     def _count_position(self) -> None:
         """Count the position after an action that rebuilt the draw pile; void the round when it
-        comes up the `REPETITIONS`-th time (docs/rules.md, "A round that goes in circles").
+        comes up the `REPETITIONS`-th time (docs/rules.md ruling 46).
 
         A round that never ends rebuilds its draw pile again and again, and a round has finitely
         many positions, so one of them must repeat: this is what ends every endless round. A
@@ -1320,7 +1321,7 @@ class Game:
         self.emit(EventKind.ROUND_OVER, None, winner=None, points=0, scores=dict(self.scores), void=True)
 
     def _end_round(self, winner: str) -> None:
-        """``winner`` has no cards left: score the round (RULES.md section 8)."""
+        """``winner`` has no cards left: score the round (docs/rules.md §2, §3.2, §3.3)."""
         self.pending = NOTHING
         self.round_over = True
         self.drawn = None

@@ -1,4 +1,4 @@
-"""Game options chosen by the host (RULES.md sections 8-10), and the decisions the engine waits on.
+"""Game options chosen by the host (docs/rules.md §2-§4), and the decisions the engine waits on.
 
 >>> opts = Options.parse({"target_score": 200, "house_rules": ["stacking"]})
 >>> opts.target_score, sorted(r.value for r in opts.house_rules)
@@ -19,7 +19,7 @@ from bot.engine.errors import BadOption
 
 
 class Scoring(enum.Enum):
-    """How rounds are scored (RULES.md section 8)."""
+    """How rounds are scored (docs/rules.md §2)."""
 
     __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
@@ -32,7 +32,7 @@ class Scoring(enum.Enum):
 
 
 class HouseRule(enum.Enum):
-    """Optional table rules, all off by default (RULES.md section 10)."""
+    """Optional table rules, all off by default (docs/rules.md §4)."""
 
     __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
@@ -51,7 +51,7 @@ class HouseRule(enum.Enum):
 
 
 class PendingKind(enum.Enum):
-    """The one decision the engine waits for (SCENARIOS.md ``pending``)."""
+    """The one decision the engine waits for (``pending`` of SCENARIOS.md, the shared scenario format)."""
 
     __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 
@@ -78,11 +78,11 @@ class Options:
     """The host's choices for a game.
 
     Attributes:
-        target_score: points (>= 1) that end the game (RULES.md section 2; default 500).
-        scoring: standard, running tally or single round (section 8).
-        partners: teams of two seated across (4, 6, 8 or 10 players; section 9).
-        elimination: the Harry Potter "Challenge" game: always a running tally (section 9).
-        house_rules: the house rules turned on (section 10).
+        target_score: points (>= 1) that end the game (docs/rules.md §1.1; default 500).
+        scoring: standard, running tally or single round (§2).
+        partners: teams of two seated across (4, 6, 8 or 10 players; §3.2).
+        elimination: the Harry Potter "Challenge" game: always a running tally (§3.3).
+        house_rules: the house rules turned on (§4).
         customizable_rule: DC Super Hero Girls' Wild Customizable: an effect id of
             ``CUSTOMIZABLE_RULES`` or free text the table follows by hand ("" = plain wild).
     """
@@ -100,7 +100,7 @@ class Options:
 
     @property
     def effective_scoring(self) -> Scoring:
-        """Elimination is always scored as a running tally (RULES.md section 9)."""
+        """Elimination is always scored as a running tally (docs/rules.md §3.3)."""
         return Scoring.RUNNING_TALLY if self.elimination else self.scoring
 
     def validate(self, players: Sequence[str] | None = None) -> Options:
@@ -121,7 +121,7 @@ class Options:
             These options.
 
         Raises:
-            BadOption: partners with elimination (RULES.md section 9); elimination with
+            BadOption: partners with elimination (docs/rules.md §3.3); elimination with
                 single-round scoring (elimination plays rounds until one player is left, scored
                 as a running tally); with ``players``: partners without 4, 6, 8 or 10 players,
                 or a player id holding ``+`` (team keys are ``"a+b"``).

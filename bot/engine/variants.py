@@ -1,4 +1,4 @@
-"""The editions as data: decks, card values and start-card handling (RULES.md sections 1, 2, 4).
+"""The editions as data: decks, card values and start-card handling (docs/rules.md §6-§11, §1.4, §2.5).
 
 Adding an edition means adding one :class:`Variant` to :data:`VARIANTS` (and any new card effect to
 ``effects.py``).
@@ -80,7 +80,7 @@ _FLIP_DARK_VALUES = {
     Rank.WILD_DRAW_COLOR: 60,
 }
 
-# Start cards that are put back and replaced (RULES.md section 2, "The start card").
+# Start cards that are put back and replaced (docs/rules.md §1.4, ruling 4).
 _PUT_BACK = frozenset({Rank.WILD_DRAW_FOUR, Rank.WILD_DRAW_TWO, Rank.HOWLER, Rank.INVISIBILITY})
 
 
@@ -89,7 +89,7 @@ class Variant:
     """One edition of the rule book.
 
     Attributes:
-        id: the variant id of RULES.md section 1 (``"classic"``, ``"flip"``, ...).
+        id: the variant id of docs/rules.md §6-§11 (``"classic"``, ``"flip"``, ...).
         name: the edition's name for players.
         light: every light face of the deck (the only faces of a one-sided deck).
         dark: every dark face (two-sided decks), empty otherwise.
@@ -139,7 +139,7 @@ class Variant:
     def build_deck(self, rng: random.Random) -> list[Card]:
         """A new unshuffled deck; a two-sided deck pairs faces by a shuffle from ``rng``.
 
-        Ruling (RULES.md section 1): the pairing of light and dark faces is fixed here, from the
+        docs/rules.md ruling 1: the pairing of light and dark faces is fixed here, from the
         game's seed, and kept for the whole game.
         """
         if not self.dark:
@@ -153,7 +153,7 @@ class Variant:
         return tuple(Card(face) for face in self.light)
 
     def value(self, face: Face, side: Side) -> int:
-        """Points a face left in a hand scores (RULES.md section 4, "Card values")."""
+        """Points a face left in a hand scores (docs/rules.md §2.5)."""
         if face.rank.number is not None:
             return face.rank.number
         table = self.dark_values if side is Side.DARK else self.light_values

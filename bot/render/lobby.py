@@ -39,7 +39,8 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         for i, s in enumerate(table.seats)
     )
     embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
-    if table.options.partners and len(table.seats) in (4, 6, 8, 10):  # partners sit across (RULES.md 9)
+    # Partners sit across the table (docs/rules.md §3.2).
+    if table.options.partners and len(table.seats) in (4, 6, 8, 10):
         half = len(table.seats) // 2
         pairs = zip(table.seats[:half], table.seats[half:], strict=True)
         teams = "\n".join(f"{a.name} + {b.name}" for a, b in pairs)

@@ -102,7 +102,7 @@ def standings(tbl: Table) -> discord.Embed:
     game = tbl.game
     assert game is not None
     if game.options.effective_scoring is Scoring.SINGLE_ROUND:
-        # No points (RULES.md section 8): the others rank by the cards they were left holding
+        # No points (docs/rules.md §2.3): the others rank by the cards they were left holding
         # (a score key is a player, or partners "a+b" holding their hands together).
         def left(key: str) -> tuple[int, str]:
             hands = [game.hands[m] for m in key.split("+") if m in game.hands]
@@ -133,6 +133,6 @@ def round_summary(tbl: Table, winner: str | None, points: int) -> str:
     game = tbl.game
     assert game is not None
     scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
-    if winner is None:  # docs/rules.md, "A round that goes in circles"
+    if winner is None:  # docs/rules.md ruling 46
         return f"🔄 Round {game.round_no} went in circles and is void: nobody scores. Scores: {scores}"
     return f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out{points_text(tbl, points)}. Scores: {scores}"

@@ -42,7 +42,8 @@ HOUSE_RULE_NAMES = {
     HouseRule.FORCED_PLAY: "Forced play",
     HouseRule.NO_BLUFFING: "No bluffing",
 }
-"""The one place a house rule's id becomes the name players read (docs/rules.md's headings)."""
+"""The one place a house rule's id becomes the name players read (the headings of docs/rules.md §4,
+without their numbers)."""
 HOUSE_RULE_HINTS = {
     HouseRule.STACKING: "Answer a Draw card with the same Draw card, passing the total on",
     HouseRule.JUMP_IN: "Play a card identical to the top card out of turn",

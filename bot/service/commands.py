@@ -215,8 +215,7 @@ class Commands:
         self.service.after(change)  # posts the table message and saves its id
 
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """``/uno leave``: stand up from the lobby, or leave the game in progress (RULES.md
-        section 11)."""
+        """``/uno leave``: stand up from the lobby, or leave the game in progress (docs/rules.md §5.1)."""
         player = str(interaction.user.id)
         if self.tables.require(_channel_id(interaction)).state is TableState.LOBBY:
             await self.lobby(interaction, lambda t: t.leave_lobby(player), "You left the table.")

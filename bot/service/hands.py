@@ -125,7 +125,7 @@ def closed(table: Table, player: str) -> bool:
 
 def _only_watching(table: Table, player: str) -> bool:
     """Whether the player can do nothing now but watch: no decision of theirs pending, no UNO
-    call or catch open to them, no jump-in possible (RULES.md sections 3, 7 and 10)."""
+    call or catch open to them, no jump-in possible (docs/rules.md §1.5, §1.7 and §4.2)."""
     game = table.game
     if closed(table, player) or game is None or game.round_over:
         return False

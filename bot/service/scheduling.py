@@ -84,7 +84,7 @@ class Scheduler:
         await self._machine_move(channel_id, version, player)
 
     async def _machine_move(self, channel_id: int, version: int, timed_out: str | None) -> None:
-        """AI seats' catches and the AI's decision, or a human's timeout (RULES.md section 11),
+        """AI seats' catches and the AI's decision, or a human's timeout (docs/rules.md §5.2),
         if the table hasn't moved on since ``version``."""
         try:
             async with self.service.acting.change(channel_id) as change:

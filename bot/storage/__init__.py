@@ -1,4 +1,4 @@
-"""Storage behind a small repository interface (STYLE.md 12).
+"""Storage behind a small repository interface, so that another backend can take its place.
 
 :class:`Storage` is what the bot needs; :mod:`bot.storage.sqlite` implements it with aiosqlite.
 A PostgreSQL implementation would implement the same protocol and run the same tests

@@ -342,7 +342,7 @@ def test_log_names_a_flip_by_the_face_it_was_played_on() -> None:
 
 @pytest.mark.parametrize("partners", [False, True])
 def test_single_round_standings_rank_by_cards_left(partners: bool) -> None:
-    """Single-round scoring has no points (RULES.md section 8): the standings show who went out,
+    """Single-round scoring has no points (docs/rules.md §2.3): the standings show who went out,
     then the others (players, or partners together) by the cards they were left holding, fewest
     first."""
     table = _table("classic", 4, Options(scoring=Scoring.SINGLE_ROUND, partners=partners), 3)
@@ -390,7 +390,7 @@ def test_a_color_named_for_a_leaver_says_so() -> None:
     ],
 )
 def test_log_names_the_start_card(variant: str, seed: int, expected: list[str]) -> None:
-    """A new round's log names its start card after any card put back (RULES.md section 2), on
+    """A new round's log names its start card after any card put back (docs/rules.md ruling 4), on
     the side it turned up on, before its effect."""
     table = Table.new(guild_id=1, channel_id=2, host=Seat("1", "Ana"), variant=variant, options=Options())
     table.join(Seat("2", "Ben"))

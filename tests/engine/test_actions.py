@@ -51,7 +51,7 @@ actions = st.builds(
 
 
 def test_kinds_are_scenarios_md_actions() -> None:
-    """ActionKind's values are exactly SCENARIOS.md's action names, in its order."""
+    """ActionKind's values are exactly the shared scenario format's action names (SCENARIOS.md), in order."""
     assert [k.value for k in ActionKind] == SCENARIOS_MD_KINDS
 
 
@@ -160,7 +160,7 @@ def test_longest_action_text() -> None:
 
 
 def test_every_reason_id_is_documented() -> None:
-    """Every refusal's reason id stands in docs/rules.md's "Reason ids" table."""
+    """Every refusal's reason id stands in docs/rules.md §13 (Reason ids)."""
     table = re.split(r"(?m)^## .*Reason ids$", RULES_MD.read_text(encoding="utf-8"), maxsplit=1)[1]
     documented = set(re.findall(r"^\| `([a-z-]+)` \|", table, flags=re.MULTILINE))
     reasons = {

@@ -14,7 +14,7 @@ from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.errors import BadCard, UnoError
 from bot.engine.variants import VARIANTS
 
-# SCENARIOS.md "Cards": the spelling every card name must follow.
+# SCENARIOS.md "Cards" (the shared scenario-format spec): the spelling every card name must follow.
 COLORS = "red|yellow|green|blue|pink|teal|orange|purple"
 RANKS = "[0-9]|skip|reverse|draw one|draw two|draw three|draw five|skip everyone|flip"
 WILDS = (
@@ -189,7 +189,7 @@ def test_cards_are_frozen() -> None:
 
 @pytest.mark.parametrize("rank", list(Rank), ids=lambda r: r.value)
 def test_rank_flags(rank: Rank) -> None:
-    """Wild and restricted flags follow RULES.md sections 3-4, on ranks and on faces."""
+    """Wild and restricted flags follow docs/rules.md §1.5 and §6-§11, on ranks and on faces."""
     wild = rank.value in WILDS.split("|")
     restricted = rank in (Rank.WILD_DRAW_FOUR, Rank.WILD_DRAW_TWO, Rank.WILD_DRAW_COLOR)
     assert rank.is_wild is wild
@@ -215,12 +215,12 @@ def test_rank_flags(rank: Rank) -> None:
     ],
 )
 def test_draw_counts(rank: Rank, count: int) -> None:
-    """Draw cards make the victim draw the number in their name (RULES.md section 4)."""
+    """Draw cards make the victim draw the number in their name (docs/rules.md §6-§11)."""
     assert rank.draw_count == count
 
 
 def test_color_order_and_sides() -> None:
-    """Colors come in RULES.md's color order, four per side; a flip turns each side over."""
+    """Colors come in docs/rules.md's color order (§1), four per side; a flip turns each side over."""
     assert [c.value for c in Color.of_side(Side.LIGHT)] == ["red", "yellow", "green", "blue"]
     assert [c.value for c in Color.of_side(Side.DARK)] == ["pink", "teal", "orange", "purple"]
     assert all(c.side is Side.LIGHT for c in Color.of_side(Side.LIGHT))

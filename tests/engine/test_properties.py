@@ -551,7 +551,7 @@ def test_random_play_keeps_invariants(config: Config, data: st.DataObject) -> No
 @settings(PROFILE, max_examples=min(GAMES, 50))
 @given(seed=st.integers(0, 2**63 - 1))
 def test_deck_is_the_variants(variant: str, seed: int) -> None:
-    """Every seed builds the variant's deck: RULES.md size, every face once per copy."""
+    """Every seed builds the variant's deck: docs/rules.md size (§6-§11), every face once per copy."""
     game = Game(["a", "b"], variant=variant, seed=seed)
     v = game.variant
     assert len(game.deck) == RULES_DECK_SIZE[variant]

@@ -1,4 +1,4 @@
-"""The rule-scenario suite and its runner (bot/engine/scenarios.py, SCENARIOS.md)."""
+"""The rule-scenario suite and its runner (bot/engine/scenarios.py; the shared format: SCENARIOS.md)."""
 
 from __future__ import annotations
 

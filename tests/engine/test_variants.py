@@ -1,4 +1,4 @@
-"""The editions as data: decks and card values against RULES.md sections 1 and 4."""
+"""The editions as data: decks and card values against docs/rules.md §6-§11 and §2.5."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _flip(light_wild: str, dark_wild: str) -> tuple[Counter[str], Counter[str]]:
     return light, dark
 
 
-# RULES.md section 1, written out card by card: variant -> (light faces, dark faces).
+# Each edition's deck (docs/rules.md §6-§11), written out card by card: variant -> (light faces, dark faces).
 EXPECTED_DECKS: dict[str, tuple[Counter[str], Counter[str]]] = {
     "classic": (_classic(), Counter()),
     "flip": _flip("wild", "wild"),
@@ -59,7 +59,7 @@ EXPECTED_DECKS: dict[str, tuple[Counter[str], Counter[str]]] = {
     "dc-super-hero-girls": (_classic(wild_customizable=2, save_the_day=2), Counter()),
 }
 
-# RULES.md section 1 table: variant -> (light faces, dark faces).
+# Each edition's card count (its first line, docs/rules.md §6-§11): variant -> (light faces, dark faces).
 DECK_SIZES = {
     "classic": (108, 0),
     "flip": (112, 112),
@@ -69,7 +69,7 @@ DECK_SIZES = {
     "dc-super-hero-girls": (112, 0),
 }
 
-# RULES.md section 4 "Card values" (numbers score their face value).
+# docs/rules.md §2.5 (Card values; numbers score their face value).
 CLASSIC_VALUES = {
     "draw two": 20,
     "draw three": 20,
@@ -119,7 +119,7 @@ def _names(faces: tuple[Face, ...]) -> Counter[str]:
 
 
 def test_variant_ids() -> None:
-    """The variants are exactly RULES.md's, in its order."""
+    """The variants are exactly docs/rules.md's editions (§6-§11), in its order."""
     assert list(VARIANTS) == list(DECK_SIZES)
     for variant_id, variant in VARIANTS.items():
         assert variant.id == variant_id
@@ -150,7 +150,7 @@ def test_unknown_variant(variant_id: str) -> None:
 
 @pytest.mark.parametrize(("variant_id", "sizes"), list(DECK_SIZES.items()))
 def test_deck_sizes(variant_id: str, sizes: tuple[int, int]) -> None:
-    """Each deck holds RULES.md's number of light and dark faces."""
+    """Each deck holds docs/rules.md's number of light and dark faces (§6-§11)."""
     variant = VARIANTS[variant_id]
     assert len(variant.deck_faces(Side.LIGHT)) == sizes[0]
     assert len(variant.dark) == sizes[1]
@@ -161,7 +161,7 @@ def test_deck_sizes(variant_id: str, sizes: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("variant_id", list(EXPECTED_DECKS))
 def test_deck_card_by_card(variant_id: str) -> None:
-    """Every face of every deck, with its number of copies, is as RULES.md section 1 lists."""
+    """Every face of every deck, with its number of copies, is as docs/rules.md §6-§11 list."""
     variant = VARIANTS[variant_id]
     light, dark = EXPECTED_DECKS[variant_id]
     assert _names(variant.light) == light
@@ -207,7 +207,7 @@ def test_copies_count_both_sides(variant_id: str) -> None:
 
 @pytest.mark.parametrize(("variant_id", "side"), [(v, s) for v, s in VALUE_TABLES])
 def test_card_values(variant_id: str, side: str) -> None:
-    """Every face of a side scores as RULES.md section 4's table says (numbers: face value)."""
+    """Every face of a side scores as docs/rules.md §2.5's table says (numbers: face value)."""
     variant = VARIANTS[variant_id]
     table = VALUE_TABLES[(variant_id, side)]
     s = Side(side)
