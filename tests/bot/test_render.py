@@ -12,10 +12,11 @@ from bot import render
 from bot.engine import ai
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Side
-from bot.engine.events import Event
+from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
+from bot.render.log import LINES
 from bot.tables import Seat, Table
 
 
@@ -427,3 +428,9 @@ def test_a_departed_players_row_lines_up_with_the_others() -> None:
     rows = players.splitlines()
     assert len(rows) == 3 and sum("(left)" in row for row in rows) == 1
     assert all(row.startswith(("▶ ", "　")) for row in rows), rows
+
+
+def test_every_event_kind_is_logged_or_silent_by_choice() -> None:
+    """Every kind of event has a log line, but for the ones the table shows otherwise: a first
+    dealer's draw (the round's line names the dealer) and a pending penalty (the table says it)."""
+    assert set(EventKind) - set(LINES) == {EventKind.DEALER_DRAWN, EventKind.PENALTY_PENDING}
