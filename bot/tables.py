@@ -28,6 +28,7 @@ from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import Options
+from bot.engine.variants import get_variant
 
 LOG_LINES = 8
 MAX_SEATS = 10
@@ -249,12 +250,14 @@ class Table:
 
         Raises:
             LobbyError: the game has started.
-            BadOption: options that can't go together (see :func:`check_options`).
+            BadOption: an edition that isn't one of ``VARIANTS``; options that can't go together
+                (see :func:`check_options`).
         """
         self._need_lobby()
         if options is not None:
             check_options(options)
         if variant is not None:
+            get_variant(variant)  # a forged select value must not break the lobby
             self.variant = variant
         if options is not None:
             self.options = options

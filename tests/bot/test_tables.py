@@ -143,3 +143,12 @@ def test_registry_locks_serialize_work_per_table() -> None:
     assert order in (["a-in", "a-out", "b-in", "b-out"], ["b-in", "b-out", "a-in", "a-out"])
     with pytest.raises(NoTable):
         registry.require(7)
+
+
+def test_an_unknown_edition_is_refused_and_changes_nothing() -> None:
+    """A lobby asked for an edition that doesn't exist (a forged select value) refuses it."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"), variant="flip")
+    version = table.version
+    with pytest.raises(BadOption):
+        table.configure(variant="uno-deluxe")
+    assert table.variant == "flip" and table.version == version
