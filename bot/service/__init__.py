@@ -33,11 +33,12 @@ from bot.service.commands import Commands
 from bot.service.dispatch import Dispatch
 from bot.service.hands import Hands
 from bot.service.publishing import LOBBY, PING, TABLE, Publisher
+from bot.service.registry import TableRegistry
 from bot.service.scheduling import Scheduler
 from bot.service.updates import Updates
 from bot.settings import GameDefaults
 from bot.storage import Storage
-from bot.tables import Table, TableRegistry, TableState
+from bot.tables import Table, TableState
 
 log = logging.getLogger(__name__)
 CLOSE_SECONDS = 5.0  # how long a shutdown waits for moves in progress and message updates

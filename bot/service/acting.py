@@ -27,8 +27,9 @@ import discord
 from bot import render
 from bot.engine.errors import UnoError
 from bot.engine.events import Event
+from bot.service.registry import TableRegistry
 from bot.storage import GameResult, RoundResult, Storage, StorageError
-from bot.tables import Table, TableRegistry, TableState
+from bot.tables import Table, TableState
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from bot.engine import ai
 from bot.engine.errors import BadOption
 from bot.engine.options import Options, Scoring
-from bot.tables import LobbyError, NoTable, Seat, Table, TableRegistry, options_from
+from bot.tables import LobbyError, Seat, Table, options_from
 
 
 def _lobby(*names: str) -> Table:
@@ -123,26 +122,6 @@ def test_bad_snapshot_is_refused() -> None:
         Table.from_snapshot({"snapshot": 99})
     with pytest.raises(BadOption):
         Table.from_snapshot({"snapshot": 1, "guild_id": 1})
-
-
-def test_registry_locks_serialize_work_per_table() -> None:
-    """Two coroutines on one table run one after the other under its lock."""
-    registry = TableRegistry()
-    order: list[str] = []
-
-    async def work(name: str) -> None:
-        async with registry.lock(7):
-            order.append(f"{name}-in")
-            await asyncio.sleep(0.01)
-            order.append(f"{name}-out")
-
-    async def main() -> None:
-        await asyncio.gather(work("a"), work("b"))
-
-    asyncio.run(main())
-    assert order in (["a-in", "a-out", "b-in", "b-out"], ["b-in", "b-out", "a-in", "a-out"])
-    with pytest.raises(NoTable):
-        registry.require(7)
 
 
 def test_an_unknown_edition_is_refused_and_changes_nothing() -> None:
