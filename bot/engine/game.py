@@ -703,7 +703,7 @@ class Game:
         bluffer = p.source
         assert bluffer is not None and p.rank is not None
         self.show_hand_to(bluffer, [player])
-        guilty = self._holds_color(bluffer, p.prev_color)
+        guilty = self._holds_color(bluffer, p.prev_color) if p.guilty is None else p.guilty
         self.emit(EventKind.CHALLENGE, bluffer, by=player, guilty=guilty)
         if guilty:
             self.take_penalty(bluffer, p.rank, p.total, "challenge")
@@ -1202,7 +1202,14 @@ class Game:
             return
         if answerable and effects.victim_decides(self, rank):
             kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
-            self.pending = Pending(kind, victim, source=source, rank=rank, total=total, prev_color=prev_color)
+            # A challenge judges the hand as it was when the wild was played (now), not as it is
+            # when challenged: a catch may add cards meanwhile (docs/rules.md §1.9).
+            guilty = (
+                self._holds_color(source, prev_color) if kind is PendingKind.CHALLENGE and source else None
+            )
+            self.pending = Pending(
+                kind, victim, source=source, rank=rank, total=total, prev_color=prev_color, guilty=guilty
+            )
             self.emit(EventKind.PENALTY_PENDING, victim, decision=kind.value, total=total)
             return
         self.take_penalty(victim, rank, total, "penalty")

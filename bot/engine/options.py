@@ -204,6 +204,9 @@ class Pending(NamedTuple):
         prev_color: for a challenge, the color in force before the wild.
         resume: after a color or discard decision, play continues after this player...
         resume_self: ...or with this player themself.
+        guilty: for a challenge, whether the restricted wild's player held a card of
+            ``prev_color`` when they played it (docs/rules.md §1.9; None: not known, in a game
+            saved before this was kept, and then judged on the hand at the challenge).
     """
 
     kind: PendingKind
@@ -214,6 +217,7 @@ class Pending(NamedTuple):
     prev_color: Color | None = None
     resume: str | None = None
     resume_self: bool = False
+    guilty: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form."""
@@ -226,6 +230,7 @@ class Pending(NamedTuple):
             "prev_color": self.prev_color.value if self.prev_color else None,
             "resume": self.resume,
             "resume_self": self.resume_self,
+            "guilty": self.guilty,
         }
 
     @classmethod
@@ -240,6 +245,7 @@ class Pending(NamedTuple):
             prev_color=Color(d["prev_color"]) if d["prev_color"] else None,
             resume=d["resume"],
             resume_self=bool(d["resume_self"]),
+            guilty=None if d.get("guilty") is None else bool(d["guilty"]),
         )
 
 
