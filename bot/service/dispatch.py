@@ -47,6 +47,8 @@ class Dispatch:
         """A click on a lobby (``scope`` ``"l"``), table (``"t"``) or hand (``"h"``) component;
         every error is answered here (`reply_error`), a refusal in a hand by redrawing it."""
         try:
+            if channel_id != interaction.channel_id:  # a forged custom_id: act only where clicked
+                raise StaleAction("That button belongs to another channel's table.")
             table = self.service.tables.require(channel_id)
             if scope == "l":
                 await self._on_lobby(interaction, table, version, verb, values)
@@ -83,7 +85,8 @@ class Dispatch:
             player = str(interaction.user.id)
             await commands.lobby(interaction, lambda t: t.leave_lobby(player), version=version)
         elif verb == "variant":
-            await commands.lobby(interaction, lambda t: t.configure(variant=values[0]), version=version)
+            variant = values[0] if values else ""  # a forged empty choice is an unknown edition
+            await commands.lobby(interaction, lambda t: t.configure(variant=variant), version=version)
         elif verb == "rules":
             await commands.lobby(
                 interaction,
