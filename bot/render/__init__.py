@@ -18,7 +18,15 @@ from bot.render.hand import CARD_BUTTONS, hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe, log_lines
 from bot.render.table import round_summary, standings, table
-from bot.render.words import HOUSE_RULE_HINTS, HOUSE_RULE_NAMES, count, record_text, settings_text
+from bot.render.words import (
+    HOUSE_RULE_HINTS,
+    HOUSE_RULE_NAMES,
+    count,
+    named,
+    plain,
+    record_text,
+    settings_text,
+)
 
 __all__ = [
     "CARD_BUTTONS",
@@ -30,6 +38,8 @@ __all__ = [
     "lobby",
     "lobby_over",
     "log_lines",
+    "named",
+    "plain",
     "record_text",
     "round_summary",
     "settings_text",

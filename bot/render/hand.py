@@ -23,6 +23,7 @@ from bot.render.words import (
     count,
     face_label,
     face_order,
+    named,
     sorted_hand,
     trim,
 )
@@ -103,7 +104,7 @@ def hand(
     if not left:
         embed.add_field(name="Your cards", value=trim("\n".join(shown) or "none"), inline=False)
     for other, seen in game.revealed.get(player, {}).items():
-        embed.add_field(name=f"{tbl.name(other)}'s hand (shown to you)", value=trim(cards_text(seen, side)))
+        embed.add_field(name=f"{named(tbl, other)}'s hand (shown to you)", value=trim(cards_text(seen, side)))
     items: list[discord.ui.Item[Any]] = []
     if completions:
         assert pick is not None

@@ -12,6 +12,7 @@ from bot.render.words import (
     HOUSE_RULE_NAMES,
     customizable_text,
     house_rules_text,
+    plain,
     scoring_text,
 )
 from bot.tables import Table
@@ -35,7 +36,7 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     """The public lobby message: seats, options; Join, Leave, Add bot, Start; host selects."""
     embed = discord.Embed(title="UNO lobby", description=options_text(table), color=0xD72600)
     seats = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{s.name}{' (host)' if s.id == table.host.id else ''}"
+        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{' (host)' if s.id == table.host.id else ''}"
         for i, s in enumerate(table.seats)
     )
     embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
@@ -43,7 +44,7 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     if table.options.partners and len(table.seats) in (4, 6, 8, 10):
         half = len(table.seats) // 2
         pairs = zip(table.seats[:half], table.seats[half:], strict=True)
-        teams = "\n".join(f"{a.name} + {b.name}" for a, b in pairs)
+        teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
         embed.add_field(name="Teams (partners sit across)", value=teams, inline=False)
     footer = (
         "The host picks the edition and house rules below (/uno new again changes scoring and teams), "

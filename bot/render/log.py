@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.cards import Card, Side
 from bot.engine.events import Event, EventKind
-from bot.render.words import card_label, count, customizable_text, points_text
+from bot.render.words import card_label, count, customizable_text, named, points_text
 from bot.tables import Table
 
 Line = Callable[["_Said"], "str | None"]
@@ -20,11 +20,11 @@ class _Said:
 
     def __init__(self, tbl: Table, event: Event, side: Side) -> None:
         self.tbl, self.player, self.data, self.side = tbl, event.player, event.data, side
-        self.name = tbl.name(event.player) if event.player else ""
+        self.name = named(tbl, event.player) if event.player else ""
 
     def who(self, key: str) -> str:
         """The name of the player (or team) the data names under ``key``."""
-        return self.tbl.name(self.data[key])
+        return named(self.tbl, self.data[key])
 
     def card(self, key: str = "card") -> str:
         """The card the data names under ``key``, as shown on the side in play."""
@@ -60,7 +60,7 @@ def _challenge(s: _Said) -> str:
 
 def _revealed(s: _Said) -> str:
     viewers = s.data["to"]
-    who = "the table" if len(viewers) > 1 else s.tbl.name(viewers[0]) if viewers else "nobody"
+    who = "the table" if len(viewers) > 1 else named(s.tbl, viewers[0]) if viewers else "nobody"
     return f"👀 {s.name}'s hand is shown to {who}"
 
 
@@ -72,7 +72,7 @@ def _round_over(s: _Said) -> str:
 
 def _game_over(s: _Said) -> str:
     winners = s.data["winners"]
-    return f"🏆 {' & '.join(s.tbl.name(w) for w in winners)} win{'s' if len(winners) == 1 else ''} the game"
+    return f"🏆 {' & '.join(named(s.tbl, w) for w in winners)} win{'s' if len(winners) == 1 else ''} the game"
 
 
 LINES: dict[EventKind, Line] = {

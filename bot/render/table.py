@@ -14,6 +14,7 @@ from bot.render.words import (
     PENDING_TEXT,
     count,
     face_label,
+    named,
     points_text,
     scoring_text,
     trim,
@@ -23,14 +24,14 @@ from bot.tables import Table, TableState
 
 def _player_line(table: Table, game: Game, player: str) -> str:
     seat = table.seat(player)
-    name = ("🤖 " if seat and seat.is_ai else "") + table.name(player)
+    shown = ("🤖 " if seat and seat.is_ai else "") + named(table, player)
     state = game.out.get(player)
     if state:
-        return f"　~~{name}~~ ({state})"  # indented like the rows without the turn marker
+        return f"　~~{shown}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
     playing = table.state is TableState.PLAYING and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
-    line = f"{marker}**{name}** — {count(n, 'card')}"
+    line = f"{marker}**{shown}** — {count(n, 'card')}"
     if player in game.called and n:  # a call made before going out is spent
         line += " · **UNO!**"
     if player in game.catchable:
@@ -53,7 +54,7 @@ def pending_text(table: Table, game: Game) -> str:
         return "The game has ended."
     if game.round_over or p.player is None:
         return "The round is over."
-    return f"Waiting for **{table.name(p.player)}** {PENDING_TEXT[p.kind]}."
+    return f"Waiting for **{named(table, p.player)}** {PENDING_TEXT[p.kind]}."
 
 
 def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -81,7 +82,7 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
     embed.add_field(name="Players", value=trim(players), inline=False)
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
+        scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
         embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=trim(scores), inline=False)
     if tbl.log:
         embed.add_field(name="Last moves", value=trim("\n".join(tbl.log)), inline=False)
@@ -114,14 +115,14 @@ def standings(tbl: Table) -> discord.Embed:
             return n, f"{count(n, 'card')} left"
 
         ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))
-        lines = [f"{i + 1}. {tbl.name(p)} — {left(p)[1]}" for i, p in enumerate(ranked)]
+        lines = [f"{i + 1}. {named(tbl, p)} — {left(p)[1]}" for i, p in enumerate(ranked)]
     else:
         low_wins = game.options.effective_scoring is Scoring.RUNNING_TALLY
         order = sorted(
             game.scores.items(), key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1])
         )
-        lines = [f"{i + 1}. {tbl.name(k)} — {v}" for i, (k, v) in enumerate(order)]
-    winners = " & ".join(tbl.name(w) for w in game.winners) or "nobody"
+        lines = [f"{i + 1}. {named(tbl, k)} — {v}" for i, (k, v) in enumerate(order)]
+    winners = " & ".join(named(tbl, w) for w in game.winners) or "nobody"
     embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
     rounds = count(game.round_no, "round")
     embed.set_footer(text=f"{game.variant.name} · {rounds}")
@@ -132,7 +133,7 @@ def round_summary(tbl: Table, winner: str | None, points: int) -> str:
     """A short public line between rounds."""
     game = tbl.game
     assert game is not None
-    scores = " · ".join(f"{tbl.name(k)} {v}" for k, v in game.scores.items())
+    scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
     if winner is None:  # docs/rules.md ruling 46
         return f"🔄 Round {game.round_no} went in circles and is void: nobody scores. Scores: {scores}"
-    return f"🏁 Round {game.round_no}: **{tbl.name(winner)}** went out{points_text(tbl, points)}. Scores: {scores}"
+    return f"🏁 Round {game.round_no}: **{named(tbl, winner)}** went out{points_text(tbl, points)}. Scores: {scores}"

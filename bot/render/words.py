@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 import discord
@@ -145,6 +146,39 @@ def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
             f"Turn timer: **{f'{turn_seconds}s' if turn_seconds else 'off'}**",
         ]
     )
+
+
+def plain(text: str, limit: int = 40) -> str:
+    r"""Text a user typed (a display name) as Discord shows it verbatim, whatever it holds:
+    Markdown and mentions escaped, at most ``limit`` characters, and bidirectional overrides
+    dropped (a right-to-left override would turn the rest of the line); right-to-left text is
+    set apart as its own run (Unicode isolates), so it reads right and leaves the line alone.
+
+    >>> plain("[Free Nitro](https://x.y)")
+    '\\[Free Nitro](https://x.y)'
+    >>> "<@123456789012345678>" in plain("<@123456789012345678>")
+    False
+    >>> plain("\u202eevil"), plain("\u05d3\u05e0\u05d4") == "\u2068\u05d3\u05e0\u05d4\u2069"
+    ('evil', True)
+    """
+    text = discord.utils.escape_mentions(
+        discord.utils.escape_markdown(trim(text.translate(_OVERRIDES), limit))
+    )
+    if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
+        return f"\u2068{text}\u2069"
+    return text
+
+
+_OVERRIDES = dict.fromkeys(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)  # embeddings, overrides, isolates
+
+
+def named(tbl: Table, key: str | None) -> str:
+    """A player (or a team, ``"a+b"``) as the table names them, each name :func:`plain`."""
+    if key and "+" in key and tbl.seat(key) is None:
+        return " & ".join(named(tbl, member) for member in key.split("+"))
+    return plain(tbl.name(key))
 
 
 def trim(text: str, limit: int = 1024) -> str:

@@ -242,22 +242,24 @@ class Commands:
             raise LobbyError("You can't kick yourself; /uno leave takes you away from the table.")
         _check_moderator(interaction, table)
         if table.seat(player) is None:
-            raise NotInGame(f"{member.display_name} isn't at this table.")
+            raise NotInGame(f"{render.plain(member.display_name)} isn't at this table.")
         if table.state is TableState.LOBBY:
             await self.lobby(
-                interaction, lambda t: t.leave_lobby(player), f"{member.display_name} was removed."
+                interaction,
+                lambda t: t.leave_lobby(player),
+                f"{render.plain(member.display_name)} was removed.",
             )
             return
         async with self.service.acting.change(channel_id) as change:
             table = change.table
             if table.seat(player) is None:  # left meanwhile
-                raise NotInGame(f"{member.display_name} isn't at this table.")
+                raise NotInGame(f"{render.plain(member.display_name)} isn't at this table.")
             if table.game is not None and not table.in_game(player):
-                raise NotInGame(f"{member.display_name} isn't in this game any more.")
+                raise NotInGame(f"{render.plain(member.display_name)} isn't in this game any more.")
             change.played(table.leave_game(player))
         await self.service.publisher.say(table, change.posts)
         await interaction.response.send_message(
-            f"{member.display_name} was removed from the game.", ephemeral=True
+            f"{render.plain(member.display_name)} was removed from the game.", ephemeral=True
         )
         self.service.after(change)
 
@@ -268,7 +270,7 @@ class Commands:
             _check_moderator(interaction, table)
             was_lobby = table.state is TableState.LOBBY
             table.state = TableState.OVER
-            table.log.append(f"The table was closed by {interaction.user.display_name}.")
+            table.log.append(f"The table was closed by {render.plain(interaction.user.display_name)}.")
         if was_lobby:
             footer = f"Closed by {interaction.user.display_name}."
             self.service.publisher.show_lobby_over(table, table.message_id, "UNO lobby (closed)", footer)

@@ -14,6 +14,7 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from bot import render
 from bot.engine import ai
 from bot.engine.events import Event
 from bot.service.acting import NotSaved
@@ -103,10 +104,10 @@ class Scheduler:
                 if timed_out is not None and player == timed_out and not game.round_over:
                     events += game.timeout(timed_out)
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
-                    table.log.append(f"⏰ {table.name(timed_out)} ran out of time")
+                    table.log.append(f"⏰ {render.named(table, timed_out)} ran out of time")
                     if count >= self.defaults.max_timeouts:
                         events += game.leave(timed_out)
-                        removed = f"{table.name(timed_out)} was removed after {count} timeouts"
+                        removed = f"{render.named(table, timed_out)} was removed after {count} timeouts"
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     events += game.apply(player, ai.choose(game, player, self._rng))
                 if not events:

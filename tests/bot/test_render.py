@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import discord
@@ -434,3 +435,47 @@ def test_every_event_kind_is_logged_or_silent_by_choice() -> None:
     """Every kind of event has a log line, but for the ones the table shows otherwise: a first
     dealer's draw (the round's line names the dealer) and a pending penalty (the table says it)."""
     assert set(EventKind) - set(LINES) == {EventKind.DEALER_DRAWN, EventKind.PENALTY_PENDING}
+
+
+def _embed_text(embed: discord.Embed) -> str:
+    """Every text of an embed that Discord renders as Markdown, one per line."""
+    fields = [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join([str(embed.title), str(embed.description), *fields, str(embed.footer.text)])
+
+
+HOSTILE = {
+    "link": "[Free Nitro](https://x.example)",
+    "mention": "<@123456789012345678>",
+    "bold": "**boss**",
+    "spoiler": "||hidden||",
+    "code": "`tick`",
+    "override": "\u202eevil",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_hostile_names_show_as_plain_text(kind: str) -> None:
+    """A display name holding a link, a mention, Markdown or a right-to-left override is shown as
+    typed on the lobby, the table, its log, the standings and a round's summary: no working
+    link or mention, no formatting, nothing reversed."""
+    hostile = HOSTILE[kind]
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("1", hostile), variant="classic")
+    table.join(Seat("2", "Ben"))
+    texts = [_embed_text(render.lobby(table)[0])]
+    game, _ = Game.from_deal(
+        ["1", "2"], variant="classic", options=Options(), dealer="2",
+        hands={"1": [Card.parse("red 1")], "2": [Card.parse("red 2"), Card.parse("blue 3")]},
+        draw_pile=[Card.parse("blue 1")], discard_pile=[Card.parse("red 9")],
+    )  # fmt: skip
+    table.game, table.state = game, "playing"
+    table.log.extend(render.log_lines(table, game.play("1", "red 1")))
+    texts += [
+        _embed_text(render.table(table)[0]),
+        _embed_text(render.standings(table)),
+        render.round_summary(table, "1", 3),
+    ]
+    for text in texts:
+        assert "\u202e" not in text
+        assert not re.search(r"<@!?\d+>", text)
+        assert not re.search(r"(?<!\\)\[[^\]]*\]\(https?://", text)
+        assert not re.search(r"(?<!\\)\*\*boss(?<!\\)\*\*|(?<!\\)\|\|hidden|(?<!\\)`tick", text)
