@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
+import discord
+
 from bot.engine import ai
 from bot.engine.events import Event
 from bot.engine.options import Options
@@ -90,10 +92,15 @@ class MemoryStorage:
 
 class FakeClient:
     """A discord client that records what the service asks of Discord (``calls``): posts in a
-    channel, message edits and deletions, each answered with a new message id."""
+    channel, message edits and deletions, each answered with a new message id after
+    ``latency`` seconds. Posts whose content is in ``refused`` are refused (Forbidden), and
+    edits of messages in ``gone`` too (NotFound)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, ...]] = []
+        self.latency = 0.0
+        self.refused: set[str] = set()
+        self.gone: set[int] = set()
         self._ids = itertools.count(1000)
         self.http = SimpleNamespace(
             edit_message=self._edit, send_message=self._send_message, delete_message=self._delete
@@ -103,12 +110,17 @@ class FakeClient:
         """A channel that can only send."""
 
         async def send(content: str | None = None, *, embed: Any = None, **_: Any) -> Any:
+            await asyncio.sleep(self.latency)
+            if content in self.refused:
+                raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Missing Access")
             self.calls.append(("send", channel_id, content, embed))
             return SimpleNamespace(id=next(self._ids))
 
         return SimpleNamespace(send=send)
 
     async def _edit(self, channel_id: int, message_id: int, *, params: Any) -> None:
+        if message_id in self.gone:
+            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "Unknown Message")
         self.calls.append(("edit", channel_id, message_id))
 
     async def _send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
@@ -117,10 +129,6 @@ class FakeClient:
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
         self.calls.append(("delete", channel_id, message_id))
-
-    def kinds(self) -> list[str]:
-        """What was asked, in order: ``send``, ``edit``, ``ping`` or ``delete``."""
-        return [call[0] for call in self.calls]
 
 
 def lobby(*seats: str, channel_id: int = CHANNEL) -> Table:
