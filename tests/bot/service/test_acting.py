@@ -68,8 +68,7 @@ def test_a_body_that_raises_saves_nothing() -> None:
 
 
 def test_a_failed_save_rolls_back_to_the_saved_table() -> None:
-    """A StorageError puts a new table equal to the last saved one in the registry, reports it
-    to ``rolled_back`` and raises NotSaved; no result is recorded."""
+    """A failed save puts the table as saved back, tells ``rolled_back``, raises NotSaved, records nothing."""
     storage, table = MemoryStorage(), game(BEN, options=Options(scoring=Scoring.SINGLE_ROUND))
     act, rolled = acting(storage, table)
     before = table.to_snapshot()
@@ -103,8 +102,7 @@ def test_nothing_saves_nothing() -> None:
 
 
 def test_a_table_set_over_is_deleted_and_its_ping_reported() -> None:
-    """A change that ends the table deletes it from storage and the registry, and hands back
-    its last ping's id to delete."""
+    """A change that ends the table deletes it from storage and registry and reports its last ping."""
     storage, table = MemoryStorage(), game(BEN)
     storage.tables[CHANNEL] = table.to_snapshot()
     table.ping_message_id = 77
@@ -121,8 +119,7 @@ def test_a_table_set_over_is_deleted_and_its_ping_reported() -> None:
 
 
 def test_a_finished_round_is_recorded_once_and_the_next_one_dealt() -> None:
-    """The round that ends is recorded with the save and summed up; the next round is dealt; a
-    round recorded already is not recorded again."""
+    """A finished round is recorded once (not again on a retry), summed up, and the next one dealt."""
     table = game(BEN, options=Options(target_score=100_000))
     change = Change(table, table.to_snapshot())
     change.played(finish_round(table))
@@ -139,8 +136,7 @@ def test_a_finished_round_is_recorded_once_and_the_next_one_dealt() -> None:
 
 
 def test_game_over_ends_the_game_with_the_standings() -> None:
-    """At the game's end the last round and the game are recorded, the table is over, and the
-    standings are the post."""
+    """At game over the round and the game are recorded, the table is over, the standings posted."""
     table = game(BEN, options=Options(scoring=Scoring.SINGLE_ROUND))
     change = Change(table, table.to_snapshot())
     change.played(finish_round(table))
@@ -168,8 +164,7 @@ def test_a_game_left_to_bots_ends() -> None:
 
 
 def test_changes_of_one_table_take_turns_under_its_lock() -> None:
-    """Two changes of a table run one after the other; ``held_here`` is true only in the task
-    inside one."""
+    """Two changes of a table take turns; ``held_here`` is true only in the task inside one."""
     storage, table = MemoryStorage(), lobby()
     act, _ = acting(storage, table)
     order: list[str] = []

@@ -12,8 +12,7 @@ from .helpers import ANA, BEN, CHANNEL, MemoryStorage, game, run, service
 
 
 def test_posts_are_said_in_order_and_a_refused_one_is_skipped() -> None:
-    """Posts of two changes are said in the order of the changes, each change's in its order,
-    though sending takes time; a refused post is skipped, not the ones after it."""
+    """Posts of two changes are said in order, though sending takes time; a refused one is skipped."""
     table = game(BEN)
     svc, client, _ = service(MemoryStorage(), table)
     client.latency, client.refused = 0.002, {"refused"}
@@ -27,8 +26,7 @@ def test_posts_are_said_in_order_and_a_refused_one_is_skipped() -> None:
 
 
 def test_the_player_to_act_is_pinged_once_a_turn() -> None:
-    """The human to act is pinged once (the ping saved with the table); when their turn is over,
-    the next human's ping replaces it."""
+    """The human to act is pinged once a turn, the ping saved; the next turn's ping replaces it."""
     storage, table = MemoryStorage(), game(BEN, first=ANA)
     svc, client, _ = service(storage, table)
 

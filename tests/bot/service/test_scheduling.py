@@ -19,8 +19,7 @@ async def finished(scheduler: Scheduler) -> None:
 
 
 def test_an_ai_seat_plays_its_turn() -> None:
-    """An AI seat to act moves after ``ai_delay``, not before: the table's version advances and
-    it is saved."""
+    """An AI seat to act moves after ``ai_delay``, not before; the move is saved."""
     storage, table = MemoryStorage(), game("ai", first="ai:1")
     table.turn_seconds = 0
     svc, _, changes = service(storage, table, ai_delay_seconds=0.03, seed=1)
@@ -40,8 +39,7 @@ def test_an_ai_seat_plays_its_turn() -> None:
 
 @pytest.mark.parametrize("first", ["ai:1", ANA])
 def test_a_move_of_a_table_changed_meanwhile_does_nothing(first: str) -> None:
-    """An AI move or a timeout scheduled before the table changed (a player left) does nothing
-    when its time comes, though the same player is still to act."""
+    """An AI move or timeout scheduled before the table changed does nothing, same player to act."""
     storage, table = MemoryStorage(), game(BEN, "ai", first=first)
     table.turn_seconds = 0.01  # type: ignore[assignment]  # a timer as short as the AI's delay
     svc, _, changes = service(storage, table, ai_delay_seconds=0.01)
@@ -93,8 +91,7 @@ def test_a_player_is_removed_after_max_timeouts() -> None:
 
 
 def test_an_idle_lobby_expires() -> None:
-    """A lobby idle longer than ``lobby_idle_seconds`` is closed and its message shown as over;
-    a lobby in use stays open."""
+    """An idle lobby is closed and its message shown as over; a lobby in use stays open."""
     storage, idle, busy = MemoryStorage(), lobby(), lobby(channel_id=CHANNEL + 1)
     idle.touched, idle.message_id = time.time() - 601, 555
     svc, client, changes = service(storage, idle, busy, lobby_idle_seconds=600)

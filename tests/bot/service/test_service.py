@@ -11,8 +11,7 @@ from .helpers import BEN, CHANNEL, MemoryStorage, game, lobby, run, service
 
 
 def test_restore_reloads_saved_tables_and_reposts_their_messages() -> None:
-    """Every sound saved table is back after a restart (a malformed one is skipped), its game
-    told the bot restarted, its table message posted again and its id saved."""
+    """Sound saved tables come back after a restart, a malformed one skipped, the table reposted."""
     storage, table = MemoryStorage(), game(BEN)
     storage.tables = {
         CHANNEL: table.to_snapshot(),
@@ -35,8 +34,7 @@ def test_restore_reloads_saved_tables_and_reposts_their_messages() -> None:
 
 
 def test_after_a_closing_change_its_tasks_stop_and_its_ping_goes() -> None:
-    """What follows a change that closed the table: its timers stop, its last ping is deleted
-    and its table message shows the end."""
+    """After a closing change its timer stops, its last ping goes and its message shows the end."""
     storage, table = MemoryStorage(), game(BEN)
     table.message_id = 500
     svc, client, _ = service(storage, table)

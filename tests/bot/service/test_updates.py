@@ -30,8 +30,7 @@ def shows(shown: list[str], state: dict[str, str], gate: asyncio.Event | None = 
 
 
 def test_updates_asked_in_flight_collapse_into_the_latest() -> None:
-    """Three updates asked while one is in flight make one more run: the last one asked, which
-    shows the state as it is when it runs."""
+    """Updates asked while one is in flight collapse into one more run: the last asked, as of then."""
     shown: list[str] = []
     state = {"now": "first"}
 
@@ -109,8 +108,7 @@ def test_an_unsettled_ask_cuts_the_settling_short() -> None:
 def test_a_failed_update_does_not_stop_later_ones(
     error: Exception, logged: list[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    """An update that raises does not stop the one asked meanwhile nor later ones; Discord's
-    refusal (e.g. an expired token) is no error in the log, another exception is."""
+    """A failed update stops no later one; only an exception other than Discord's logs an error."""
     shown: list[str] = []
 
     async def body() -> None:
@@ -135,8 +133,7 @@ def test_a_failed_update_does_not_stop_later_ones(
 
 
 def test_done_waits_for_every_update_of_the_key() -> None:
-    """``done`` returns once no update of the key is in flight or asked for (one asked as the
-    last ended too), at once if there is none."""
+    """``done`` waits until no update of the key is in flight or asked for (one asked at the end too)."""
     shown: list[str] = []
 
     async def body() -> None:
