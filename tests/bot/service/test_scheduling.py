@@ -1,0 +1,149 @@
+"""Computer players' moves, turn timers and lobby expiry (bot/service/scheduling.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.service.scheduling import Scheduler
+from bot.tables import TableState
+
+from .helpers import ANA, BEN, CHANNEL, MemoryStorage, game, lobby, run, service, until
+
+
+async def finished(scheduler: Scheduler) -> None:
+    """Wait until every task the scheduler holds now is done."""
+    await asyncio.wait(set(scheduler._tasks.values()))
+
+
+def test_an_ai_seat_plays_its_turn() -> None:
+    """An AI seat to act moves after ``ai_delay``, not before; the move is saved."""
+    storage, table = MemoryStorage(), game("ai", first="ai:1")
+    table.turn_seconds = 0
+    svc, _, changes = service(storage, table, ai_delay_seconds=0.03, seed=1)
+    version = table.version
+
+    async def body() -> float:
+        start = time.monotonic()
+        svc.scheduler.schedule(table)
+        await until(lambda: bool(changes))
+        svc.scheduler.close()
+        return time.monotonic() - start
+
+    assert run(body) >= 0.03
+    assert table.version > version and storage.writes == 1
+    assert storage.tables[CHANNEL] == table.to_snapshot() and changes[0].table is table
+
+
+@pytest.mark.parametrize("first", ["ai:1", ANA])
+def test_a_move_of_a_table_changed_meanwhile_does_nothing(first: str) -> None:
+    """An AI move or timeout scheduled before the table changed does nothing, same player to act."""
+    storage, table = MemoryStorage(), game(BEN, "ai", first=first)
+    table.turn_seconds = 0.01  # type: ignore[assignment]  # a timer as short as the AI's delay
+    svc, _, changes = service(storage, table, ai_delay_seconds=0.01)
+
+    async def body() -> None:
+        svc.scheduler.schedule(table)
+        async with svc.acting.change(CHANNEL) as change:
+            assert change.table.game is not None
+            change.played(change.table.game.leave(BEN))
+        await finished(svc.scheduler)
+
+    run(body)
+    assert table.game is not None and table.game.pending.player == first
+    assert storage.writes == 1 and changes == [] and table.timeouts == {}
+
+
+def test_a_turn_timer_plays_the_timeout_move() -> None:
+    """A human who doesn't act within ``turn_seconds`` gets the default move and a timeout."""
+    storage, table = MemoryStorage(), game(BEN, first=ANA)
+    table.turn_seconds = 0.01  # type: ignore[assignment]
+    svc, _, changes = service(storage, table)
+    version = table.version
+
+    async def body() -> None:
+        svc.scheduler.schedule(table)
+        await until(lambda: bool(changes))
+
+    run(body)
+    assert table.game is not None and table.game.pending.player == BEN
+    assert table.timeouts == {ANA: 1} and table.in_game(ANA) and table.version > version
+    assert "⏰ Ana ran out of time" in table.log and storage.writes == 1
+
+
+def test_a_player_is_removed_after_max_timeouts() -> None:
+    """The ``max_timeouts``-th timeout in a row removes the player; the game goes on without them."""
+    storage, table = MemoryStorage(), game(BEN, "ai", first=ANA)
+    table.turn_seconds = 0.01  # type: ignore[assignment]
+    table.timeouts[ANA] = 1
+    svc, _, changes = service(storage, table, max_timeouts=2)
+
+    async def body() -> None:
+        svc.scheduler.schedule(table)
+        await until(lambda: bool(changes))
+
+    run(body)
+    assert not table.in_game(ANA) and table.state is TableState.PLAYING
+    assert "Ana was removed after 2 timeouts" in table.log
+    assert storage.tables[CHANNEL]["timeouts"] == {ANA: 2}
+
+
+def test_an_idle_lobby_expires() -> None:
+    """An idle lobby is closed and its message shown as over; a lobby in use stays open."""
+    storage, idle, busy = MemoryStorage(), lobby(), lobby(channel_id=CHANNEL + 1)
+    idle.touched, idle.message_id = time.time() - 601, 555
+    svc, client, changes = service(storage, idle, busy, lobby_idle_seconds=600)
+
+    async def body() -> None:
+        svc.scheduler.schedule(busy)
+        svc.scheduler.schedule(idle)
+        await until(lambda: bool(changes))
+        await svc.updates.drain()
+        svc.scheduler.close()
+
+    run(body)
+    assert changes[0].table is idle and changes[0].closed and idle.state is TableState.OVER
+    assert svc.tables.get(CHANNEL) is None and list(storage.tables) == [CHANNEL + 1]
+    assert client.calls == [("edit", CHANNEL, 555)]
+    assert svc.tables.get(CHANNEL + 1) is busy and busy.state is TableState.LOBBY
+
+
+def test_cancel_stops_a_tables_tasks() -> None:
+    """After ``cancel``, a table's scheduled AI move never comes; another table's does."""
+    storage = MemoryStorage()
+    stopped, other = game("ai", first="ai:1"), game("ai", first="ai:1", channel_id=CHANNEL + 1)
+    svc, _, changes = service(storage, stopped, other, ai_delay_seconds=0.01)
+    version = stopped.version
+
+    async def body() -> None:
+        svc.scheduler.schedule(stopped)
+        svc.scheduler.schedule(other)
+        svc.scheduler.cancel(CHANNEL)
+        await until(lambda: bool(changes))
+        await asyncio.sleep(0.02)
+        svc.scheduler.close()
+
+    run(body)
+    assert [c.table for c in changes] == [other] and stopped.version == version
+
+
+def test_a_move_that_could_not_be_saved_is_tried_again() -> None:
+    """An AI move whose save fails leaves the table as saved, and is made again from it."""
+    storage, table = MemoryStorage(), game("ai", first="ai:1")
+    table.turn_seconds = 0
+    svc, _, changes = service(storage, table, ai_delay_seconds=0.01)
+    version, storage.fail = table.version, True
+
+    async def body() -> None:
+        svc.scheduler.schedule(table)
+        await until(lambda: svc.tables.get(CHANNEL) is not table)
+        storage.fail = False
+        await until(lambda: bool(changes))
+        svc.scheduler.close()
+
+    run(body)
+    again = svc.tables.get(CHANNEL)
+    assert again is not None and changes[0].table is again and again.version > version
+    assert storage.tables[CHANNEL] == again.to_snapshot()

@@ -1,0 +1,55 @@
+"""The service's front: what follows a change, restore after a restart, shutdown
+(bot/service/__init__.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.tables import TableState
+
+from .helpers import BEN, CHANNEL, MemoryStorage, game, lobby, run, service
+
+
+def test_restore_reloads_saved_tables_and_reposts_their_messages() -> None:
+    """Sound saved tables come back after a restart, a malformed one skipped, the table reposted."""
+    storage, table = MemoryStorage(), game(BEN)
+    storage.tables = {
+        CHANNEL: table.to_snapshot(),
+        CHANNEL + 1: lobby(channel_id=CHANNEL + 1).to_snapshot(),
+        CHANNEL + 2: {"snapshot": 99},
+    }
+    svc, client, _ = service(storage)
+
+    async def body() -> int:
+        count = await svc.restore()
+        await svc.close()
+        return count
+
+    assert run(body) == 2
+    again = svc.tables.get(CHANNEL)
+    assert again is not None and svc.tables.get(CHANNEL + 1) is not None and len(svc.tables) == 2
+    assert again.log[-1] == "♻️ The bot restarted; the game goes on."
+    assert ("send", CHANNEL) in [c[:2] for c in client.calls]
+    assert again.message_id is not None and storage.tables[CHANNEL]["message_id"] == again.message_id
+
+
+def test_after_a_closing_change_its_tasks_stop_and_its_ping_goes() -> None:
+    """After a closing change its timer stops, its last ping goes and its message shows the end."""
+    storage, table = MemoryStorage(), game(BEN)
+    table.message_id = 500
+    svc, client, _ = service(storage, table)
+    del svc.after  # the service's own, not the helper's recorder
+
+    async def body() -> bool:
+        svc.scheduler.schedule(table)
+        timer = svc.scheduler._tasks[(CHANNEL, "timer")]  # Ana's or Ben's
+        async with svc.acting.change(CHANNEL) as change:
+            change.table.state = TableState.OVER
+            change.table.ping_message_id = 77
+        svc.after(change)
+        await svc.updates.drain()
+        await asyncio.sleep(0)
+        return timer.cancelled()  # before the loop's end cancels every task left
+
+    assert run(body)
+    assert sorted(client.calls) == [("delete", CHANNEL, 77), ("edit", CHANNEL, 500)]
