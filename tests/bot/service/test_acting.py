@@ -10,9 +10,10 @@ import pytest
 
 from bot.engine.options import Options, Scoring
 from bot.service.acting import Acting, Change, NotSaved
+from bot.service.registry import TableRegistry
 from bot.storage import GameResult, RoundResult
 from bot.storage.sqlite import SqliteStorage
-from bot.tables import LobbyError, Seat, Table, TableRegistry, TableState
+from bot.tables import LobbyError, Seat, Table, TableState
 
 from .helpers import ANA, BEN, CHANNEL, GUILD, MemoryStorage, finish_round, game, lobby, run
 
