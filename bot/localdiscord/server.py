@@ -404,24 +404,20 @@ async def start_stand_in(
     port: int = 0,
     guild_name: str = "Local Guild",
     users: Iterable[str] = ("alice", "bob"),
-    *,
-    channels: Iterable[str] = ("general",),
-    bot_name: str = "UNO Bot",
-    token: str = DEFAULT_TOKEN,
-    clock: Clock | None = None,
-    rate_limits: bool | RateLimits = False,
+    **options: Any,
 ) -> StandIn:
-    """Create and start a `StandIn` (``port`` 0 picks a free one); ``await it.close()`` ends it."""
-    stand_in = StandIn(
-        guild_name=guild_name,
-        users=users,
-        channels=channels,
-        bot_name=bot_name,
-        token=token,
-        clock=clock,
-        rate_limits=rate_limits,
-    )
-    return await stand_in.start(host, port)
+    """Create and start a `StandIn` (``port`` 0 picks a free one); ``await it.close()`` ends it.
+
+    Args:
+        host, port: where it listens (`StandIn.start`).
+        guild_name, users: as for `StandIn` (here they may be given by position).
+        options: `StandIn`'s other keywords: ``channels``, ``bot_name``, ``token``, ``clock``,
+            ``rate_limits``.
+
+    Raises:
+        TypeError: a keyword `StandIn` does not take.
+    """
+    return await StandIn(guild_name=guild_name, users=users, **options).start(host, port)
 
 
 __all__ = [
