@@ -16,7 +16,7 @@ The callbacks only parse and hand over to the service (``interaction.client.serv
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
@@ -47,8 +47,67 @@ def _parts(match: re.Match[str]) -> tuple[str, int, int, str, str]:
     return match["scope"], int(match["channel"]), int(match["version"]), match["verb"], match["arg"] or ""
 
 
-class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:" + _ID):
+class _Addressed:
+    """What a button and a select share: the address their ``custom_id`` carries (the module's
+    docstring), their rebuilding from a clicked component, and the hand-over of a click.
+
+    A subclass names its ``custom_id`` prefix (``PREFIX``), calls ``_address`` in its ``__init__``,
+    says which of its drawing's keywords survive in a clicked component (``_redrawn``), and which
+    values a click chose (``_chosen``).
+    """
+
+    PREFIX: ClassVar[str]
+    scope: str
+    channel: int
+    version: int
+    verb: str
+    arg: str
+
+    def _address(self, scope: str, channel: int, version: int, verb: str, arg: object) -> str:
+        """Keep the address on the item.
+
+        Returns:
+            The item's ``custom_id``.
+
+        Raises:
+            ValueError: it would be longer than Discord's 100 characters.
+        """
+        self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
+        self.arg = str(arg)
+        return custom_id(self.PREFIX, scope, channel, version, verb, arg)
+
+    @classmethod
+    def _redrawn(cls, item: discord.ui.Item[Any], verb: str) -> dict[str, Any]:
+        """The keyword arguments of ``__init__`` that rebuild a clicked component ``item``."""
+        raise NotImplementedError
+
+    def _chosen(self) -> list[str]:
+        """The values a click chose (none for a button)."""
+        return []
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """Rebuild the item a click came from, its address parsed from the ``custom_id``'s ``match``
+        of the class's template (discord.py calls this on every click)."""
+        scope, channel, version, verb, arg = _parts(match)
+        return cls(scope, channel, version, verb, arg, **cls._redrawn(item, verb))  # type: ignore[call-arg]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click over to the service's dispatch, then let go of what discord.py built."""
+        try:
+            await _service(interaction).dispatch.on_component(
+                interaction, self.scope, self.channel, self.version, self.verb, self.arg, self._chosen()
+            )
+        finally:
+            _handled(self, interaction)  # type: ignore[arg-type]
+
+
+class UnoButton(_Addressed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:" + _ID):
     """Any button of the lobby, the table or a hand."""
+
+    PREFIX = "uno"
 
     def __init__(
         self,
@@ -64,38 +123,23 @@ class UnoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:"
         emoji: str | None = None,
         row: int | None = None,
     ) -> None:
+        address = self._address(scope, channel, version, verb, arg)
         super().__init__(
             discord.ui.Button(
-                label=label[:80],
-                style=style,
-                disabled=disabled,
-                emoji=emoji,
-                custom_id=custom_id("uno", scope, channel, version, verb, arg),
-                row=row,
+                label=label[:80], style=style, disabled=disabled, emoji=emoji, custom_id=address, row=row
             )
         )
-        self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
-        self.arg = str(arg)
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> UnoButton:
-        scope, channel, version, verb, arg = _parts(match)
-        label = getattr(item, "label", None) or verb
-        return cls(scope, channel, version, verb, arg, label=label)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await _service(interaction).dispatch.on_component(
-                interaction, self.scope, self.channel, self.version, self.verb, self.arg, []
-            )
-        finally:
-            _handled(self, interaction)
+    def _redrawn(cls, item: discord.ui.Item[Any], verb: str) -> dict[str, Any]:
+        """The clicked button's label (its verb when it has none)."""
+        return {"label": getattr(item, "label", None) or verb}
 
 
-class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:" + _ID):
+class UnoSelect(_Addressed, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:" + _ID):
     """Any select menu (cards to play or discard, a player to pick, house rules)."""
+
+    PREFIX = "unos"
 
     def __init__(
         self,
@@ -110,10 +154,11 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
         max_values: int = 1,
         row: int | None = None,
     ) -> None:
+        address = self._address(scope, channel, version, verb, arg)
         opts = options or [discord.SelectOption(label="-")]
         super().__init__(
             discord.ui.Select(
-                custom_id=custom_id("unos", scope, channel, version, verb, arg),
+                custom_id=address,
                 options=opts,
                 placeholder=placeholder,
                 min_values=0 if max_values > 1 else 1,
@@ -121,30 +166,15 @@ class UnoSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:
                 row=row,
             )
         )
-        self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
-        self.arg = str(arg)
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> UnoSelect:
-        scope, channel, version, verb, arg = _parts(match)
-        options = list(getattr(item, "options", []) or [])
-        return cls(scope, channel, version, verb, arg, options=options, max_values=25)
+    def _redrawn(cls, item: discord.ui.Item[Any], verb: str) -> dict[str, Any]:
+        """The clicked select's options, any number of them choosable."""
+        return {"options": list(getattr(item, "options", []) or []), "max_values": 25}
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await _service(interaction).dispatch.on_component(
-                interaction,
-                self.scope,
-                self.channel,
-                self.version,
-                self.verb,
-                self.arg,
-                list(self.item.values),
-            )
-        finally:
-            _handled(self, interaction)
+    def _chosen(self) -> list[str]:
+        """The options the click chose."""
+        return list(self.item.values)
 
 
 def _handled(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:

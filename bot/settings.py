@@ -35,10 +35,15 @@ class SettingsError(Exception):
     """A missing or invalid setting; the message is one line naming it."""
 
 
-class DiscordSettings(BaseModel):
-    """How to reach Discord (or a Discord-compatible server)."""
+class Section(BaseModel):
+    """A section of the settings (a ``[table]`` of ``config.toml``): a misspelt key in it is an
+    error, not ignored."""
 
-    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
+    model_config = ConfigDict(extra="forbid")
+
+
+class DiscordSettings(Section):
+    """How to reach Discord (or a Discord-compatible server)."""
 
     token: SecretStr | None = None
     api_base: str = "https://discord.com/api/v10"
@@ -54,10 +59,8 @@ class DiscordSettings(BaseModel):
         return value.rstrip("/")
 
 
-class DatabaseSettings(BaseModel):
+class DatabaseSettings(Section):
     """Where games, scores and channel settings are kept."""
-
-    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
 
     path: Path = Path("uno.db")
 
@@ -77,10 +80,8 @@ def check_turn_seconds(value: int) -> int:
     return value
 
 
-class GameDefaults(BaseModel):
+class GameDefaults(Section):
     """Defaults for new tables; each channel's ``/uno settings`` override them."""
-
-    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
 
     variant: str = "classic"
     target_score: int = Field(500, ge=1, le=100_000)
@@ -115,10 +116,8 @@ class GameDefaults(BaseModel):
         return value
 
 
-class LocalSettings(BaseModel):
+class LocalSettings(Section):
     """Local mode (``--local``): the Discord stand-in and its browser page."""
-
-    model_config = ConfigDict(extra="forbid")  # a misspelt key is an error, not ignored
 
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=1, le=65535)

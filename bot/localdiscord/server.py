@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, cast, overload
 
 import discord
 import yarl
@@ -49,6 +49,39 @@ def point_discord_py_at(base_url: str) -> Callable[[], None]:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = previous
 
     return restore
+
+
+class _OfState(Generic[T]):
+    """A read-only attribute of `StandIn` that is its `State`'s attribute of the same name.
+
+    Args:
+        doc: what the attribute holds (its docstring).
+    """
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, stand_in: None, owner: type | None = None) -> _OfState[T]: ...
+
+    @overload
+    def __get__(self, stand_in: StandIn, owner: type | None = None) -> T: ...
+
+    def __get__(self, stand_in: StandIn | None, owner: type | None = None) -> T | _OfState[T]:
+        """The state's attribute (this descriptor itself when read from the class)."""
+        return self if stand_in is None else cast(T, getattr(stand_in.state, self.name))
+
+    def __set__(self, stand_in: StandIn, value: object) -> None:
+        """Refuse, as a property without a setter does.
+
+        Raises:
+            AttributeError: always.
+        """
+        raise AttributeError(f"property {self.name!r} of 'StandIn' object has no setter")
 
 
 class StandIn:
@@ -144,25 +177,10 @@ class StandIn:
 
     # ------------------------------------------------------------------ the world
 
-    @property
-    def token(self) -> str:
-        """The bot token to log in with."""
-        return self.state.token
-
-    @property
-    def guild_id(self) -> int:
-        """The guild's id."""
-        return self.state.guild_id
-
-    @property
-    def application_id(self) -> int:
-        """The application id (also the bot user's id)."""
-        return self.state.application_id
-
-    @property
-    def bot(self) -> User:
-        """The bot's own user."""
-        return self.state.bot
+    token = _OfState[str]("The bot token to log in with.")
+    guild_id = _OfState[int]("The guild's id.")
+    application_id = _OfState[int]("The application id (also the bot user's id).")
+    bot = _OfState[User]("The bot's own user.")
 
     @property
     def users(self) -> list[User]:
@@ -336,10 +354,7 @@ class StandIn:
         """Every interaction started, oldest first."""
         return list(self.state.interactions.values())
 
-    @property
-    def requests(self) -> list[RequestRecord]:
-        """Every ``/api`` request, in arrival order."""
-        return self.state.requests
+    requests = _OfState[list[RequestRecord]]("Every ``/api`` request, in arrival order.")
 
     @property
     def errors(self) -> list[RequestRecord]:
@@ -404,24 +419,20 @@ async def start_stand_in(
     port: int = 0,
     guild_name: str = "Local Guild",
     users: Iterable[str] = ("alice", "bob"),
-    *,
-    channels: Iterable[str] = ("general",),
-    bot_name: str = "UNO Bot",
-    token: str = DEFAULT_TOKEN,
-    clock: Clock | None = None,
-    rate_limits: bool | RateLimits = False,
+    **options: Any,
 ) -> StandIn:
-    """Create and start a `StandIn` (``port`` 0 picks a free one); ``await it.close()`` ends it."""
-    stand_in = StandIn(
-        guild_name=guild_name,
-        users=users,
-        channels=channels,
-        bot_name=bot_name,
-        token=token,
-        clock=clock,
-        rate_limits=rate_limits,
-    )
-    return await stand_in.start(host, port)
+    """Create and start a `StandIn` (``port`` 0 picks a free one); ``await it.close()`` ends it.
+
+    Args:
+        host, port: where it listens (`StandIn.start`).
+        guild_name, users: as for `StandIn` (here they may be given by position).
+        options: `StandIn`'s other keywords: ``channels``, ``bot_name``, ``token``, ``clock``,
+            ``rate_limits``.
+
+    Raises:
+        TypeError: a keyword `StandIn` does not take.
+    """
+    return await StandIn(guild_name=guild_name, users=users, **options).start(host, port)
 
 
 __all__ = [

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from . import limits
@@ -80,6 +80,18 @@ def permission_bits(names: Iterable[str]) -> int:
         KeyError: an unknown name.
     """
     return sum(PERMISSIONS[name] for name in set(names))
+
+
+def _by_id(table: Mapping[int, T], key: int | str, what: str) -> T:
+    """``table``'s entry for the id ``key`` (an int, or its decimal text as in a route).
+
+    Raises:
+        DiscordError: 404 Unknown ``what`` (`limits.unknown`) when ``key`` is not an id there.
+    """
+    try:
+        return table[int(key)]
+    except (KeyError, ValueError):
+        raise limits.unknown(what) from None
 
 
 class State:
@@ -220,10 +232,7 @@ class State:
         Raises:
             DiscordError: 10003 Unknown Channel.
         """
-        try:
-            return self.channels[int(channel_id)]
-        except (KeyError, ValueError):
-            raise limits.unknown("Channel") from None
+        return _by_id(self.channels, channel_id, "Channel")
 
     def get_user(self, user_id: int | str) -> User:
         """User by id.
@@ -231,10 +240,7 @@ class State:
         Raises:
             DiscordError: 10013 Unknown User.
         """
-        try:
-            return self.users[int(user_id)]
-        except (KeyError, ValueError):
-            raise limits.unknown("User") from None
+        return _by_id(self.users, user_id, "User")
 
     def get_message(self, channel: Channel, message_id: int | str) -> Message:
         """A live message of ``channel``.
@@ -242,10 +248,7 @@ class State:
         Raises:
             DiscordError: 10008 Unknown Message (also for deleted ones).
         """
-        try:
-            message = self.messages[int(message_id)]
-        except (KeyError, ValueError):
-            raise limits.unknown("Message") from None
+        message = _by_id(self.messages, message_id, "Message")
         if message.deleted or message.channel is not channel:
             raise limits.unknown("Message")
         return message

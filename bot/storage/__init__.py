@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 
 class StorageError(Exception):
@@ -80,6 +80,10 @@ class PlayerStats:
     by_variant: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
+Result: TypeAlias = RoundResult | GameResult
+"""A finished round or game, as :meth:`Storage.save_table` and :meth:`Storage.delete_table` record it."""
+
+
 class Storage(Protocol):
     """What the bot stores. Every method may raise :class:`StorageError`."""
 
@@ -96,11 +100,7 @@ class Storage(Protocol):
         """Save the channel's defaults (replaces them)."""
 
     async def save_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        snapshot: dict[str, Any],
-        results: Sequence[RoundResult | GameResult] = (),
+        self, guild_id: int, channel_id: int, snapshot: dict[str, Any], results: Sequence[Result] = ()
     ) -> None:
         """Save a table in progress (lobby or game) as one JSON object, replacing the last one;
         record ``results`` (rounds it just finished) in the same transaction: both or neither.
@@ -111,7 +111,7 @@ class Storage(Protocol):
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot, for restoring after a restart."""
 
-    async def delete_table(self, channel_id: int, results: Sequence[RoundResult | GameResult] = ()) -> None:
+    async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); record ``results`` (its last round
         and the game) in the same transaction: both or neither (once, as with ``save_table``)."""
 

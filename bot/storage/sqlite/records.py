@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 import aiosqlite
 
-from bot.storage import GameResult, PlayerStats, RoundResult
+from bot.storage import GameResult, PlayerStats, Result, RoundResult
 from bot.storage.sqlite.common import dumps, scalar
 
 __all__ = ["FORGOTTEN", "forget_user", "insert_result", "leaderboard", "stats"]
@@ -66,7 +66,7 @@ def _encode(ids: dict[str, int], key: str) -> list[int]:
 # ---------------------------------------------------------------------- writing results
 
 
-async def insert_result(db: aiosqlite.Connection, result: RoundResult | GameResult) -> None:
+async def insert_result(db: aiosqlite.Connection, result: Result) -> None:
     """Record a finished round or game inside the caller's transaction.
 
     Idempotent: a round already recorded (same game_id and round_no), or a game already

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from bot.storage import GameResult, PlayerStats, RoundResult, StorageError
+from bot.storage import PlayerStats, Result, StorageError
 from bot.storage.sqlite import records
 from bot.storage.sqlite.common import dumps
 from bot.storage.sqlite.connection import Connection
@@ -43,7 +43,7 @@ class _QueuedTable(NamedTuple):
     and the future its saver awaits."""
 
     row: tuple[int, int, str, float]
-    results: tuple[RoundResult | GameResult, ...]
+    results: tuple[Result, ...]
     done: asyncio.Future[None]
 
 
@@ -137,14 +137,10 @@ class SqliteStorage:
     # ------------------------------------------------------------------ tables in progress
 
     async def save_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        snapshot: dict[str, Any],
-        results: Sequence[RoundResult | GameResult] = (),
+        self, guild_id: int, channel_id: int, snapshot: dict[str, Any], results: Sequence[Result] = ()
     ) -> None:
-        """Save a table in progress (lobby or game) as one JSON object, replacing the last one,
-        and record ``results`` (the rounds it just finished) in the same transaction.
+        """Save a table and record ``results``: see :meth:`Storage.save_table
+        <bot.storage.Storage.save_table>`.
 
         Committed when this returns. Saves that arrive while one is being written are written
         together, in one transaction, by :meth:`_write_tables` (group commit).
@@ -205,7 +201,7 @@ class SqliteStorage:
             rows = await db.execute_fetchall("SELECT snapshot FROM open_tables ORDER BY channel_id")
         return [orjson.loads(row[0]) for row in rows]
 
-    async def delete_table(self, channel_id: int, results: Sequence[RoundResult | GameResult] = ()) -> None:
+    async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); no error if there is none. ``results``
         (its last round and the game) are recorded in the same transaction.
 
