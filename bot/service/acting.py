@@ -28,7 +28,7 @@ from bot import render
 from bot.engine.errors import UnoError
 from bot.engine.events import Event
 from bot.service.registry import TableRegistry
-from bot.storage import GameResult, RoundResult, Storage, StorageError
+from bot.storage import GameResult, Result, RoundResult, Storage, StorageError
 from bot.tables import Table, TableState
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class Change:
 
     table: Table
     before: dict[str, Any]
-    results: list[RoundResult | GameResult] = field(default_factory=list)
+    results: list[Result] = field(default_factory=list)
     posts: list[Post] = field(default_factory=list)
     closed: bool = False
     stale_ping: int | None = None

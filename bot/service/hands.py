@@ -8,6 +8,7 @@ otherwise after `HAND_SETTLE_SECONDS`, so a run of computer turns makes one edit
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from typing import Any, NamedTuple
 
@@ -97,7 +98,7 @@ class Hands:
             hand = self.open.get(key)
             if hand is not None and (hand.version != table.version or closed(table, seat.id)):
                 settle = HAND_SETTLE_SECONDS if _only_watching(table, seat.id) else 0.0
-                self.updates.ask(key, lambda player=seat.id: self._show(table, player), settle=settle)
+                self.updates.ask(key, functools.partial(self._show, table, seat.id), settle=settle)
 
     async def _show(self, table: Table, player: str) -> None:
         """Show the player's open hand as the table is now, unless it shows that already; a

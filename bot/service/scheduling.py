@@ -95,10 +95,10 @@ class Scheduler:
                     return
                 events: list[Event] = []
                 removed = ""
-                for seat in table.seats:
-                    if seat.is_ai and seat.id in game.hands:
-                        for catch in ai.catches(game, seat.id):
-                            events += game.apply(seat.id, catch)
+                for bot_seat in table.seats:
+                    if bot_seat.is_ai and bot_seat.id in game.hands:
+                        for catch in ai.catches(game, bot_seat.id):
+                            events += game.apply(bot_seat.id, catch)
                 player = game.pending.player
                 seat = table.seat(player or "")
                 if timed_out is not None and player == timed_out and not game.round_over:
