@@ -24,18 +24,10 @@ from bot.engine.actions import ActionKind
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.errors import UnoError
 from bot.engine.events import Event
+from bot.engine.expectations import Failed, Malformed, census, check, check_invariants
 from bot.engine.game import LEFT, RIGHT, Game
-from bot.engine.options import Options, PendingKind
+from bot.engine.options import Options
 from bot.engine.variants import get_variant
-
-
-class Malformed(Exception):
-    """The scenario file is not in the format (the message says what is wrong)."""
-
-
-class Failed(Exception):
-    """The engine did not behave as the scenario says (the message is the first difference)."""
-
 
 TOP_KEYS = {"title", "variant", "players", "seed", "options", "deal", "step", "expect"}
 DEAL_KEYS = {
@@ -137,7 +129,7 @@ class Scenario:
         try:
             side = Side(deal.get("side", "light"))
             direction = {"left": LEFT, "right": RIGHT}[deal.get("direction", "left")]
-            color = _color(deal["color"]) if "color" in deal else None
+            color = Color(str(deal["color"])) if "color" in deal else None
         except (ValueError, KeyError) as exc:
             raise Malformed(f"bad [deal] value: {exc}") from None
         scores = deal.get("scores", {})
@@ -179,8 +171,8 @@ class Scenario:
             Failed: the first difference between the engine and the scenario.
         """
         game, events = self.build()
-        deck = _census(game)
-        _check_invariants(game, deck, "after the deal")
+        deck = census(game)
+        check_invariants(game, deck, "after the deal")
         for i, step in enumerate(self.steps, 1):
             where = f"step {i} ({step['player']} {step['action']})"
             before = game.to_dict()
@@ -200,9 +192,9 @@ class Scenario:
             else:
                 if expected_error not in (None, False):
                     raise Failed(f"{where} was accepted, expected refusal {expected_error!r}")
-            _check_invariants(game, deck, where)
-            _check(game, events, step.get("expect", {}), where)
-        _check(game, events, self.expect, "at the end")
+            check_invariants(game, deck, where)
+            check(game, events, step.get("expect", {}), where)
+        check(game, events, self.expect, "at the end")
 
 
 # --------------------------------------------------------------------------- actions
@@ -292,102 +284,6 @@ def _check_copies(cards: Iterable[Card], copies: Counter[Face]) -> None:
     for face, n in count.items():
         if n > copies[face]:
             raise Malformed(f"the deal holds {n} x {face.name}, the deck only {copies[face]}")
-
-
-def _census(game: Game) -> Counter[str]:
-    c: Counter[str] = Counter(card.name for h in game.hands.values() for card in h)
-    c.update(card.name for card in game.draw_pile)
-    c.update(card.name for card in game.discard_pile)
-    return c
-
-
-def _check_invariants(game: Game, deck: Counter[str], where: str) -> None:
-    now = _census(game)
-    if now != deck:
-        more = now - deck
-        fewer = deck - now
-        raise Failed(f"{where}: cards not conserved (extra {dict(more)}, missing {dict(fewer)})")
-    p = game.pending
-    if (p.kind is PendingKind.NONE) != game.round_over:
-        raise Failed(f"{where}: pending {p.kind.value!r} with round_over={game.round_over}")
-    if p.kind is not PendingKind.NONE and p.player not in game.seated:
-        raise Failed(f"{where}: the engine waits on {p.player!r}, who is not seated")
-
-
-def _color(value: Any) -> Color:
-    return Color(str(value))
-
-
-def _face_name(game: Game, name: str) -> str:
-    card = Card.parse(name)
-    return card.face(game.side).name if card.dark is not None else card.light.name
-
-
-def _same(label: str, actual: Any, expected: Any, where: str) -> None:
-    if actual != expected:
-        raise Failed(f"{where}: {label} is {actual!r}, expected {expected!r}")
-
-
-def _as_list(value: Any) -> list[str]:
-    return [value] if isinstance(value, str) else list(value)
-
-
-def _check(game: Game, events: Sequence[Event], expect: Mapping[str, Any], where: str) -> None:
-    for key, want in expect.items():
-        try:
-            _CHECKS[key](game, events, want, where)
-        except (KeyError, ValueError, TypeError, UnoError) as exc:
-            if isinstance(exc, Failed):
-                raise
-            raise Malformed(f"{where}: bad expectation {key} = {want!r} ({exc})") from None
-
-
-def _table(
-    label: str, actual: Callable[[Game, str], Any], norm: Callable[[Any], Any] = lambda v: v
-) -> Callable[[Game, Sequence[Event], Any, str], None]:
-    def check(game: Game, _events: Sequence[Event], want: Any, where: str) -> None:
-        if not isinstance(want, dict):
-            raise TypeError(f"{label} must be a table")
-        for who, value in want.items():
-            _same(f"{label}[{who}]", actual(game, who), norm(value), where)
-
-    return check
-
-
-def _hand_cards(game: Game, who: str) -> list[str]:
-    return sorted(c.name for c in game.hands.get(who, []))
-
-
-def _revealed(game: Game, who: str) -> list[str]:
-    return sorted(game.revealed.get(who, {}))
-
-
-_CHECKS: dict[str, Callable[[Game, Sequence[Event], Any, str], None]] = {
-    "turn": lambda g, e, w, where: _same("turn", g.pending.player, w, where),
-    "top": lambda g, e, w, where: _same("top", g.top.name, _face_name(g, w), where),
-    "color": lambda g, e, w, where: _same("color", g.color.value if g.color else None, w, where),
-    "side": lambda g, e, w, where: _same("side", g.side.value, w, where),
-    "direction": lambda g, e, w, where: _same(
-        "direction", "left" if g.direction == LEFT else "right", w, where
-    ),
-    "hand_sizes": _table("hand_sizes", lambda g, p: len(g.hands.get(p, []))),
-    "hands": _table("hands", _hand_cards, lambda v: sorted(Card.parse(str(c)).name for c in v)),
-    "draw_size": lambda g, e, w, where: _same("draw_size", len(g.draw_pile), w, where),
-    "discard_size": lambda g, e, w, where: _same("discard_size", len(g.discard_pile), w, where),
-    "pending": lambda g, e, w, where: _same("pending", g.pending.kind.value, w, where),
-    "round_over": lambda g, e, w, where: _same("round_over", g.round_over, w, where),
-    "round_winner": lambda g, e, w, where: _same("round_winner", g.round_winner, w, where),
-    "round_points": lambda g, e, w, where: _same("round_points", g.round_points, w, where),
-    "scores": _table("scores", lambda g, k: g.scores.get(k)),
-    "game_over": lambda g, e, w, where: _same("game_over", g.game_over, w, where),
-    "game_winner": lambda g, e, w, where: _same("game_winner", sorted(g.winners), sorted(_as_list(w)), where),
-    "eliminated": lambda g, e, w, where: _same(
-        "eliminated", sorted(g.eliminated), sorted(_as_list(w)), where
-    ),
-    "protected": lambda g, e, w, where: _same("protected", g.protected or "", w, where),
-    "revealed_to": _table("revealed_to", _revealed, lambda v: sorted(_as_list(v))),
-    "events": lambda g, e, w, where: _same("events", [str(ev.kind) for ev in e], list(w), where),
-}
 
 
 # --------------------------------------------------------------------------- command line
