@@ -603,7 +603,7 @@ class Driver:
         except TimeoutError:
             return None  # counted by `summarize`
         message = response.message
-        if response.type == 4 and message is not None and message.ephemeral and not message.components:
+        if response.type in (4, 5) and message is not None and message.ephemeral and not message.components:
             self.refusals[message.content[:80]] += 1
         return response
 

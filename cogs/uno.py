@@ -14,6 +14,7 @@ from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
 from bot.engine.variants import VARIANTS
 from bot.rulebook import Rulebook
+from bot.service.commands import acknowledge
 from bot.settings import check_turn_seconds
 from bot.tables import options_from
 
@@ -149,6 +150,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                     f"Unknown house rule(s): {', '.join(bad)}. Known: {', '.join(sorted(known))}."
                 )
             changes["house_rules"] = rules
+        await acknowledge(interaction)
         current = await self.service.commands.channel_defaults(interaction.channel_id or 0)
         if changes:
             saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
@@ -161,7 +163,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             current = merged
         text = render.settings_text(current["variant"], options_from(current), int(current["turn_seconds"]))
         title = "Channel settings saved" if changes else "Channel settings"
-        await interaction.response.send_message(f"**{title}**\n{text}", ephemeral=True)
+        await interaction.followup.send(f"**{title}**\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules")
     @app_commands.choices(variant=EDITIONS)
@@ -175,11 +177,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         variant: str | None = None,
     ) -> None:
         """The rules of this channel's edition, or of one card."""
+        await acknowledge(interaction)
         chosen = variant or await self._channel_variant(interaction)
         book = Rulebook.load()
-        parts = book.card(chosen, card) if card else book.variant(chosen)
-        await interaction.response.send_message(parts[0], ephemeral=True)
-        for part in parts[1:]:
+        for part in book.card(chosen, card) if card else book.variant(chosen):
             await interaction.followup.send(part, ephemeral=True)
 
     @rules.autocomplete("card")
@@ -200,6 +201,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.describe(variant="Only games of this edition")
     async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: str | None = None) -> None:
         """This server's best UNO players."""
+        await acknowledge(interaction, public=True)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
         lines = [
@@ -208,7 +210,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             for i, r in enumerate(rows)
         ]
         embed = discord.Embed(title=title, description="\n".join(lines) or "No games finished yet.")
-        await interaction.response.send_message(embed=embed, allowed_mentions=NONE)
+        await interaction.followup.send(embed=embed, allowed_mentions=NONE)
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record (default: yours)")
@@ -217,6 +219,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     ) -> None:
         """A player's UNO record in this server."""
         who = member or interaction.user
+        await acknowledge(interaction, public=True)
         s = await self.bot.storage.stats(interaction.guild_id or 0, str(who.id))
         total = render.record_text(
             games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
@@ -225,7 +228,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         for variant, counts in sorted(s.by_variant.items()):
             name = VARIANTS[variant].name if variant in VARIANTS else variant
             embed.add_field(name=name, value=render.record_text(**counts))
-        await interaction.response.send_message(embed=embed, allowed_mentions=NONE)
+        await interaction.followup.send(embed=embed, allowed_mentions=NONE)
 
     @app_commands.command(name="forget-me")
     async def forget_me(self, interaction: discord.Interaction[UnoBot]) -> None:

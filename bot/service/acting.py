@@ -38,7 +38,7 @@ class NotSaved(UnoError):
     """The move could not be saved, so it was not made (the table is as before it)."""
 
     reason = "not-saved"
-    default_message = "The game couldn't be saved just now, so your move was not made. Please try again."
+    default_message = "The table couldn't be saved just now, so nothing was changed. Please try again."
 
 
 @dataclass

@@ -54,22 +54,29 @@ class Commands:
             NotSaved: the lobby could not be saved (none was opened).
         """
         channel_id = _channel_id(interaction)
-        settings = await self.channel_defaults(channel_id)
         open_ = self.tables.get(channel_id)
         if (
             open_ is not None
             and open_.state is TableState.LOBBY
             and open_.host.id == str(interaction.user.id)
         ):
-            await self._reconfigure(interaction, choices, settings)
+            await acknowledge(interaction)
+            await self._reconfigure(interaction, choices, await self.channel_defaults(channel_id))
             return
-        settings.update({k: v for k, v in choices.items() if v is not None})
-        variant = _variant(settings.get("variant", "classic"))
+        if open_ is not None:  # refused privately, before the public answer is begun
+            raise LobbyError("A game is already open in this channel (/uno end closes it).")
+        given = {k: v for k, v in choices.items() if v is not None}
+        _variant(given.get("variant", "classic"))
+        options_from(given)  # what the host asked for, refused privately before the public answer
+        await acknowledge(interaction, public=True)
+        settings = await self.channel_defaults(channel_id)
+        settings.update(given)
+        _one_mode(settings, given)
         table = Table.new(
             guild_id=interaction.guild_id or 0,
             channel_id=channel_id,
             host=_seat(interaction.user),
-            variant=variant,
+            variant=_variant(settings.get("variant", "classic")),
             options=options_from(settings),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
@@ -83,9 +90,10 @@ class Commands:
                 raise NotSaved() from None
             self.tables.put(table)
         embed, view = render.lobby(table)
-        try:
-            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NONE)
-            message = await interaction.original_response()
+        try:  # the answer "thinking" so far becomes the lobby message
+            message = await interaction.followup.send(
+                embed=embed, view=view, allowed_mentions=NONE, wait=True
+            )
         except discord.HTTPException:
             await self._discard(table)  # never a lobby without its message
             raise
@@ -115,15 +123,11 @@ class Commands:
             if table.state is not TableState.LOBBY or table.host.id != str(interaction.user.id):
                 raise LobbyError("A game is already open in this channel (/uno end closes it).")
             merged = {**table.options.to_dict(), **given}
-            # A mode asked for now replaces the other one the lobby had (they can't be combined);
-            # asked for together, they are refused.
-            for mode, other in (("elimination", "partners"), ("partners", "elimination")):
-                if given.get(mode) and other not in given:
-                    merged[other] = False
+            _one_mode(merged, given)
             table.configure(variant=variant, options=Options.parse(merged))
             # The turn timer is no /uno new option: it follows the channel's settings until Start.
             table.turn_seconds = int(defaults.get("turn_seconds", self.defaults.turn_seconds))
-        await interaction.response.send_message("The lobby's options were changed.", ephemeral=True)
+        await interaction.followup.send("The lobby's options were changed.", ephemeral=True)
         self.service.publisher.publish(table)
 
     async def join(self, interaction: discord.Interaction[Any], *, version: int | None = None) -> None:
@@ -148,6 +152,7 @@ class Commands:
             LobbyError, BadOption: as raised by ``act``.
             NotSaved: the change could not be saved; the lobby is as before.
         """
+        await acknowledge(interaction)
         async with self.service.acting.change(_channel_id(interaction)) as change:
             table = change.table
             _check_version(table, version)
@@ -158,11 +163,11 @@ class Commands:
             if _from_message(interaction):
                 shown = table.version
                 embed, view = render.lobby(table)
-                await interaction.response.edit_message(embed=embed, view=view)
+                await interaction.edit_original_response(embed=embed, view=view)
                 if table.version != shown:  # changed again while the answer was on its way
                     self.service.publisher.publish(table)
             else:
-                await interaction.response.send_message(ack, ephemeral=True)
+                await interaction.followup.send(ack, ephemeral=True)
                 self.service.publisher.publish(table)
             return
         footer = "Start a new one with /uno new."
@@ -184,9 +189,9 @@ class Commands:
         lobby message redraws it without its components; a command is answered with ``ack``,
         and the lobby message is redrawn so in the background."""
         if _from_message(interaction):
-            await interaction.response.edit_message(embed=render.lobby_over(table, title, footer), view=None)
+            await interaction.edit_original_response(embed=render.lobby_over(table, title, footer), view=None)
         else:
-            await interaction.response.send_message(ack, ephemeral=True)
+            await interaction.followup.send(ack, ephemeral=True)
             self.service.publisher.show_lobby_over(table, message_id, title, footer)
 
     async def start(self, interaction: discord.Interaction[Any], *, version: int | None = None) -> None:
@@ -198,6 +203,7 @@ class Commands:
             BadOption: options that don't fit the seats (partners with 3 players).
             NotSaved: the start could not be saved; the lobby is as before.
         """
+        await acknowledge(interaction)
         async with self.service.acting.change(_channel_id(interaction)) as change:
             table = change.table
             _check_version(table, version)
@@ -220,10 +226,11 @@ class Commands:
         if self.tables.require(_channel_id(interaction)).state is TableState.LOBBY:
             await self.lobby(interaction, lambda t: t.leave_lobby(player), "You left the table.")
             return
+        await acknowledge(interaction)
         async with self.service.acting.change(_channel_id(interaction)) as change:
             change.played(change.table.leave_game(player))
         await self.service.publisher.say(change.table, change.posts)
-        await interaction.response.send_message("You left the game.", ephemeral=True)
+        await interaction.followup.send("You left the game.", ephemeral=True)
         self.service.after(change)
 
     async def kick(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> None:
@@ -250,6 +257,7 @@ class Commands:
                 f"{render.plain(member.display_name)} was removed.",
             )
             return
+        await acknowledge(interaction)
         async with self.service.acting.change(channel_id) as change:
             table = change.table
             if table.seat(player) is None:  # left meanwhile
@@ -258,13 +266,20 @@ class Commands:
                 raise NotInGame(f"{render.plain(member.display_name)} isn't in this game any more.")
             change.played(table.leave_game(player))
         await self.service.publisher.say(table, change.posts)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"{render.plain(member.display_name)} was removed from the game.", ephemeral=True
         )
         self.service.after(change)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        """``/uno end``: the host or a member with Manage Messages closes the table."""
+        """``/uno end``: the host or a member with Manage Messages closes the table.
+
+        Raises:
+            NoTable: there is no table in the channel.
+            LobbyError: neither the host nor a member with Manage Messages.
+        """
+        _check_moderator(interaction, self.tables.require(_channel_id(interaction)))  # refused privately
+        await acknowledge(interaction, public=True)
         async with self.service.acting.change(_channel_id(interaction)) as change:
             table = change.table
             _check_moderator(interaction, table)
@@ -274,7 +289,7 @@ class Commands:
         if was_lobby:
             footer = f"Closed by {interaction.user.display_name}."
             self.service.publisher.show_lobby_over(table, table.message_id, "UNO lobby (closed)", footer)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE
         )
         self.service.after(change)
@@ -295,8 +310,9 @@ class Commands:
                 f"You are at the UNO table in <#{seated.channel_id}>, and its result will name you. "
                 "Run /uno forget-me again once that game is over (or you have left its lobby)."
             )
+        await acknowledge(interaction)
         changed = await self.service.storage.forget_user(user)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"Done: your name was removed from {changed} record(s).", ephemeral=True
         )
 
@@ -322,17 +338,36 @@ class Commands:
             NotInGame: the game hasn't started (the lobby message is the one to use).
         """
         channel_id = _channel_id(interaction)
+        await acknowledge(interaction)
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
             if table.game is None:
                 raise NotInGame("The game hasn't started yet: the lobby is its message.")
             old, table.message_id = table.message_id, None
-        await interaction.response.send_message("The table is below.", ephemeral=True)
+        await interaction.followup.send("The table is below.", ephemeral=True)
         self.service.publisher.publish(table)
         if old is not None:
             await self.service.updates.done((channel_id, TABLE))  # no edit still on its way to the old one
             with contextlib.suppress(discord.HTTPException):
                 await self.service.publisher.channel(table).get_partial_message(old).delete()
+
+
+async def acknowledge(interaction: discord.Interaction[Any], *, public: bool = False) -> None:
+    """Acknowledge ``interaction`` now, before any work that may wait (a table's lock, the
+    database): Discord fails an interaction it sees no answer to within 3 seconds. A click on a
+    lobby message is deferred as an update of that message (answered with
+    ``edit_original_response``); a command as a private answer to come, or a ``public`` one,
+    shown as "thinking" until the first ``followup.send`` replaces it.
+
+    Raises:
+        discord.HTTPException: Discord refused the acknowledgement (it came too late).
+    """
+    if interaction.response.is_done():
+        return
+    if _from_message(interaction):
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
 
 
 def _channel_id(interaction: discord.Interaction[Any]) -> int:
@@ -344,6 +379,15 @@ def _channel_id(interaction: discord.Interaction[Any]) -> int:
 def _from_message(interaction: discord.Interaction[Any]) -> bool:
     """Whether the interaction is a click on the lobby message (answered by redrawing it)."""
     return interaction.type is discord.InteractionType.component
+
+
+def _one_mode(options: dict[str, Any], given: dict[str, Any]) -> None:
+    """A mode the host asks for (partners, elimination) replaces the other one that ``options``
+    had from before (the lobby's, or the channel's defaults): they can't be combined. Asked for
+    together, they are refused when the options are read."""
+    for mode, other in (("elimination", "partners"), ("partners", "elimination")):
+        if given.get(mode) and other not in given:
+            options[other] = False
 
 
 def _check_version(table: Table, version: int | None) -> None:

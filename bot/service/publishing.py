@@ -119,6 +119,8 @@ class Publisher:
         """Say ``posts`` in the table's channel, in order, after what was said before there (a
         refused post is skipped). Awaited before the change's interaction is answered, so a
         game's result is in the channel before anyone is told their move was made."""
+        if not posts:
+            return
         channel_id = table.channel_id
         previous = self._posting.get(channel_id)
         said = self._posting[channel_id] = asyncio.get_running_loop().create_future()

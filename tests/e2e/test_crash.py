@@ -394,10 +394,10 @@ class Play:
     async def open(self, host: User, guest: User) -> None:
         """``/uno new scoring:single-round``, the guest joins, the host starts."""
         run = await self.s.slash(host, self.channel, "uno new", scoring="single-round", timeout=TIMEOUT)
-        lobby = (await run.response(TIMEOUT)).message
+        lobby = (await run.answer(TIMEOUT)).message
         assert lobby is not None
-        await (await self.s.click(guest, lobby, label="Join")).response(TIMEOUT)
-        await (await self.s.click(host, lobby, label="Start")).response(TIMEOUT)
+        await (await self.s.click(guest, lobby, label="Join")).answer(TIMEOUT)
+        await (await self.s.click(host, lobby, label="Start")).answer(TIMEOUT)
 
         def table() -> Message | None:
             found = [

@@ -1,0 +1,90 @@
+"""The table under faults: a slow database or a slow Discord never fails an interaction, and
+what players are told is true."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.localdiscord.records import InteractionRecord
+from bot.localdiscord.testing import LocalDiscord
+from bot.service import publishing
+from tests.e2e.helpers import bot_of, command, hand, lobby_message, open_table, rig, table_of
+
+NOT_SAVED = "couldn't be saved"
+
+
+def _acknowledged_in_time(run: InteractionRecord) -> bool:
+    return run.acknowledged_at is not None and run.acknowledged_at - run.created_at < 3.0
+
+
+async def test_a_locked_database_fails_no_interaction(uno: LocalDiscord, tmp_path: Path) -> None:
+    """The database write-locked for 7 s by another program while three users run /uno new,
+    /uno join and /uno leave: each is acknowledged within Discord's 3 s; each answer is true
+    (not saved and nothing changed, or done); no half-made lobby is left."""
+    ch, other = uno.channel("uno"), uno.channel("uno-2")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await command(uno, alice, ch, "uno new")
+    await command(uno, carol, ch, "uno join")
+    lock = sqlite3.connect(tmp_path / "uno.db", timeout=0, isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    asyncio.get_running_loop().call_later(7.0, lock.rollback)
+    try:
+        runs = [
+            await uno.stand_in.slash(alice, other, "uno new"),
+            await uno.stand_in.slash(bob, ch, "uno join"),
+            await uno.stand_in.slash(carol, ch, "uno leave"),
+        ]
+        answers = [(await run.answer(timeout=20)).message for run in runs]
+    finally:
+        lock.close()
+    assert all(_acknowledged_in_time(run) for run in runs), [
+        (run.command, run.acknowledged_at and run.acknowledged_at - run.created_at) for run in runs
+    ]
+    texts = [a.text if a is not None else "" for a in answers]
+    assert NOT_SAVED in "".join(texts)  # SQLite waits 5 s for its lock: some change was refused
+    # Each answer is true: a lobby with its message, or none; a seat taken or left, or not.
+    assert (bot_of(uno).service.tables.get(other.id) is None) == (NOT_SAVED in texts[0]), texts[0]
+    seated = [s.name for s in table_of(uno, ch).seats]
+    assert ("bob" in seated) == ("joined" in texts[1]), texts[1]
+    assert ("carol" not in seated) == ("left" in texts[2]), texts[2]
+    assert all(NOT_SAVED in t or "joined" in t or "left" in t for t in texts[1:]), texts
+    if NOT_SAVED in texts[0]:
+        await command(uno, alice, other, "uno new")  # the lock is gone: it works again
+    assert lobby_message(uno, other) is not None
+
+
+async def test_a_slow_round_summary_holds_no_other_command(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The post of a round's summary slowed by 5 s (as a rate limit would): a /uno leave of the
+    same table meanwhile is acknowledged and answered at once."""
+    ch = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    await open_table(uno, ch, alice, [bob, carol], target_score=500)
+    rig(
+        uno, ch, variant="classic", dealer="carol",
+        hands={"alice": ["red 2"], "bob": ["blue 5", "yellow 6"], "carol": ["green 8", "blue 0"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3", "green 1", "green 2"] * 6,
+    )  # fmt: skip
+    channel_send = bot_of(uno).get_partial_messageable(ch.id).__class__.send
+    release = asyncio.Event()
+
+    async def slow_send(self: object, content: str | None = None, **kwargs: object) -> object:
+        if content and content.startswith("🏁 Round"):
+            await asyncio.wait_for(release.wait(), 5.0)
+        return await channel_send(self, content, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(publishing.discord.PartialMessageable, "send", slow_send)
+    mine = await hand(uno, alice, ch)
+    played = await uno.stand_in.click(alice, mine, mine.component(label="🟥 red 2")["custom_id"])
+    await uno.stand_in.wait_until(lambda: table_of(uno, ch).game.round_no == 2)  # type: ignore[union-attr]
+    leave = await uno.stand_in.slash(carol, ch, "uno leave")
+    answer = (await leave.answer(timeout=3)).message
+    assert _acknowledged_in_time(leave) and answer is not None and "left" in answer.text
+    assert played.answered_at is None  # the mover's answer waits for the summary, said first
+    release.set()
+    assert (await played.answer(timeout=5)).message is not None
