@@ -61,10 +61,12 @@ class Updates:
                 await self.take_turn()
                 try:
                     await show()
-                except discord.HTTPException as exc:  # e.g. an expired hand token
-                    log.debug("update of %s failed: %r", key, exc)
+                except discord.NotFound as exc:  # an expired hand token, a message deleted
+                    log.debug("update of %s (channel, message) found nothing: %r", key, exc)
+                except discord.HTTPException as exc:
+                    log.warning("update of %s (channel, message) refused by Discord: %r", key, exc)
                 except Exception:
-                    log.exception("update of %s failed", key)
+                    log.exception("update of %s (channel, message) failed", key)
                 await asyncio.sleep(next_at - loop.time())
                 show = self._next.pop(key, None)
         finally:
@@ -95,8 +97,8 @@ class Updates:
 
     def _finished(self, task: asyncio.Task[None]) -> None:
         self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.debug("background job failed: %r", task.exception())
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            log.warning("background job %s failed: %r", task.get_coro(), exc, exc_info=exc)
 
     async def drain(self) -> None:
         """Let every update go now (none waits to settle), and wait until no job is left."""

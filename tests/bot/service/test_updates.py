@@ -101,7 +101,7 @@ def test_an_unsettled_ask_cuts_the_settling_short() -> None:
     ("error", "logged"),
     [
         (discord.HTTPException(SimpleNamespace(status=404, reason="Not Found"), "Unknown Message"), []),
-        (KeyError("a bug"), ["update of (20, 'table') failed"]),
+        (KeyError("a bug"), ["update of (20, 'table') (channel, message) failed"]),
     ],
     ids=["http", "other"],
 )
