@@ -27,7 +27,7 @@ import logging
 
 import discord
 
-from bot.engine.errors import UnoError
+from bot.engine.errors import BadState, UnoError
 from bot.service.acting import Acting, Change
 from bot.service.commands import Commands
 from bot.service.dispatch import Dispatch
@@ -68,6 +68,8 @@ class TableService:
         self.acting = Acting(self.tables, storage, rolled_back=self.scheduler.schedule)
         self.publisher = Publisher(self)
         self.commands = Commands(self)
+        self.set_aside: dict[int, str] = {}
+        """Channels whose saved table could not be read at the last start, and why."""
         self.dispatch = Dispatch(self)
 
     def after(self, change: Change, *, publish: bool = True) -> None:
@@ -94,9 +96,16 @@ class TableService:
         count = 0
         for snapshot in await self.storage.load_tables():
             try:
+                if "unreadable" in snapshot:
+                    raise BadState(str(snapshot["unreadable"]))
                 table = Table.from_snapshot(snapshot)
             except UnoError as exc:
-                log.error("could not restore a table: %s", exc.message)
+                # Set aside, not deleted: kept for whoever looks into it, until /uno end (or a
+                # new table) in its channel clears it.
+                channel = snapshot.get("channel_id")
+                log.error("the table of channel %s can't be read and is set aside: %s", channel, exc.message)
+                if isinstance(channel, int):
+                    self.set_aside[channel] = exc.message
                 continue
             self.tables.put(table)
             count += 1

@@ -89,6 +89,7 @@ class Commands:
             except StorageError:
                 raise NotSaved() from None
             self.tables.put(table)
+            self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
         embed, view = render.lobby(table)
         try:  # the answer "thinking" so far becomes the lobby message
             message = await interaction.followup.send(
@@ -278,7 +279,11 @@ class Commands:
             NoTable: there is no table in the channel.
             LobbyError: neither the host nor a member with Manage Messages.
         """
-        _check_moderator(interaction, self.tables.require(_channel_id(interaction)))  # refused privately
+        channel_id = _channel_id(interaction)
+        if self.tables.get(channel_id) is None and channel_id in self.service.set_aside:
+            await self._clear_set_aside(interaction, channel_id)
+            return
+        _check_moderator(interaction, self.tables.require(channel_id))  # refused privately
         await acknowledge(interaction, public=True)
         async with self.service.acting.change(_channel_id(interaction)) as change:
             table = change.table
@@ -293,6 +298,29 @@ class Commands:
             f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE
         )
         self.service.after(change)
+
+    async def _clear_set_aside(self, interaction: discord.Interaction[Any], channel_id: int) -> None:
+        """``/uno end`` where the saved table could not be read at the start: a member with
+        Manage Messages deletes it (who hosted it is unknown).
+
+        Raises:
+            LobbyError: not a member with Manage Messages.
+        """
+        perms = getattr(interaction, "permissions", None)
+        if not (perms and perms.manage_messages):
+            raise LobbyError(
+                "This channel's saved table couldn't be read; a member with Manage Messages can clear it."
+            )
+        await acknowledge(interaction)
+        try:
+            await self.service.storage.delete_table(channel_id)
+        except StorageError:
+            raise NotSaved() from None
+        self.service.set_aside.pop(channel_id, None)
+        await interaction.followup.send(
+            "This channel's saved table couldn't be read, and it is now cleared. /uno new starts a new one.",
+            ephemeral=True,
+        )
 
     async def forget_me(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno forget-me``: remove the member's name from every record (results stay counted).

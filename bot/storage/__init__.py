@@ -109,7 +109,10 @@ class Storage(Protocol):
         after a crash) is not recorded again: the first one stays."""
 
     async def load_tables(self) -> list[dict[str, Any]]:
-        """Every saved table snapshot, for restoring after a restart."""
+        """Every saved table snapshot, for restoring after a restart. A row that can't be read
+        comes as ``{"channel_id": int, "guild_id": int, "unreadable": str}`` (the reason), so one
+        bad row never stops the others from being restored; the row stays until a new table
+        replaces it or :meth:`delete_table` clears it."""
 
     async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); record ``results`` (its last round

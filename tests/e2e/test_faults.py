@@ -88,3 +88,29 @@ async def test_a_slow_round_summary_holds_no_other_command(
     assert played.answered_at is None  # the mover's answer waits for the summary, said first
     release.set()
     assert (await played.answer(timeout=5)).message is not None
+
+
+async def test_an_unreadable_saved_table_is_set_aside(uno: LocalDiscord, tmp_path: Path) -> None:
+    """One unreadable table in the database stops nothing: the bot starts and restores the
+    others; /uno end in its channel (a member with Manage Messages) clears it."""
+    ch, other = uno.channel("uno"), uno.channel("uno-2")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    await command(uno, alice, other, "uno new")
+    await uno.stop_client()
+    with sqlite3.connect(tmp_path / "uno.db") as db:
+        db.execute("UPDATE open_tables SET snapshot = '{not json' WHERE channel_id = ?", (other.id,))
+    await uno.start_client()
+    assert table_of(uno, ch).game is not None  # the game goes on
+    assert bot_of(uno).service.tables.get(other.id) is None
+    answer = await command(uno, bob, other, "uno end")
+    assert answer is not None and answer.ephemeral and "Manage Messages" in answer.text
+    uno.stand_in.grant(alice, "manage_messages")
+    answer = await command(uno, alice, other, "uno end")
+    assert answer is not None and "cleared" in answer.text
+    with sqlite3.connect(tmp_path / "uno.db") as db:
+        assert db.execute(
+            "SELECT COUNT(*) FROM open_tables WHERE channel_id = ?", (other.id,)
+        ).fetchone() == (0,)
+    await command(uno, alice, other, "uno new")
+    assert lobby_message(uno, other) is not None

@@ -192,14 +192,18 @@ class SqliteStorage:
                         q.done.set_result(None)
 
     async def load_tables(self) -> list[dict[str, Any]]:
-        """Every saved table snapshot (by channel id), for restoring after a restart.
+        """Every saved table snapshot (by channel id), for restoring after a restart; a row whose
+        snapshot is not a JSON object comes as ``{"channel_id", "guild_id", "unreadable": why}``
+        (see :meth:`Storage.load_tables`).
 
         Raises:
             StorageError: not open, or the database failed.
         """
         async with self._connection.use() as db:
-            rows = await db.execute_fetchall("SELECT snapshot FROM open_tables ORDER BY channel_id")
-        return [orjson.loads(row[0]) for row in rows]
+            rows = await db.execute_fetchall(
+                "SELECT channel_id, guild_id, snapshot FROM open_tables ORDER BY channel_id"
+            )
+        return [_snapshot(*row) for row in rows]
 
     async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); no error if there is none. ``results``
@@ -258,3 +262,14 @@ class SqliteStorage:
             return 0
         async with self._connection.use(transaction=True) as db:
             return await records.forget_user(db, user_id)
+
+
+def _snapshot(channel_id: int, guild_id: int, text: str) -> dict[str, Any]:
+    """A saved table's snapshot, or what makes it unreadable (one bad row must not stop the rest)."""
+    try:
+        snapshot = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return {"channel_id": channel_id, "guild_id": guild_id, "unreadable": f"not JSON: {exc}"}
+    if not isinstance(snapshot, dict):
+        return {"channel_id": channel_id, "guild_id": guild_id, "unreadable": "not a JSON object"}
+    return snapshot

@@ -198,3 +198,22 @@ def test_close_while_checkpoints_connect(tmp_path: Path, monkeypatch: pytest.Mon
     for thread in set(threading.enumerate()) - before:
         thread.join(5)
     assert failures == []
+
+
+@pytest.mark.parametrize(("text", "why"), [("{not json", "not JSON"), ("[1, 2]", "not a JSON object")])
+def test_an_unreadable_table_row_comes_marked(tmp_path: Path, text: str, why: str) -> None:
+    """A table row whose snapshot can't be read comes back marked ``unreadable`` with its
+    channel, between the readable ones, and stays in the database."""
+    path = tmp_path / "uno.db"
+
+    async def save(s: SqliteStorage) -> None:
+        for channel in (10, 11, 12):
+            await s.save_table(GUILD, channel, snapshot(channel))
+
+    run_sqlite(path, save)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE open_tables SET snapshot = ? WHERE channel_id = 11", (text,))
+    loaded = run_sqlite(path, lambda s: s.load_tables())
+    assert [t == snapshot(c) for t, c in zip(loaded, (10, 11, 12), strict=True)] == [True, False, True]
+    assert loaded[1]["channel_id"] == 11 and loaded[1]["guild_id"] == GUILD and why in loaded[1]["unreadable"]
+    assert len(run_sqlite(path, lambda s: s.load_tables())) == 3
