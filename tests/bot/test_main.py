@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.run import run_loop
+from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -166,3 +167,38 @@ def test_tasks_start_eagerly_from_python_3_12() -> None:
 
     assert run_loop(main()) == (["job"] if sys.version_info >= (3, 12) else [])
     assert started == ["job"]
+
+
+def test_a_second_bot_on_one_database_is_refused(tmp_path: Path) -> None:
+    """While one bot holds its database, a second bot on the same file stops at start with exit
+    2 and one line naming the holder's pid; the file is left as it was."""
+
+    db = tmp_path / "uno.db"
+    first = SqliteStorage(db)
+
+    async def hold() -> subprocess.CompletedProcess[str]:
+        await first.open()
+        try:
+            before = db.read_bytes()
+            result = await asyncio.to_thread(
+                run_bot,
+                tmp_path,
+                {
+                    "UNO_DISCORD__TOKEN": "secret-token-value",
+                    "UNO_DATABASE__PATH": str(db),
+                    "UNO_DISCORD__API_BASE": "http://127.0.0.1:9/api/v10",
+                },
+            )
+            assert db.read_bytes() == before
+            return result
+        finally:
+            await first.close()
+
+    result = asyncio.run(hold())
+    assert result.returncode == 2
+    errors = [line for line in result.stderr.splitlines() if "ERROR" in line]
+    assert (
+        len(errors) == 1
+        and "in use by another running bot" in errors[0]
+        and f"pid {os.getpid()}" in errors[0]
+    )

@@ -23,6 +23,11 @@ import asyncio
 import contextlib
 import logging
 import os
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -62,6 +67,7 @@ class Connection:
         self.db: aiosqlite.Connection | None = None  # None: not open; callers take it by use()
         self._checkpointer: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._alone: tuple[int, Path | None] | None = None  # the held lock file, and if it made it
 
     async def open(self) -> None:
         """Connect, check the file and apply missing migrations; nothing if already open.
@@ -73,14 +79,17 @@ class Connection:
         if self.db is not None:
             return
         self._check_location()
+        self._hold_alone()
         try:
             db = await aiosqlite.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:
+            self._let_go(refused=True)
             raise StorageError(f"{self.path}: cannot open the database: {one_line(exc)}") from exc
         try:
             await self._check_and_migrate(db)
         except BaseException as exc:
             await db.close()
+            self._let_go(refused=True)
             if isinstance(exc, sqlite3.Error):
                 raise self._refusal(exc) from exc
             raise
@@ -105,6 +114,7 @@ class Connection:
                 log.warning("%s: PRAGMA optimize failed: %s", self.path, one_line(exc))
             finally:
                 await db.close()
+                self._let_go()
 
     @asynccontextmanager
     async def use(self, *, transaction: bool = False) -> AsyncIterator[aiosqlite.Connection]:
@@ -134,6 +144,42 @@ class Connection:
                 raise
 
     # ------------------------------------------------------------------ checks
+
+    def _hold_alone(self) -> None:
+        """Take the database for this process alone: an exclusive lock on ``<file>.lock`` beside
+        it, held until :meth:`close` (the system drops it if the process dies). Two bots on one
+        database would both restore its tables and act on them.
+
+        Raises:
+            StorageError: another process (its pid named) holds the database.
+        """
+        if fcntl is None:  # pragma: no cover - not a POSIX system: no guarantee
+            return
+        lock = self.path.with_name(self.path.name + ".lock")
+        made = not lock.exists()
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise StorageError(
+                f"{self.path}: in use by another running bot (pid {holder}); one bot per database: "
+                "stop that one, or give this one its own database.path"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._alone = fd, lock if made else None
+
+    def _let_go(self, *, refused: bool = False) -> None:
+        """Release the lock of :meth:`_hold_alone`; after a refusal to open, also remove the lock
+        file it made, so a refused database leaves its folder as it found it."""
+        if self._alone is not None:
+            fd, made = self._alone
+            if refused and made is not None:
+                made.unlink(missing_ok=True)
+            os.close(fd)  # closing the file releases its lock
+            self._alone = None
 
     def _check_location(self) -> None:
         """Refuse, before touching anything, a location SQLite could not write."""
