@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from bot.render.words import plain
+
 RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 LIMIT = 1900  # a Discord message holds 2,000 characters
 
@@ -94,7 +96,8 @@ class Rulebook:
         for sec in ([section] if section else []) + self.sections:
             if key in sec.subsections:
                 return split(sec.subsections[key])
-        return [f"No card named {name!r} in the rules. Try a card name such as 'wild draw four'."]
+        shown = plain(name.strip(), 60)
+        return [f"No card named “{shown}” in the rules. Try a card name such as 'wild draw four'."]
 
     def card_names(self, variant_id: str) -> list[str]:
         """Titles of the edition's card subsections, lower-case and without numbers (autocomplete)."""

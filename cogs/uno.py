@@ -141,13 +141,14 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             if v is not None
         }
         if house_rules is not None:  # ids, or the names players read ("Draw until playable")
-            rules = [r.strip().lower().replace(" ", "-") for r in house_rules.split(",")]
-            rules = [r for r in rules if r and r != "none"]
+            typed = [r.strip() for r in house_rules.split(",")]
+            typed = [r for r in typed if r and r.lower() != "none"]
+            rules = [r.lower().replace(" ", "-") for r in typed]
             known = {r.value for r in HouseRule}
-            bad = [r for r in rules if r not in known]
+            bad = [render.plain(t, 40) for t, r in zip(typed, rules, strict=True) if r not in known]
             if bad:
                 raise BadOption(
-                    f"Unknown house rule(s): {', '.join(bad)}. Known: {', '.join(sorted(known))}."
+                    f"Unknown house rule(s): {', '.join(bad[:5])}. Known: {', '.join(sorted(known))}."
                 )
             changes["house_rules"] = rules
         await acknowledge(interaction)
@@ -173,7 +174,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def rules(
         self,
         interaction: discord.Interaction[UnoBot],
-        card: str | None = None,
+        card: app_commands.Range[str, 1, 100] | None = None,
         variant: str | None = None,
     ) -> None:
         """The rules of this channel's edition, or of one card."""

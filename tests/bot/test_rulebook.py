@@ -86,8 +86,8 @@ def test_section_found_by_its_number() -> None:
 
 def test_unknown_card_refused_politely() -> None:
     """A name that is no card, or a number the page doesn't have, gets the hint, not a crash."""
-    assert BOOK.card("classic", "purple seven")[0].startswith("No card named 'purple seven'")
-    assert Rulebook(SMALL).card("classic", "9.9")[0].startswith("No card named '9.9'")
+    assert BOOK.card("classic", "purple seven")[0].startswith("No card named “purple seven”")
+    assert Rulebook(SMALL).card("classic", "9.9")[0].startswith("No card named “9.9”")
 
 
 def test_card_names_have_no_numbers() -> None:

@@ -114,3 +114,18 @@ async def test_an_unreadable_saved_table_is_set_aside(uno: LocalDiscord, tmp_pat
         ).fetchone() == (0,)
     await command(uno, alice, other, "uno new")
     assert lobby_message(uno, other) is not None
+
+
+async def test_what_users_type_is_echoed_as_typed(uno: LocalDiscord) -> None:
+    """A card name or house rule the bot doesn't know is quoted back short and as typed (no
+    formatting, no mention), never failing the answer."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    answer = await command(uno, alice, ch, "uno rules", card="**" + "x" * 98)
+    assert answer is not None and answer.text.startswith("No card named") and len(answer.text) < 200
+    assert "\\*\\*" in answer.text  # shown as typed, not as bold
+    uno.stand_in.grant(alice, "manage_channels")
+    answer = await command(
+        uno, alice, ch, "uno settings", house_rules="Stacking, <@123456789012345678>, **Fast**"
+    )
+    assert answer is not None and "Unknown house rule(s):" in answer.text
+    assert "<@123456789012345678>" not in answer.text and "\\*\\*Fast\\*\\*" in answer.text
