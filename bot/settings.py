@@ -92,6 +92,7 @@ class GameDefaults(Section):
     max_timeouts: int = Field(3, ge=1, le=20)
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
+    game_idle_hours: float = Field(24, gt=0, le=24 * 30, description="a game with no move for this long ends")
     seed: int | None = None
 
     @field_validator("turn_seconds")

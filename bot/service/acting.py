@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +88,7 @@ class Change:
         table.log.extend(render.log_lines(table, events))
         if note:
             table.log.append(note)
+        table.touched = time.time()  # the last move: a game idle for long ends (scheduling.py)
         if game.round_over:
             if table.recorded_rounds < game.round_no:
                 table.recorded_rounds = game.round_no
@@ -106,6 +108,14 @@ class Change:
             return
         if game.pending.player != table.pinged:
             table.pinged = ""  # their turn is over: the next one gets its own ping
+
+    def abandon(self, why: str) -> None:
+        """End the table before its game is over (it can't go on): a dealt game is recorded as
+        played with no winner (its finished rounds stand), and ``why`` is said in the channel."""
+        self.table.state = TableState.OVER
+        if self.table.game is not None:
+            self.results.append(_game_result(self.table))
+        self.posts.append(Post(why))
 
     def _over(self) -> None:
         """The game ended by the rules: the table is over, and the game's result recorded."""
@@ -186,7 +196,8 @@ def _round_result(table: Table) -> RoundResult:
 def _game_result(table: Table) -> GameResult:
     game = table.game
     assert game is not None
-    return GameResult(**_shared(table), winners=list(game.winners), rounds=game.round_no)
+    # The rounds recorded so far: all of them at the game's end; an abandoned round doesn't count.
+    return GameResult(**_shared(table), winners=list(game.winners), rounds=table.recorded_rounds)
 
 
 def _shared(table: Table) -> dict[str, Any]:

@@ -94,8 +94,7 @@ class Publisher:
                     change.nothing()
                     return
                 log.warning("table %s ended: %s", table.channel_id, why)
-                table.state = TableState.OVER
-                change.posts.append(Post(why))
+                change.abandon(why)
         except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, to end at its next update
             return
         await self.say(table, change.posts)

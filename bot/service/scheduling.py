@@ -44,6 +44,8 @@ class Scheduler:
         game = table.game
         if game is None or table.state is not TableState.PLAYING or game.round_over:
             return
+        if (table.channel_id, "idle") not in self._tasks:
+            self._start(table.channel_id, "idle", self._end_idle_game(table.channel_id))
         player = game.pending.player or ""
         seat = table.seat(player)
         ai_catch = any(s.is_ai and ai.catches(game, s.id) for s in table.seats)
@@ -123,6 +125,33 @@ class Scheduler:
         except Exception:
             log.exception("machine move failed at table %s", channel_id)
 
+    async def _end_idle_game(self, channel_id: int) -> None:
+        """End a game nobody has moved in for ``game_idle_hours`` (with the turn timer off, it
+        would otherwise wait for ever), recording it as played with no winner."""
+        idle = self.defaults.game_idle_hours * 3600
+        while True:
+            table = self.service.tables.get(channel_id)
+            if table is None or table.state is not TableState.PLAYING:
+                return
+            wait = table.touched + idle - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            hours = self.defaults.game_idle_hours
+            since = f"{hours:g} hour{'' if hours == 1 else 's'}"
+            try:
+                async with self.service.acting.change(channel_id) as change:
+                    if change.table is not table or table.touched + idle > time.time():
+                        change.nothing()  # moved meanwhile, or replaced: look again
+                        continue
+                    change.abandon(f"Nobody has moved for {since}, so the game has ended.")
+            except NotSaved:
+                await asyncio.sleep(60)  # the database is failing: try again in a minute
+                continue
+            await self.service.publisher.say(change.table, change.posts)
+            self.service.after(change)
+            return
+
     async def _expire_lobby(self, channel_id: int) -> None:
         """Close the lobby once it has been idle for the configured time."""
         while True:
@@ -143,6 +172,8 @@ class Scheduler:
                 return
             self.service.after(change)
             self.service.publisher.show_lobby_over(
-                table, table.message_id, "UNO lobby (expired after 10 idle minutes)"
+                table,
+                table.message_id,
+                f"UNO lobby (expired after {max(1, round(self.defaults.lobby_idle_seconds / 60))} idle minutes)",
             )
             return

@@ -8,14 +8,15 @@ import time
 import pytest
 
 from bot.service.scheduling import Scheduler
+from bot.storage import GameResult
 from bot.tables import TableState
 
 from .helpers import ANA, BEN, CHANNEL, MemoryStorage, game, lobby, run, service, until
 
 
 async def finished(scheduler: Scheduler) -> None:
-    """Wait until every task the scheduler holds now is done."""
-    await asyncio.wait(set(scheduler._tasks.values()))
+    """Wait until every move the scheduler holds now is done (not the idle game's end, hours off)."""
+    await asyncio.wait({task for (_, kind), task in scheduler._tasks.items() if kind != "idle"})
 
 
 def test_an_ai_seat_plays_its_turn() -> None:
@@ -147,3 +148,25 @@ def test_a_move_that_could_not_be_saved_is_tried_again() -> None:
     again = svc.tables.get(CHANNEL)
     assert again is not None and changes[0].table is again and again.version > version
     assert storage.tables[CHANNEL] == again.to_snapshot()
+
+
+def test_a_game_nobody_moves_in_ends_recorded_with_no_winner() -> None:
+    """A game with no move for ``game_idle_hours`` ends (turn timer off), recorded as played with
+    no winner, and says why; a game moved in meanwhile goes on."""
+    storage, idle, busy = MemoryStorage(), game(BEN, first=ANA), game(BEN, first=ANA, channel_id=CHANNEL + 1)
+    idle.turn_seconds = busy.turn_seconds = 0
+    idle.touched = time.time() - 3601
+    svc, _, changes = service(storage, idle, busy, game_idle_hours=1.0)
+
+    async def body() -> None:
+        svc.scheduler.schedule(busy)
+        svc.scheduler.schedule(idle)
+        await until(lambda: bool(changes))
+        svc.scheduler.close()
+
+    run(body)
+    assert changes[0].table is idle and changes[0].closed and idle.state is TableState.OVER
+    assert [p.content for p in changes[0].posts] == ["Nobody has moved for 1 hour, so the game has ended."]
+    [result] = storage.results
+    assert isinstance(result, GameResult) and result.winners == [] and result.rounds == 0
+    assert svc.tables.get(CHANNEL + 1) is busy and busy.state is TableState.PLAYING
