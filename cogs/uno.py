@@ -14,7 +14,7 @@ from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
 from bot.engine.variants import VARIANTS
 from bot.rulebook import Rulebook
-from bot.service.commands import acknowledge
+from bot.service.interactions import acknowledge
 from bot.settings import check_turn_seconds
 from bot.tables import options_from
 
@@ -54,7 +54,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         elimination: bool | None = None,
     ) -> None:
         """Open a new UNO lobby in this channel."""
-        await self.service.commands.new(
+        await self.service.lobby.new(
             interaction,
             variant=variant,
             target_score=target_score,
@@ -66,7 +66,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.command(name="join")
     async def join(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Take a seat at this channel's lobby."""
-        await self.service.commands.join(interaction)
+        await self.service.lobby.join(interaction)
 
     @app_commands.command(name="leave")
     async def leave(self, interaction: discord.Interaction[UnoBot]) -> None:
@@ -76,7 +76,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.command(name="start")
     async def start(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Deal the first round (host only)."""
-        await self.service.commands.start(interaction)
+        await self.service.lobby.start(interaction)
 
     @app_commands.command(name="hand")
     async def hand(self, interaction: discord.Interaction[UnoBot]) -> None:
@@ -152,7 +152,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                 )
             changes["house_rules"] = rules
         await acknowledge(interaction)
-        current = await self.service.commands.channel_defaults(interaction.channel_id or 0)
+        current = await self.service.lobby.channel_defaults(interaction.channel_id or 0)
         if changes:
             saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
             saved.update(changes)
@@ -195,7 +195,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         table = self.service.tables.get(interaction.channel_id or 0)
         if table is not None:
             return table.variant
-        return str((await self.service.commands.channel_defaults(interaction.channel_id or 0))["variant"])
+        return str((await self.service.lobby.channel_defaults(interaction.channel_id or 0))["variant"])
 
     @app_commands.command(name="leaderboard")
     @app_commands.choices(variant=EDITIONS)

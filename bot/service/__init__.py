@@ -3,7 +3,9 @@
 =========================  ==================================================================
 module                     its one job
 =========================  ==================================================================
-``commands.py``            the bodies of the ``/uno`` commands and of the lobby's buttons
+``lobby.py``               the lobby: ``/uno new``, seats, options, the start
+``commands.py``            the game's other ``/uno`` commands: leave, kick, end, hands, table
+``interactions.py``        what every body does first: acknowledge, find the channel
 ``dispatch.py``            what a click on a component means; the error funnel for clicks
 ``acting.py``              a change of a table under its lock: validate, apply, save, or roll
                            back (:class:`Acting`, :class:`Change`)
@@ -32,6 +34,7 @@ from bot.service.acting import Acting, Change
 from bot.service.commands import Commands
 from bot.service.dispatch import Dispatch
 from bot.service.hands import Hands
+from bot.service.lobby import Lobby
 from bot.service.publishing import LOBBY, PING, TABLE, Publisher
 from bot.service.registry import TableRegistry
 from bot.service.scheduling import Scheduler
@@ -53,7 +56,8 @@ class TableService:
         defaults: the settings' game defaults.
 
     Attributes:
-        commands: the ``/uno`` commands (the cog calls them).
+        lobby: the lobby's commands and buttons (the cog and dispatch call them).
+        commands: the game's other ``/uno`` commands (the cog calls them).
         dispatch: clicks on components (the components call it).
     """
 
@@ -67,6 +71,7 @@ class TableService:
         self.scheduler = Scheduler(self)
         self.acting = Acting(self.tables, storage, rolled_back=self.scheduler.schedule)
         self.publisher = Publisher(self)
+        self.lobby = Lobby(self)
         self.commands = Commands(self)
         self.set_aside: dict[int, str] = {}
         """Channels whose saved table could not be read at the last start, and why."""

@@ -74,29 +74,29 @@ class Dispatch:
     async def _on_lobby(
         self, interaction: discord.Interaction[Any], table: Table, version: int, verb: str, values: list[str]
     ) -> None:
-        commands = self.service.commands
+        lobby = self.service.lobby
         if verb in HOST_ONLY and str(interaction.user.id) != table.host.id:
             raise LobbyError("Only the host can do that.")
         if verb == "start":
-            await commands.start(interaction, version=version)
+            await lobby.start(interaction, version=version)
         elif verb == "join":
-            await commands.join(interaction, version=version)
+            await lobby.join(interaction, version=version)
         elif verb == "leave":
             player = str(interaction.user.id)
-            await commands.lobby(interaction, lambda t: t.leave_lobby(player), version=version)
+            await lobby.change(interaction, lambda t: t.leave_lobby(player), version=version)
         elif verb == "variant":
             variant = values[0] if values else ""  # a forged empty choice is an unknown edition
-            await commands.lobby(interaction, lambda t: t.configure(variant=variant), version=version)
+            await lobby.change(interaction, lambda t: t.configure(variant=variant), version=version)
         elif verb == "rules":
-            await commands.lobby(
+            await lobby.change(
                 interaction,
                 lambda t: t.configure(options=Options.parse({**t.options.to_dict(), "house_rules": values})),
                 version=version,
             )
         elif verb == "bot":
-            await commands.lobby(interaction, lambda t: t.add_ai(), version=version)
+            await lobby.change(interaction, lambda t: t.add_ai(), version=version)
         elif verb == "unbot":
-            await commands.lobby(interaction, lambda t: t.remove_ai(), version=version)
+            await lobby.change(interaction, lambda t: t.remove_ai(), version=version)
         else:
             raise LobbyError("Unknown lobby button.")
 

@@ -1,0 +1,44 @@
+"""What every command and click body does with its interaction first: acknowledge it, and find
+its channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.tables import LobbyError
+
+
+async def acknowledge(interaction: discord.Interaction[Any], *, public: bool = False) -> None:
+    """Acknowledge ``interaction`` now, before any work that may wait (a table's lock, the
+    database): Discord fails an interaction it sees no answer to within 3 seconds. A click on a
+    lobby message is deferred as an update of that message (answered with
+    ``edit_original_response``); a command as a private answer to come, or a ``public`` one,
+    shown as "thinking" until the first ``followup.send`` replaces it.
+
+    Raises:
+        discord.HTTPException: Discord refused the acknowledgement (it came too late).
+    """
+    if interaction.response.is_done():
+        return
+    if from_message(interaction):
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+
+
+def channel_of(interaction: discord.Interaction[Any]) -> int:
+    """The channel of a command or click (a table's id).
+
+    Raises:
+        LobbyError: not in a server's text channel (a DM).
+    """
+    if interaction.channel_id is None:
+        raise LobbyError("UNO is played in a server's text channel.")
+    return interaction.channel_id
+
+
+def from_message(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction is a click on the lobby message (answered by redrawing it)."""
+    return interaction.type is discord.InteractionType.component
