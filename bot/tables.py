@@ -21,6 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.engine.actions import Action, ActionKind
 from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Game
@@ -288,7 +289,7 @@ class Table:
         """A player leaves a game in progress (docs/rules.md §5.1). Raises NotInGame."""
         if self.game is None:
             raise NotInGame()
-        return self.game.leave(player_id)
+        return self.game.apply(player_id, Action(ActionKind.LEAVE))
 
     # ---------------------------------------------------------------- snapshot
 

@@ -120,6 +120,7 @@ class Game:
     # CPython shares dict keys for) and less memory.
     __slots__ = (
         "_events",
+        "_journal",
         "_jump_in",
         "_no_bluffing",
         "_reshuffled",
@@ -191,6 +192,7 @@ class Game:
         self.round_no = 0
         self.dealer: str | None = None
         self.version = 0
+        self._journal: list[tuple[str | None, str]] | None = []
         self.game_over = False
         self.winners: list[str] = []
         self._reset_round()
@@ -265,6 +267,8 @@ class Game:
         self.draw_pile = cards
         self.discard_pile = [self.draw_pile.pop()]
         self.apply_start_card()
+        if self._journal is not None:
+            self._journal.append(_DEAL)
         return self._flush()
 
     def _draw_for_dealer(self, cards: list[Card]) -> str:
@@ -519,7 +523,8 @@ class Game:
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Carry out an :class:`Action` by ``player``: the action method of its kind, by
-        :data:`_HANDLERS` (``leave`` and ``timeout`` included).
+        :data:`_HANDLERS` (``leave`` and ``timeout`` included), and note it in the
+        :attr:`journal`.
 
         Raises:
             UnoError: as the action's method; ``NotExpected`` for an unknown kind or a missing
@@ -529,7 +534,10 @@ class Game:
             handler = _HANDLERS[action.kind]
         except KeyError:
             raise NotExpected(f"Unknown action {action.kind!r}.") from None
-        return handler(self, player, action)
+        events = handler(self, player, action)
+        if self._journal is not None:
+            self._journal.append((player, _journal_text(action)))
+        return events
 
     def play(
         self,
@@ -1417,7 +1425,61 @@ class Game:
             "round_winner": self.round_winner,
             "round_points": self.round_points,
             "repeats": dict(self.repeats),
+            "journal": self._journal_dict(),
         }
+
+    @property
+    def journal(self) -> list[tuple[str | None, str]] | None:
+        """Everything applied to the game since it was seated, in order: ``(player, action
+        text)`` for each action of :meth:`apply` (``Action.text()``; ``leave`` and ``timeout``
+        included) and ``(None, "deal")`` for each :meth:`start_round`. Entry ``i`` took the
+        game from :attr:`version` ``i`` to ``i + 1``, so :meth:`replay` rebuilds the game.
+
+        None when unknown: a game made by :meth:`from_deal`, restored from a save that predates
+        journals, or changed by an action method called directly (not through :meth:`apply`).
+        """
+        journal = self._journal
+        if journal is None or len(journal) != self.version:
+            return None
+        return list(journal)
+
+    def _journal_dict(self) -> list[list[Any]] | None:
+        """The journal for :meth:`to_dict`: ``[seat index, text]`` (seat None for a deal)."""
+        journal = self.journal
+        if journal is None:
+            return None
+        seats = {p: i for i, p in enumerate(self.players)}
+        return [[None if p is None else seats[p], text] for p, text in journal]
+
+    @classmethod
+    def replay(cls, data: Mapping[str, Any]) -> Game:
+        """A saved game (:meth:`to_dict`) played again from its seat, options and seed by its
+        journal: equal to ``Game.from_dict(data)`` when the save is consistent.
+
+        Raises:
+            BadState: the save has no journal, or is malformed.
+            UnoError: the engine refused a journal's action (the save is not consistent).
+        """
+        try:
+            journal = data["journal"]
+            if journal is None:
+                raise BadState("The saved game has no journal.")
+            players = list(data["players"])
+            game = cls(
+                players,
+                variant=data["variant"],
+                options=Options.parse(data["options"]),
+                seed=int(data["seed"]),
+            )
+            entries = [(None if seat is None else players[seat], str(text)) for seat, text in journal]
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise BadState(f"Saved game is malformed: {exc!r}.") from None
+        for player, text in entries:
+            if player is None:
+                game.start_round()
+            else:
+                game.apply(player, Action.parse(text))
+        return game
 
     _rng_saved: tuple[Any, str, Any] | None
     """The generator's state as :meth:`to_dict` writes it, while unchanged (see :attr:`rng`)."""
@@ -1500,6 +1562,7 @@ class Game:
             game.round_winner = data["round_winner"]
             game.round_points = int(data["round_points"])
             game.repeats = {str(k): int(n) for k, n in data.get("repeats", {}).items()}
+            game._journal = _read_journal(data.get("journal"), game.players, game.version)
         except BadState:
             raise
         except (
@@ -1584,6 +1647,7 @@ class Game:
             BadOption: players, options, scores or cards that don't fit.
         """
         game = cls(players, variant=variant, options=options, seed=seed)
+        game._journal = None  # not dealt from the seed: no replay
         if dealer not in game.players:
             raise BadOption(f"The dealer {dealer!r} isn't a player.")
         if set(hands) - set(game.players):
@@ -1619,6 +1683,57 @@ class Game:
         game._flush()
         game.version = 0
         return game, []
+
+
+_DEAL: tuple[str | None, str] = (None, "deal")
+"""The journal's entry for :meth:`Game.start_round`."""
+
+
+def _journal_text(action: Action) -> str:
+    """The canonical text of an accepted action, for the journal; fields given as text (which
+    the engine reads as :meth:`Game.play` does) are written as the card or color they name, and
+    fields the action could not have used (no such card or color, an empty target) are left out."""
+    card, color, target = action.card, action.color, action.target
+    if (
+        (card is None or type(card) is Card)
+        and (color is None or type(color) is Color)
+        and (target is None or (target and " " not in target and "=" not in target))
+    ):
+        return action.text()
+    if card is not None and type(card) is not Card:
+        try:
+            card = Card.parse(str(card))
+        except UnoError:
+            card = None
+    if color is not None and type(color) is not Color:
+        try:
+            color = _as_color(color)
+        except UnoError:
+            color = None
+    if not target or " " in target or "=" in target:
+        target = None
+    return Action(ActionKind(action.kind), card, color, target, bool(action.decline)).text()
+
+
+def _read_journal(data: Any, players: list[str], version: int) -> list[tuple[str | None, str]] | None:
+    """A saved journal (:meth:`Game._journal_dict`); None (unknown) when absent.
+
+    Raises:
+        BadState: not a list of ``[seat index or null, text]``, or not one entry per version.
+    """
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != version:
+        raise BadState("Saved game: the journal must have one entry per version.")
+    journal: list[tuple[str | None, str]] = []
+    for entry in data:
+        seat, text = entry
+        if not isinstance(text, str) or not (
+            seat is None or (type(seat) is int and 0 <= seat < len(players))
+        ):
+            raise BadState("Saved game: a journal entry must be [seat index or null, text].")
+        journal.append(_DEAL if seat is None else (players[seat], text))
+    return journal
 
 
 def _pack(numbers: Sequence[int]) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.engine import ai
+from bot.engine.actions import Action, ActionKind
 from bot.engine.events import Event
 from bot.service.acting import NotSaved
 from bot.tables import NoTable, Table, TableState
@@ -104,11 +105,11 @@ class Scheduler:
                 player = game.pending.player
                 seat = table.seat(player or "")
                 if timed_out is not None and player == timed_out and not game.round_over:
-                    events += game.timeout(timed_out)
+                    events += game.apply(timed_out, Action(ActionKind.TIMEOUT))
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     table.log.append(f"⏰ {render.named(table, timed_out)} ran out of time")
                     if count >= self.defaults.max_timeouts:
-                        events += game.leave(timed_out)
+                        events += game.apply(timed_out, Action(ActionKind.LEAVE))
                         removed = f"{render.named(table, timed_out)} was removed after {count} timeouts"
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     events += game.apply(player, ai.choose(game, player, self._rng))

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.engine import ai
+from bot.engine.actions import ActionKind
 from bot.engine.cards import Card, Color, Side
 from bot.engine.errors import BadOption, BadState, UnoError
 from bot.engine.events import Event
@@ -687,6 +688,71 @@ def test_from_dict_rejects_bad_state(make: Callable[[], Any]) -> None:
     with pytest.raises(BadState) as exc:
         Game.from_dict(make())
     assert exc.value.reason == "bad-state"
+
+
+# --------------------------------------------------------------------------- the journal
+
+
+def _played(seed: int = 3, rounds: int = 2, steps: int = 5) -> Game:
+    """A game played by random legal actions through ``apply``: whole rounds, then ``steps``
+    actions into round ``rounds`` (no target score is reached)."""
+    game = Game(PLAYERS, options=Options(target_score=10_000), seed=seed)
+    rng = random.Random(seed)
+    while game.round_no < rounds:
+        game.start_round()
+        moves = 0
+        while not game.round_over and (game.round_no < rounds or moves < steps):
+            player = game.pending.player
+            assert player is not None
+            game.apply(player, ai.random_action(game, player, rng))
+            moves += 1
+    assert not game.round_over
+    return game
+
+
+def test_the_journal_replays_the_game() -> None:
+    """Every deal and applied action is in the journal, one per version, and replaying it from the
+    seed gives the game; a save without a journal (before journals) restores with none."""
+    game = _played()
+    journal = game.journal
+    assert journal is not None and len(journal) == game.version
+    assert journal[0] == (None, "deal") and journal.count((None, "deal")) == game.round_no
+    saved = game.to_dict()
+    assert Game.replay(json.loads(json.dumps(saved))).to_dict() == saved
+    assert Game.from_dict(saved).journal == journal
+    old = {k: v for k, v in saved.items() if k != "journal"}
+    restored = Game.from_dict(old)
+    assert restored.journal is None and restored.to_dict() == {**old, "journal": None}
+    restored.apply(restored.pending.player or "", Action(ActionKind.TIMEOUT))  # it still plays
+    assert restored.journal is None
+    with pytest.raises(BadState):
+        Game.replay(old | {"journal": None})
+
+
+def test_the_journal_is_unknown_when_an_action_bypasses_apply() -> None:
+    """An action method called directly, or a game dealt by hand, leaves no replayable journal."""
+    game = _played(rounds=1)
+    game.timeout(game.pending.player or "")
+    assert game.journal is None and game.to_dict()["journal"] is None
+    assert at_turn().journal is None
+
+
+@pytest.mark.parametrize(
+    "journal",
+    [
+        pytest.param(lambda j: j[:-1], id="too-short"),
+        pytest.param(lambda j: "deal", id="text"),
+        pytest.param(lambda j: [*j[:-1], [9, "draw"]], id="seat-out-of-range"),
+        pytest.param(lambda j: [*j[:-1], ["0", "draw"]], id="seat-text"),
+        pytest.param(lambda j: [*j[:-1], [0, 5]], id="text-number"),
+        pytest.param(lambda j: [*j[:-1], [0]], id="short-entry"),
+    ],
+)
+def test_from_dict_rejects_a_bad_journal(journal: Callable[[list[Any]], Any]) -> None:
+    """A journal that is not one ``[seat or null, text]`` per version raises BadState."""
+    saved = _played(rounds=1).to_dict()
+    with pytest.raises(BadState):
+        Game.from_dict({**saved, "journal": journal(saved["journal"])})
 
 
 # --------------------------------------------------------------------------- refusals

@@ -11,6 +11,7 @@ and random junk actions mixed in. After every step:
 * exactly one pending decision: ``NONE`` iff the round is over, else a seated player who has a
   legal way to make it, and nobody else has a decision;
 * ``Game.from_dict(d).to_dict() == d`` for ``d = game.to_dict()``;
+* at the game's end, ``Game.replay(d)`` (its journal played again from the seed) is the game;
 * a refused action changes nothing (state, random generator, version, event buffer);
 * on every ``SAMPLE``-th step: every legal action of every seated player reads back from its
   text form (``Action.parse(action.text())``), and it (and the pending player's ``timeout`` and
@@ -532,6 +533,9 @@ def _play(config: Config, data: st.DataObject) -> None:
     table = Table(game, mix, random.Random(seed))
     try:
         table.play_game()
+        saved = game.to_dict()
+        assert saved["journal"] is not None, "a game played through apply lost its journal"
+        assert Game.replay(saved).to_dict() == saved, "replaying the journal gave another game"
     except BaseException:
         note(table.describe())
         raise
