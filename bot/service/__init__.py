@@ -119,6 +119,8 @@ class TableService:
                 self.publisher.publish(table, repost=True)
                 self.hands.refresh(table)
                 self.publisher.ping(table)
+            elif table.message_id is None:  # a lobby saved just before the bot stopped
+                self.publisher.publish(table, repost=True)
             self.scheduler.schedule(table)
         return count
 

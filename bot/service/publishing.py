@@ -46,12 +46,12 @@ class Publisher:
 
     def publish(self, table: Table, *, repost: bool = False) -> None:
         """Bring the table's message up to date in the background: the lobby message before the
-        start, then the table message (posted if it has none; with ``repost``, also if it is gone,
-        as after a restart)."""
+        start (with ``repost``, posted if it has none), then the table message (posted if it has
+        none; with ``repost``, also if it is gone, as after a restart)."""
         if table.game is not None:
             self.updates.ask((table.channel_id, TABLE), lambda: self._show_table(table, repost=repost))
         elif table.state is TableState.LOBBY:
-            self.updates.ask((table.channel_id, LOBBY), lambda: self._show_lobby(table))
+            self.updates.ask((table.channel_id, LOBBY), lambda: self._show_lobby(table, post=repost))
 
     def show_lobby_over(self, table: Table, message_id: int | None, title: str, footer: str = "") -> None:
         """Show the lobby message as over (`render.lobby_over`), in the background."""
@@ -59,9 +59,19 @@ class Publisher:
             embed = render.lobby_over(table, title, footer)
             self.updates.ask((table.channel_id, LOBBY), lambda: self.edit(table, message_id, embed, None))
 
-    async def _show_lobby(self, table: Table) -> None:
-        if table.state is TableState.LOBBY and table.message_id is not None:
+    async def _show_lobby(self, table: Table, *, post: bool = False) -> None:
+        """Edit the lobby message; with ``post``, post it if it has none (a restart after the
+        lobby was saved and before its message was: `/uno new` posts it otherwise)."""
+        if table.state is not TableState.LOBBY:
+            return
+        if table.message_id is not None:
             await self.edit(table, table.message_id, *render.lobby(table))
+        elif post:
+            embed, view = render.lobby(table)
+            message = await self.channel(table).send(embed=embed, view=view, allowed_mentions=NONE)
+            async with self.service.tables.lock(table.channel_id):
+                table.message_id = message.id
+                await self.service.acting.save(table)
 
     async def _show_table(self, table: Table, *, repost: bool = False) -> None:
         """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone).

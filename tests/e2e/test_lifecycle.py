@@ -76,6 +76,24 @@ async def test_restart_reposts_a_table_message_deleted_meanwhile(uno: LocalDisco
     assert table_of(uno, ch).state == "playing"
 
 
+async def test_restart_posts_the_message_of_a_lobby_saved_without_one(uno: LocalDiscord) -> None:
+    """A lobby saved before its message was posted (the bot stopped in between) gets its lobby
+    message after the restart, and its buttons work."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, ch, "uno new")
+    lobby = table_of(uno, ch)
+    lobby.message_id = None  # as saved by /uno new before it posts the lobby message
+    await uno.client.service.acting.save(lobby)  # type: ignore[attr-defined]
+    before = len(uno.stand_in.messages(ch))
+    await uno.restart_client()
+    await uno.stand_in.wait_until(lambda: table_of(uno, ch).message_id is not None)
+    message = next(m for m in uno.stand_in.messages(ch) if m.id == table_of(uno, ch).message_id)
+    assert len(uno.stand_in.messages(ch)) == before + 1 and "Join" in labels(message)
+    await click(uno, bob, message, "Join")
+    assert [s.name for s in table_of(uno, ch).seats] == ["alice", "bob"]
+
+
 async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
     """A player who runs out of time gets the default move; three in a row remove them."""
     env = LocalDiscord(
