@@ -25,8 +25,11 @@ USERS = ("alice", "bob", "carol")
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Any:
-    """Run ``async def`` tests with `run_coroutine_test`, on the production bot's event loop."""
-    return run_coroutine_test(pyfuncitem, timeout=120, loop_factory=new_event_loop)
+    """Run ``async def`` tests with `run_coroutine_test`, on the production bot's event loop,
+    for at most 120 seconds (or a ``pytest.mark.timeout``'s)."""
+    marker = pyfuncitem.get_closest_marker("timeout")
+    timeout = float(marker.args[0]) if marker and marker.args else 120.0
+    return run_coroutine_test(pyfuncitem, timeout=timeout, loop_factory=new_event_loop)
 
 
 class LockWatch:

@@ -18,13 +18,8 @@ arrives, or does), or once the table message is updated after the answer.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import os
 import random
-import signal
-import sqlite3
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,13 +28,24 @@ from typing import Any
 
 import pytest
 
-from bot.engine.cards import Color
-from bot.localdiscord import interactions, limits
 from bot.localdiscord.records import Channel, InteractionRecord, Message, User
 from bot.localdiscord.server import StandIn, start_stand_in
+from tests.e2e.crashing import (
+    COLORS,
+    DROPPED_ANSWERS,
+    HAND,
+    STALE,
+    TIMEOUT,
+    BotProcess,
+    Killer,
+    my_move,
+    picking,
+    policy,
+    read_results,
+    read_snapshot,
+    version_of,
+)
 
-REPO = Path(__file__).resolve().parents[2]
-GAME_SEED = 1  # the bots' game.seed setting (see `BotProcess`)
 KILL_SEED = int(os.environ.get("CRASH_TEST_SEED", "2024"))  # where and how the bot is killed
 # How the bot is killed around a click (see `Killer`), and how many times each. The final move
 # gets one more "before-answer" kill: the game ends while the bot dies.
@@ -52,215 +58,7 @@ KILL_PLAN = {
     "after-publish": 3,  # killed once the table message was updated after the answer
 }
 MIN_KILLS = 20
-CONTROL = {"Refresh", "Back", "◀", "▶"}
-DECISIONS = {"Draw", "Keep it", "Accept", "Challenge!", "Let them see", "Keep all my cards"}
-COLORS = {c.value for c in Color}
-HAND = "Your hand at"
-STALE = "⚠️"
-TIMEOUT = 20.0
 MAX_STEPS = 2000
-
-
-# ---------------------------------------------------------------------- the database (oracle)
-
-
-def read_snapshot(db: Path, channel_id: int) -> dict[str, Any] | None:
-    """The table snapshot the bot saved for the channel (None: no table, e.g. the game ended)."""
-    if not db.exists():
-        return None
-    with contextlib.closing(sqlite3.connect(db, timeout=10)) as con:
-        row = con.execute("SELECT snapshot FROM open_tables WHERE channel_id = ?", (channel_id,)).fetchone()
-    return None if row is None else json.loads(row[0])
-
-
-def version_of(snapshot: dict[str, Any] | None) -> int | None:
-    """The saved game's version (every accepted action adds one), None without a game."""
-    game = (snapshot or {}).get("game")
-    return None if game is None else int(game["version"])
-
-
-def read_results(db: Path) -> dict[str, list[Any]]:
-    """Every recorded result (without timestamps and random game ids)."""
-    queries = {
-        "people": "SELECT id, user_id FROM people ORDER BY id",
-        "games": "SELECT id, variant, rounds, result, finished_at IS NOT NULL FROM games ORDER BY id",
-        "game_players": "SELECT game, person, won FROM game_players ORDER BY game, person",
-        "rounds": "SELECT game, round_no, variant, points, result FROM rounds ORDER BY game, round_no",
-        "round_players": "SELECT game, round_no, person, won FROM round_players ORDER BY 1, 2, 3",
-        "open_tables": "SELECT channel_id FROM open_tables",
-    }
-    with contextlib.closing(sqlite3.connect(db, timeout=10)) as con:
-        return {name: con.execute(sql).fetchall() for name, sql in queries.items()}
-
-
-# ---------------------------------------------------------------------- the bot process
-
-
-class BotProcess:
-    """``python -m bot`` in a subprocess, logged into the stand-in, with its own database.
-
-    It runs in ``workdir``, which has no ``config.toml`` (``--config`` with a missing file is
-    refused), so every setting comes from ``UNO_…`` variables.
-    """
-
-    def __init__(self, stand_in: StandIn, channel: Channel, workdir: Path) -> None:
-        workdir.mkdir()
-        self.stand_in = stand_in
-        self.channel = channel
-        self.workdir = workdir
-        self.db = workdir / "uno.db"
-        self.log = workdir / "bot.log"
-        self.proc: asyncio.subprocess.Process | None = None
-        self.killed = False
-        self.kills = 0
-        self.start_seconds: list[float] = []
-        env = {k: v for k, v in os.environ.items() if not k.upper().startswith("UNO_")}
-        env.update(
-            PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])),
-            UNO_DISCORD__TOKEN=stand_in.token,
-            UNO_DISCORD__API_BASE=stand_in.api_url,
-            UNO_DISCORD__GATEWAY_URL=stand_in.gateway_url,
-            UNO_DISCORD__DEV_GUILD_ID=str(stand_in.guild_id),
-            UNO_DATABASE__PATH=str(self.db),
-            # With a seed, a bot's first game gets the same shuffles on every run: the crash run
-            # plays the reference's deal.
-            UNO_GAME__SEED=str(GAME_SEED),
-            UNO_GAME__TURN_SECONDS="0",
-            UNO_GAME__AI_DELAY_SECONDS="0",
-        )
-        self.env = env
-
-    def output(self) -> str:
-        """Everything the bot processes printed."""
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def tail(self, lines: int = 30) -> str:
-        """The end of the output, for failure messages."""
-        return "\n".join(self.output().splitlines()[-lines:]) or "(no output)"
-
-    def dead(self) -> bool:
-        """Killed, or exited by itself."""
-        return self.killed or (self.proc is not None and self.proc.returncode is not None)
-
-    async def start(self) -> None:
-        """Start the bot; wait until it has logged in to the gateway and, with a game saved, has
-        restored the table message (it edits it before connecting)."""
-        started = time.monotonic()
-        identifies = self.stand_in.gateway.identifies
-        first_request = len(self.stand_in.requests)
-        snapshot = read_snapshot(self.db, self.channel.id)
-        with self.log.open("ab") as out:
-            out.write(
-                f"---- start {len(self.start_seconds) + 1}, game version {version_of(snapshot)}\n".encode()
-            )
-            out.flush()
-            self.proc = proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                cwd=self.workdir,
-                env=self.env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=out,
-                stderr=asyncio.subprocess.STDOUT,
-            )
-        self.killed = False
-        table_path = f"/channels/{self.channel.id}/messages/{(snapshot or {}).get('message_id')}"
-        restoring = snapshot is not None and snapshot.get("state") == "playing"
-
-        def ready() -> bool:
-            if proc.returncode is not None:
-                return True
-            if self.stand_in.gateway.identifies <= identifies:
-                return False
-            return not restoring or any(
-                r.method == "PATCH" and r.path == table_path and r.status == 200
-                for r in self.stand_in.requests[first_request:]
-            )
-
-        await self.stand_in.wait_until(ready, TIMEOUT)
-        if proc.returncode is not None:
-            raise AssertionError(f"the bot exited with status {proc.returncode}:\n{self.tail()}")
-        self.start_seconds.append(time.monotonic() - started)
-
-    def kill(self) -> None:
-        """SIGKILL, now (synchronously: nothing else runs in the test's event loop meanwhile)."""
-        assert self.proc is not None and not self.killed
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.killed = True
-        self.kills += 1
-
-    async def restart(self) -> None:
-        """After a kill: reap the process, start a new one."""
-        assert self.proc is not None and self.killed
-        await self.proc.wait()
-        await self.start()
-
-    async def stop(self) -> None:
-        """Kill the process if it still runs, and reap it."""
-        proc = self.proc
-        if proc is not None and proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(proc.wait(), 10)
-
-
-# ---------------------------------------------------------------------- killing
-
-
-class Killer:
-    """Kills the bot at a point of one interaction's handling, as the stand-in sees it.
-
-    ``before-answer`` and ``after-answer`` act where the stand-in records the bot's answer (the
-    callback, or after a deferral the first ``@original`` edit or followup: the answer is dropped,
-    or recorded, at the instant of the kill); ``after-publish`` acts once the bot completes its
-    first request after the answer (the table message edit).
-    """
-
-    def __init__(self, stand_in: StandIn, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.stand_in = stand_in
-        self.bot: BotProcess | None = None
-        self.mode: str | None = None
-        self.token: str | None = None
-        self.answered_at: int | None = None
-        original = interactions.answered
-
-        def answered(state: Any, record: InteractionRecord, message: Any, at: Any = None) -> None:
-            mode = self.mode if self.token == record.token and record.answered_at is None else None
-            if mode == "before-answer":
-                self.fire()
-                raise limits.unknown("interaction")  # as if it had never been sent
-            original(state, record, message, at)
-            if mode == "after-answer":
-                self.fire()
-            elif mode == "after-publish":
-                self.answered_at = len(state.requests)
-
-        monkeypatch.setattr(interactions, "answered", answered)
-        stand_in.state.add_listener(self._on_change)
-
-    def arm(self, mode: str, record: InteractionRecord) -> None:
-        """Kill the bot at ``mode``'s point of handling ``record``."""
-        self.mode, self.token, self.answered_at = mode, record.token, None
-
-    def disarm(self) -> None:
-        """Nothing to kill any more."""
-        self.mode = self.token = self.answered_at = None
-
-    def fire(self) -> None:
-        """Kill the bot now (if not yet)."""
-        if self.bot is not None and not self.bot.killed:
-            self.bot.kill()
-        self.disarm()
-
-    def _on_change(self) -> None:
-        if (
-            self.mode == "after-publish"
-            and self.answered_at is not None
-            and any(r.status for r in self.stand_in.requests[self.answered_at :])
-        ):
-            self.fire()
 
 
 class KillPlan:
@@ -282,40 +80,6 @@ class KillPlan:
         if not self.pending or self.pending[0][0] > version:
             return None
         return self.pending.pop(0)[1]
-
-
-# ---------------------------------------------------------------------- the users
-
-
-def my_move(message: Message) -> bool:
-    """The hand says it is the user's move."""
-    return "🟢 Your move" in message.text
-
-
-def picking(message: Message) -> bool:
-    """The hand shows a color or player picker (a wild in progress)."""
-    return any(b.get("label") == "Back" for b in message.buttons)
-
-
-def policy(message: Message) -> tuple[dict[str, Any], str | None]:
-    """The user's choice, from what their hand shows: UNO! if offered, else the first playable
-    card in label order, else Draw, else the first other decision (a color, Keep it, Accept...).
-    Returns the component and, for a select, the value picked."""
-    buttons = [b for b in message.buttons if not b.get("disabled") and b.get("label") not in CONTROL]
-    by_label = {str(b.get("label")): b for b in buttons}
-    if "UNO!" in by_label:
-        return by_label["UNO!"], None
-    cards = sorted(label for label in by_label if label not in DECISIONS | COLORS | {"UNO!"})
-    if cards:
-        return by_label[cards[0]], None
-    if message.selects:
-        select = message.selects[0]
-        return select, select["options"][0]["value"]
-    if "Draw" in by_label:
-        return by_label["Draw"], None
-    if buttons:
-        return buttons[0], None
-    raise AssertionError(f"a hand that says it's our move offers nothing: {message.text!r}")
 
 
 @dataclass
@@ -578,7 +342,7 @@ async def test_game_survives_sigkill_at_random_points(
     bots: list[BotProcess] = []
     try:
         # The reference: the same bot, seed, channel and policy; never killed.
-        ref_bot = BotProcess(stand_in, channel, tmp_path / "reference")
+        ref_bot = BotProcess(stand_in, [channel], tmp_path / "reference")
         bots.append(ref_bot)
         await ref_bot.start()
         ref_play = Play(stand_in, channel, users, ref_bot)
@@ -589,7 +353,7 @@ async def test_game_survives_sigkill_at_random_points(
         assert len(reference.moves) >= 10, f"the reference game is too short: {reference.moves}"
 
         # The crash run: a fresh database, the same game, the bot killed again and again.
-        bot = BotProcess(stand_in, channel, tmp_path / "crash")
+        bot = BotProcess(stand_in, [channel], tmp_path / "crash")
         bots.append(bot)
         killer.bot = bot
         rng = random.Random(KILL_SEED)
@@ -626,9 +390,7 @@ async def test_game_survives_sigkill_at_random_points(
         problems = stand_in.state.problems + [f"unknown route {r}" for r in stand_in.unknown_routes]
         assert not problems, problems
         errors = Counter(f"{r.method} {r.path.split('/')[1]} {r.error.code}" for r in stand_in.errors)
-        # A dropped answer is a callback, or after a deferral an @original edit or a followup.
-        answers = {"POST interactions 10062", "PATCH webhooks 10062", "POST webhooks 10062"}
-        assert set(errors) <= answers and sum(errors.values()) == crashed.kills["before-answer"], (
+        assert set(errors) <= DROPPED_ANSWERS and sum(errors.values()) == crashed.kills["before-answer"], (
             f"Discord errors {dict(errors)}; expected only the dropped answers"
         )
         for each in bots:
