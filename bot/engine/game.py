@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import random
 import struct
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from bot.engine import effects
 from bot.engine.actions import Action, ActionKind
@@ -192,7 +193,9 @@ class Game:
         self.round_no = 0
         self.dealer: str | None = None
         self.version = 0
-        self._journal: list[tuple[str | None, str]] | None = []
+        # An entry's action is kept as applied and written as text when the journal is read
+        # (each save reads it): the text costs more than the rest of a move.
+        self._journal: list[tuple[str | None, str | Action]] | None = []
         self.game_over = False
         self.winners: list[str] = []
         self._reset_round()
@@ -534,9 +537,15 @@ class Game:
             handler = _HANDLERS[action.kind]
         except KeyError:
             raise NotExpected(f"Unknown action {action.kind!r}.") from None
+        card = action.card
+        if card is not None and type(card) is not Card and self._journal is not None:
+            # A card named by its active face alone is journaled as the card held, which
+            # names it whatever side is up when the journal is replayed.
+            with contextlib.suppress(UnoError, KeyError):
+                action = action._replace(card=self._find(player, card))
         events = handler(self, player, action)
         if self._journal is not None:
-            self._journal.append((player, _journal_text(action)))
+            self._journal.append((player, action))
         return events
 
     def play(
@@ -1441,7 +1450,10 @@ class Game:
         journal = self._journal
         if journal is None or len(journal) != self.version:
             return None
-        return list(journal)
+        for i, (player, action) in enumerate(journal):
+            if not isinstance(action, str):
+                journal[i] = (player, _journal_text(action))
+        return cast("list[tuple[str | None, str]]", list(journal))
 
     def _journal_dict(self) -> list[list[Any]] | None:
         """The journal for :meth:`to_dict`: ``[seat index, text]`` (seat None for a deal)."""
@@ -1715,7 +1727,9 @@ def _journal_text(action: Action) -> str:
     return Action(ActionKind(action.kind), card, color, target, bool(action.decline)).text()
 
 
-def _read_journal(data: Any, players: list[str], version: int) -> list[tuple[str | None, str]] | None:
+def _read_journal(
+    data: Any, players: list[str], version: int
+) -> list[tuple[str | None, str | Action]] | None:
     """A saved journal (:meth:`Game._journal_dict`); None (unknown) when absent.
 
     Raises:
@@ -1725,7 +1739,7 @@ def _read_journal(data: Any, players: list[str], version: int) -> list[tuple[str
         return None
     if not isinstance(data, list) or len(data) != version:
         raise BadState("Saved game: the journal must have one entry per version.")
-    journal: list[tuple[str | None, str]] = []
+    journal: list[tuple[str | None, str | Action]] = []
     for entry in data:
         seat, text = entry
         if not isinstance(text, str) or not (
