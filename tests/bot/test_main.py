@@ -174,7 +174,9 @@ def test_a_second_bot_on_one_database_is_refused(tmp_path: Path) -> None:
     2 and one line naming the holder's pid; the file is left as it was."""
 
     db = tmp_path / "uno.db"
-    first = SqliteStorage(db)
+    # No background checkpoint: it would write the holder's own transactions into the file
+    # while the second bot runs, and the file must change only if the second bot writes.
+    first = SqliteStorage(db, checkpoint_seconds=None)
 
     async def hold() -> subprocess.CompletedProcess[str]:
         await first.open()
