@@ -15,7 +15,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import UnoButton, UnoSelect
+from bot.components import UnoButton, UnoSelect, Unreadable
 from bot.errors import reply_error
 from bot.service import TableService
 from bot.settings import Settings
@@ -68,7 +68,7 @@ class UnoBot(commands.Bot):
         await self.storage.open()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(UnoButton, UnoSelect)
+        self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
         guild_id = self.settings.discord.dev_guild_id
         if self.settings.discord.sync_commands and guild_id:
             guild = discord.Object(guild_id)

@@ -10,7 +10,10 @@ or ``unos:…`` (selects), at most 100 characters:
   ``a`` carries an engine action in its text form (``Action.text()``, e.g. ``play wild color=red``),
   in the argument of a button or as the values of a select.
 
-The callbacks only parse and hand over to the service (``interaction.client.service``).
+The callbacks only parse and hand over to the service (``interaction.client.service``), with
+what a select's click chose that it didn't offer (only a modified client sends that). A
+``uno``/``unos`` component whose ``custom_id`` doesn't read so (`Unreadable`) is handed over
+too, to be refused.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ if TYPE_CHECKING:
 
 _ID = r"(?P<scope>[lth]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<arg>.+))?"
 MAX_ID = 100
+_UNREADABLE = r"(?!unos?:" + re.sub(r"\?P<\w+>", "?:", _ID) + r"\Z)unos?(?::(?s:.*))?"
+"""Our prefix, without the rest of an address (the same template, its groups unnamed)."""
 
 
 def custom_id(prefix: str, scope: str, channel: int, version: int, verb: str, arg: object = "") -> str:
@@ -52,8 +57,8 @@ class _Addressed:
     docstring), their rebuilding from a clicked component, and the hand-over of a click.
 
     A subclass names its ``custom_id`` prefix (``PREFIX``), calls ``_address`` in its ``__init__``,
-    says which of its drawing's keywords survive in a clicked component (``_redrawn``), and which
-    values a click chose (``_chosen``).
+    says which of its drawing's keywords survive in a clicked component (``_redrawn``), which
+    values a click chose (``_chosen``), and which of them it didn't offer (``_unoffered``).
     """
 
     PREFIX: ClassVar[str]
@@ -85,6 +90,10 @@ class _Addressed:
         """The values a click chose (none for a button)."""
         return []
 
+    def _unoffered(self) -> str:
+        """What the click chose that the component didn't offer, for the log ("": nothing)."""
+        return ""
+
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
@@ -98,7 +107,14 @@ class _Addressed:
         """Hand the click over to the service's dispatch, then let go of what discord.py built."""
         try:
             await _service(interaction).dispatch.on_component(
-                interaction, self.scope, self.channel, self.version, self.verb, self.arg, self._chosen()
+                interaction,
+                self.scope,
+                self.channel,
+                self.version,
+                self.verb,
+                self.arg,
+                self._chosen(),
+                unoffered=self._unoffered(),
             )
         finally:
             _handled(self, interaction)  # type: ignore[arg-type]
@@ -169,12 +185,46 @@ class UnoSelect(_Addressed, discord.ui.DynamicItem[discord.ui.Select[Any]], temp
 
     @classmethod
     def _redrawn(cls, item: discord.ui.Item[Any], verb: str) -> dict[str, Any]:
-        """The clicked select's options, any number of them choosable."""
-        return {"options": list(getattr(item, "options", []) or []), "max_values": 25}
+        """The clicked select's options, and how many of them it let choose."""
+        return {
+            "options": list(getattr(item, "options", []) or []),
+            "max_values": getattr(item, "max_values", 1),
+        }
 
     def _chosen(self) -> list[str]:
         """The options the click chose."""
         return list(self.item.values)
+
+    def _unoffered(self) -> str:
+        """Values not among the options (or repeated), or too few or too many of them."""
+        values, select = self._chosen(), self.item
+        offered = {o.value for o in select.options}
+        if not select.min_values <= len(values) <= select.max_values or len(set(values)) < len(values):
+            return f"{len(values)} value(s), {len(set(values))} different, for {select.min_values}..{select.max_values}"
+        unknown = [v for v in values if v not in offered]
+        return f"values not offered: {[v[:40] for v in unknown[:5]]}" if unknown else ""
+
+
+class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_UNREADABLE):
+    """A ``uno``/``unos`` component whose ``custom_id`` reads as no address (an older bot's, or a
+    modified client's: a version too long, a verb in capitals, a truncated id): refused."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """The clicked component as it is (discord.py calls this on every click)."""
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click over to the service's dispatch, to be refused."""
+        try:
+            await _service(interaction).dispatch.on_unreadable(interaction, self.custom_id)
+        finally:
+            _handled(self, interaction)
 
 
 def _handled(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:

@@ -14,6 +14,11 @@ from bot.engine.errors import UnoError
 
 log = logging.getLogger(__name__)
 SORRY = "Something went wrong on our side; nothing was changed. Please try again."
+WITHDRAWN = "…"
+"""What a public placeholder taken back says in the moment before it is deleted."""
+PUBLIC = "uno.public"
+"""The key of ``Interaction.extras`` set on a command acknowledged publicly (its "thinking"
+placeholder, shown to the channel, becomes the answer; ``bot.service.interactions.acknowledge``)."""
 
 
 def message_for(error: BaseException) -> str:
@@ -36,6 +41,9 @@ async def reply_error(
 ) -> None:
     """Answer ``interaction`` privately with the error's message (log unexpected errors).
 
+    A command acknowledged publicly (its answer is for the channel) is refused privately too: its
+    public placeholder is taken back first, unless its public answer was sent already.
+
     Args:
         table: the table's channel id, for the log (default: the interaction's channel).
         redraw: for a click in a player's hand, redraws that hand through ``interaction`` with a
@@ -50,8 +58,25 @@ async def reply_error(
         if redraw is not None and isinstance(original, UnoError):
             await redraw("⚠️ " + text)
         elif interaction.response.is_done():
+            await _withdraw_public(interaction)
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException as exc:  # the interaction may have expired
         log.warning("could not report an error to the player: %s", exc)
+
+
+async def _withdraw_public(interaction: discord.Interaction[Any]) -> None:
+    """Take back the public placeholder of a command acknowledged publicly (`PUBLIC`) that is
+    still "thinking", so that a refusal sent next is a private message of its own.
+
+    Raises:
+        discord.HTTPException: Discord refused a request.
+    """
+    if not interaction.extras.get(PUBLIC):
+        return
+    placeholder = await interaction.original_response()
+    if placeholder.flags.loading:  # else it is the public answer, which stays
+        # Answered first: a followup sent while it still loads would replace it, public.
+        await placeholder.edit(content=WITHDRAWN, allowed_mentions=discord.AllowedMentions.none())
+        await placeholder.delete()

@@ -58,6 +58,23 @@ class StaleAction(UnoError):
     default_message = "That button is from an earlier moment of the game; here is the table as it is now."
 
 
+class BadClick(UnoError):
+    """A click on a component the bot didn't draw so: a ``custom_id`` it can't read, one naming
+    another channel or an unknown verb, or a select's values that aren't among its options (a
+    modified client, or a component of an older bot). Nothing is changed.
+
+    Attributes:
+        detail: what was wrong, for the log.
+    """
+
+    reason = "bad-click"
+    default_message = "That button is broken; press Refresh."
+
+    def __init__(self, detail: str, message: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
 class NoTable(UnoError):
     """No lobby or game in this channel."""
 
@@ -380,6 +397,7 @@ def options_from(defaults: dict[str, Any]) -> Options:
 
 
 __all__ = [
+    "BadClick",
     "LobbyError",
     "NoTable",
     "Seat",

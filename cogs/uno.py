@@ -202,6 +202,8 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.describe(variant="Only games of this edition")
     async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: str | None = None) -> None:
         """This server's best UNO players."""
+        if variant is not None and variant not in VARIANTS:  # refused privately, before the public answer
+            raise BadOption(f"Unknown edition {render.plain(variant)}.")
         await acknowledge(interaction, public=True)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
@@ -225,7 +227,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         total = render.record_text(
             games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
-        embed = discord.Embed(title=f"{who.display_name}'s UNO record", description=total)
+        embed = discord.Embed(title=f"{render.plain(who.display_name)}'s UNO record", description=total)
         for variant, counts in sorted(s.by_variant.items()):
             name = VARIANTS[variant].name if variant in VARIANTS else variant
             embed.add_field(name=name, value=render.record_text(**counts))

@@ -21,6 +21,7 @@ from bot.render.table import round_summary, standings, table
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
+    as_label,
     count,
     named,
     plain,
@@ -32,6 +33,7 @@ __all__ = [
     "CARD_BUTTONS",
     "HOUSE_RULE_HINTS",
     "HOUSE_RULE_NAMES",
+    "as_label",
     "count",
     "describe",
     "hand",

@@ -17,6 +17,7 @@ from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
     PENDING_TEXT,
+    as_label,
     button_style,
     card_label,
     cards_text,
@@ -242,7 +243,9 @@ def _pick_items(tbl: Table, pick: Action, completions: list[Action]) -> list[dis
         items = [_color_button(tbl, pick._replace(color=c), row=0) for c in colors]
     else:
         targets = {a.target: a for a in completions if a.target is not None}
-        options = [discord.SelectOption(label=tbl.name(t)[:100], value=a.text()) for t, a in targets.items()]
+        options = [
+            discord.SelectOption(label=as_label(tbl.name(t), 100), value=a.text()) for t, a in targets.items()
+        ]
         items = [
             UnoSelect(
                 "h", tbl.channel_id, tbl.version, "a", options=options, placeholder="Pick a player…", row=0

@@ -122,7 +122,8 @@ def scoring_text(options: Options) -> str:
 
 def customizable_text(rule: str) -> str:
     r"""The Wild Customizable rule as the table reads it: a known rule's name, or the host's own
-    text (at most 300 characters) with its Markdown escaped, so ``**``, ``#`` or ``>`` show as typed.
+    text (at most 300 characters) as :func:`plain` text, so ``**``, ``#``, ``>`` or a mention show
+    as typed.
 
     >>> customizable_text("swap-hands"), customizable_text("")
     ('Swap hands', 'plain wild')
@@ -132,7 +133,7 @@ def customizable_text(rule: str) -> str:
     known = CUSTOMIZABLE_RULES.get(rule)
     if known:
         return known.name
-    return discord.utils.escape_markdown(trim(rule, 300)) if rule else "plain wild"
+    return plain(rule, 300) if rule else "plain wild"
 
 
 def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
@@ -161,9 +162,23 @@ def plain(text: str, limit: int = 40) -> str:
     >>> plain("\u202eevil"), plain("\u05d3\u05e0\u05d4") == "\u2068\u05d3\u05e0\u05d4\u2069"
     ('evil', True)
     """
-    text = discord.utils.escape_mentions(
-        discord.utils.escape_markdown(trim(text.translate(_OVERRIDES), limit))
+    return _isolated(
+        discord.utils.escape_mentions(discord.utils.escape_markdown(trim(text.translate(_OVERRIDES), limit)))
     )
+
+
+def as_label(text: str, limit: int = 40) -> str:
+    """Text a user typed where Discord shows no Markdown and pings nobody (a select option's or
+    button's label, an embed's footer): as :func:`plain` without the escapes, which would show.
+
+    >>> as_label("\u202e**evil**")
+    '**evil**'
+    """
+    return _isolated(trim(text.translate(_OVERRIDES), limit))
+
+
+def _isolated(text: str) -> str:
+    """``text`` set apart as its own run (Unicode isolates) if it holds right-to-left letters."""
     if any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
         return f"\u2068{text}\u2069"
     return text

@@ -9,7 +9,9 @@ One idiom for every change, the lobby's and the game's, a player's and a compute
 
 At the end of the block the table is saved (or, once it is over, deleted with its results) in
 one transaction. If that save fails, the table goes back to its last saved state and
-:class:`NotSaved` is raised: nothing is lost and nothing half-made is kept. The block makes no
+:class:`NotSaved` is raised: nothing is lost and nothing half-made is kept. So does a block that
+raises (a refusal after a partial change, or a bug) having changed the table: it goes back to its
+last saved state, and the exception goes on. The block makes no
 Discord call; what the change leaves to say in the channel (a round's summary, the standings) is
 collected in :attr:`Change.posts` and said once the lock is released.
 """
@@ -145,14 +147,26 @@ class Acting:
         Raises:
             NoTable: the channel has no table.
             NotSaved: the change could not be saved; the table is as it was before it.
-            UnoError: as raised by the block (nothing is saved then).
+            UnoError: as raised by the block (nothing is saved then, and the table is as it was
+                before it); so is any other exception of the block.
         """
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
             change = Change(table, table.to_snapshot())
-            yield change
+            try:
+                yield change
+            except BaseException:
+                if _changed(table, change.before):  # a refusal usually changed nothing
+                    self._restore(change)
+                raise
             if not change.unchanged:
                 await self._commit(change)
+
+    def _restore(self, change: Change) -> None:
+        """Put the table as last saved (``change.before``) in the place of the changed one."""
+        restored = Table.from_snapshot(change.before)
+        self.tables.put(restored)
+        self.rolled_back(restored)
 
     async def _commit(self, change: Change) -> None:
         table = change.table
@@ -167,9 +181,7 @@ class Acting:
             # Nothing is lost: the table goes back to its last saved state, and whoever acted
             # is told their change was not made.
             log.error("table %s: could not save a change: %s", table.channel_id, exc)
-            restored = Table.from_snapshot(change.before)
-            self.tables.put(restored)
-            self.rolled_back(restored)
+            self._restore(change)
             raise NotSaved() from None
         if table.state is TableState.OVER:
             self.tables.remove(table.channel_id)
@@ -183,6 +195,14 @@ class Acting:
         save that move."""
         if table.state is not TableState.OVER and self.tables.get(table.channel_id) is table:
             await self.storage.save_table(table.guild_id, table.channel_id, table.to_snapshot())
+
+
+def _changed(table: Table, before: dict[str, Any]) -> bool:
+    """Whether ``table`` is no longer as its snapshot ``before`` (one it can't take: changed)."""
+    try:
+        return table.to_snapshot() != before
+    except Exception:  # a half-made change may not even be savable
+        return True
 
 
 def _round_result(table: Table) -> RoundResult:

@@ -7,18 +7,19 @@ lobby command, an engine action, or a redraw of the player's hand.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engine.actions import Action, ActionKind
-from bot.engine.errors import CatchRefused, NotInGame
+from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import reply_error
 from bot.service.hands import closed
-from bot.tables import LobbyError, StaleAction, Table
+from bot.tables import BadClick, LobbyError, StaleAction, Table
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 TWO_STEP = frozenset({ActionKind.PLAY, ActionKind.PLAY_DRAWN, ActionKind.JUMP_IN})
 """Actions whose card may need a color, then a player, asked for in a second step."""
 HOST_ONLY = frozenset({"start", "variant", "rules", "bot", "unbot"})  # the host sets the table up
+log = logging.getLogger(__name__)
 
 
 class Dispatch:
@@ -43,12 +45,23 @@ class Dispatch:
         verb: str,
         arg: str,
         values: list[str],
+        *,
+        unoffered: str = "",
     ) -> None:
         """A click on a lobby (``scope`` ``"l"``), table (``"t"``) or hand (``"h"``) component;
-        every error is answered here (`reply_error`), a refusal in a hand by redrawing it."""
+        every error is answered here (`reply_error`), a refusal in a hand by redrawing it.
+
+        ``unoffered`` says what a select's click chose that the select didn't offer: refused, as
+        is a ``custom_id`` naming another channel than the one clicked in (both only come from a
+        modified client), and logged at INFO, as is an action text that reads as none.
+        """
         try:
-            if channel_id != interaction.channel_id:  # a forged custom_id: act only where clicked
-                raise StaleAction("That button belongs to another channel's table.")
+            if channel_id != interaction.channel_id:  # act only where clicked
+                raise BadClick(
+                    f"custom_id of channel {channel_id}", "That button belongs to another channel's table."
+                )
+            if unoffered:
+                raise BadClick(unoffered, "That choice wasn't offered; press Refresh.")
             table = self.service.tables.require(channel_id)
             if scope == "l":
                 await self._on_lobby(interaction, table, version, verb, values)
@@ -57,8 +70,16 @@ class Dispatch:
             else:
                 await self._on_hand(interaction, table, version, verb, arg, values)
         except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
+            if isinstance(exc, BadClick | BadAction):
+                _log_refused(interaction, exc.detail)
             redraw = self._hand_redraw(interaction, channel_id) if scope == "h" else None
             await reply_error(interaction, exc, channel_id, redraw=redraw)
+
+    async def on_unreadable(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """A click on a component whose ``custom_id`` reads as no address: refused privately,
+        logged at INFO."""
+        _log_refused(interaction, f"unreadable custom_id {custom_id[:100]!r}")
+        await reply_error(interaction, BadClick(custom_id))
 
     def _hand_redraw(
         self, interaction: discord.Interaction[Any], channel_id: int
@@ -98,7 +119,7 @@ class Dispatch:
         elif verb == "unbot":
             await lobby.change(interaction, lambda t: t.remove_ai(), version=version)
         else:
-            raise LobbyError("Unknown lobby button.")
+            raise BadClick(f"lobby verb {verb!r}")
 
     async def _on_table(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
         if verb == "hand":
@@ -108,7 +129,7 @@ class Dispatch:
         elif verb == "catch":
             await self.act(interaction, table, None, _catch, answer="Caught!")
         else:
-            raise LobbyError("Unknown table button.")
+            raise BadClick(f"table verb {verb!r}")
 
     async def _on_hand(
         self,
@@ -132,11 +153,13 @@ class Dispatch:
             return
         if version and version != table.version:
             raise StaleAction()
+        if verb == "pg" and not arg.isdigit():
+            raise BadClick(f"page {arg[:20]!r}")
         if verb in ("pg", "bk"):
-            await hands.respond(interaction, table, player, page=int(arg) if arg.isdigit() else 0)
+            await hands.respond(interaction, table, player, page=int(arg) if verb == "pg" else 0)
             return
-        if verb != "a":  # a component of an older bot, whose words changed
-            raise StaleAction()
+        if verb != "a":  # a component of an older bot, whose words changed, or a forged one
+            raise BadClick(f"hand verb {verb!r}")
         action = Action.parse(values[0] if values else arg)
         if action.kind in TWO_STEP:
             completions = game.completions(player, action)
@@ -189,6 +212,11 @@ class Dispatch:
         else:
             await interaction.followup.send(answer, ephemeral=True)
         self.service.after(change)
+
+
+def _log_refused(interaction: discord.Interaction[Any], detail: str) -> None:
+    """Log a click refused as broken or forged: one INFO line, no traceback (not the bot's fault)."""
+    log.info("refused a click by %s in %s: %s", interaction.user.id, interaction.channel_id, detail)
 
 
 def _asks(action: Action, completions: list[Action]) -> bool:

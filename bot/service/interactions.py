@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.errors import PUBLIC
 from bot.tables import LobbyError
 
 
@@ -15,7 +16,9 @@ async def acknowledge(interaction: discord.Interaction[Any], *, public: bool = F
     database): Discord fails an interaction it sees no answer to within 3 seconds. A click on a
     lobby message is deferred as an update of that message (answered with
     ``edit_original_response``); a command as a private answer to come, or a ``public`` one,
-    shown as "thinking" until the first ``followup.send`` replaces it.
+    shown as "thinking" until the first ``followup.send`` replaces it. A refusal after a public
+    acknowledgement is still private: the error funnel (`bot.errors.reply_error`) takes the
+    placeholder back first.
 
     Raises:
         discord.HTTPException: Discord refused the acknowledgement (it came too late).
@@ -26,6 +29,8 @@ async def acknowledge(interaction: discord.Interaction[Any], *, public: bool = F
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=not public, thinking=True)
+        if public:
+            interaction.extras[PUBLIC] = True
 
 
 def channel_of(interaction: discord.Interaction[Any]) -> int:

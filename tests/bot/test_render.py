@@ -479,3 +479,64 @@ def test_hostile_names_show_as_plain_text(kind: str) -> None:
         assert not re.search(r"<@!?\d+>", text)
         assert not re.search(r"(?<!\\)\[[^\]]*\]\(https?://", text)
         assert not re.search(r"(?<!\\)\*\*boss(?<!\\)\*\*|(?<!\\)\|\|hidden|(?<!\\)`tick", text)
+
+
+WORST_NAMES = [
+    ("*_`|~\\>#" * 5)[:32],
+    "\u202e" + "||" * 15 + "\u05d0",
+    ("[Free Nitro](https://example.com)")[:32],
+    ("<@123456789012345678>" + "**" * 6)[:32],
+]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("partners", [False, True])
+def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners: bool) -> None:
+    """Ten players whose 32-character names escape to the most (every character escaped, an
+    override, right-to-left letters, mentions), and a 300-character Wild Customizable text of
+    the same: the lobby, table, every hand (with a player to pick), round summaries and the
+    standings fit Discord's limits through a whole game."""
+    options = Options(
+        house_rules=frozenset({HouseRule.SEVEN_O, HouseRule.JUMP_IN, HouseRule.STACKING}),
+        customizable_rule=("<@123456789012345678>*_`|" * 15)[:300],
+        partners=partners,
+        target_score=1,
+    )
+    seats = [Seat(str(10**17 + i), WORST_NAMES[i % len(WORST_NAMES)]) for i in range(10)]
+    table = Table.new(
+        guild_id=1, channel_id=987654321098765432, host=seats[0], variant=variant, options=options
+    )
+    for s in seats[1:]:
+        table.join(s)
+    embed, view = render.lobby(table)
+    _check_embed(embed)
+    _check_view(view)
+    table.start(seed=3)
+    game = table.game
+    assert game is not None
+
+    def check(g: Game) -> None:
+        table.log.append(f"{render.named(table, g.players[0])} " + "x" * 80)  # a long log
+        embed, view = render.table(table)
+        _check_embed(embed)
+        _check_view(view)
+        for p in g.seated:
+            content, hand_embed, hand_view = render.hand(table, p)
+            assert len(content) <= 2000
+            _check_embed(hand_embed)
+            _check_view(hand_view)
+            for pick in g.decisions(p):  # a play asking for its player: the player select
+                if pick.target is not None:
+                    _, _, picking = render.hand(table, p, pick=pick._replace(target=None))
+                    _check_view(picking)
+                    break
+
+    ai.play_round(game, {}, random.Random(3), after_step=check)
+    assert len(render.round_summary(table, game.round_winner, game.round_points)) <= 2000
+    _check_embed(render.standings(table))
+    shown = [
+        render.table(table)[0].to_dict(),
+        render.standings(table).to_dict(),
+        render.lobby(table)[0].to_dict(),
+    ]
+    assert "\u202e" not in str(shown) and "<@123456789012345678>" not in str(shown)  # no override, no mention

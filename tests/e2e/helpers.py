@@ -15,6 +15,7 @@ from bot.client import UnoBot
 from bot.engine.cards import Card, Color
 from bot.engine.game import Game
 from bot.engine.options import Options
+from bot.errors import WITHDRAWN
 from bot.localdiscord.records import Channel, Message, User
 from bot.localdiscord.testing import LocalDiscord
 from bot.storage import StorageError
@@ -77,9 +78,12 @@ def table_of(env: LocalDiscord, channel: Channel) -> Table:
 async def command(
     env: LocalDiscord, user: User, channel: Channel, name: str, **options: Any
 ) -> Message | None:
-    """Run a slash command; returns the message it answered with (None for a modal)."""
+    """Run a slash command; returns the message it answered with (None for a modal): for a
+    command refused after its public placeholder was taken back, the private refusal."""
     run = await env.stand_in.slash(user, channel, name, **options)
     response = await run.answer()
+    if response.message is not None and response.message.content == WITHDRAWN:
+        return await run.followup(0)
     return response.message
 
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.errors import WITHDRAWN
 from bot.localdiscord.records import InteractionRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import publishing
-from tests.e2e.helpers import bot_of, command, hand, lobby_message, open_table, rig, table_of
+from tests.e2e.helpers import bot_of, command, hand, lobby_message, open_table, rig, storage_failing, table_of
 
 NOT_SAVED = "couldn't be saved"
 
@@ -39,6 +40,8 @@ async def test_a_locked_database_fails_no_interaction(uno: LocalDiscord, tmp_pat
             await uno.stand_in.slash(carol, ch, "uno leave"),
         ]
         answers = [(await run.answer(timeout=20)).message for run in runs]
+        if answers[0] is not None and answers[0].content == WITHDRAWN:  # refused after its public placeholder
+            answers[0] = await runs[0].followup(0)  # as `command` reads it
     finally:
         lock.close()
     assert all(_acknowledged_in_time(run) for run in runs), [
@@ -129,3 +132,22 @@ async def test_what_users_type_is_echoed_as_typed(uno: LocalDiscord) -> None:
     )
     assert answer is not None and "Unknown house rule(s):" in answer.text
     assert "<@123456789012345678>" not in answer.text and "\\*\\*Fast\\*\\*" in answer.text
+
+
+async def test_a_refusal_after_a_public_acknowledgement_is_private(uno: LocalDiscord) -> None:
+    """/uno new and /uno end are acknowledged publicly (their answer is for the channel); refused
+    after that (the table couldn't be saved), the refusal is private, and nothing public is left
+    of the command."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    with storage_failing(uno):
+        run = await uno.stand_in.slash(alice, ch, "uno new")
+        refusal = await run.followup(0)
+    assert refusal.ephemeral and NOT_SAVED in refusal.text
+    assert uno.stand_in.messages(ch) == [] and bot_of(uno).service.tables.get(ch.id) is None
+    await command(uno, alice, ch, "uno new")
+    with storage_failing(uno, "delete_table"):
+        run = await uno.stand_in.slash(alice, ch, "uno end")
+        refusal = await run.followup(0)
+    assert refusal.ephemeral and NOT_SAVED in refusal.text
+    assert [m for m in uno.stand_in.messages(ch) if m.interaction is run] == []
+    assert lobby_message(uno, ch) is not None and table_of(uno, ch).state.value == "lobby"

@@ -68,6 +68,29 @@ def test_a_body_that_raises_saves_nothing() -> None:
     assert act.tables.get(CHANNEL) is table and table.to_snapshot() == before
 
 
+@pytest.mark.parametrize("error", [KeyError("a bug"), LobbyError("refused after a partial change")])
+def test_a_body_that_raises_after_changing_the_table_rolls_it_back(error: Exception) -> None:
+    """A block that changed the table, then raised (a bug, or a refusal after a partial change):
+    the table as last saved takes its place, ``rolled_back`` is told, nothing is saved, and the
+    exception goes on."""
+    storage, table = MemoryStorage(), game(BEN, first=ANA)
+    act, rolled = acting(storage, table)
+    before = table.to_snapshot()
+
+    async def body() -> None:
+        async with act.change(CHANNEL) as change:
+            played = change.table.game
+            assert played is not None
+            change.played(played.apply(ANA, played.legal_actions(ANA)[0]))
+            raise error
+
+    with pytest.raises(type(error)):
+        run(body)
+    restored = act.tables.get(CHANNEL)
+    assert restored is not None and restored.to_snapshot() == before
+    assert rolled == [restored] and storage.writes == 0 and storage.tables == {}
+
+
 def test_a_failed_save_rolls_back_to_the_saved_table() -> None:
     """A failed save puts the table as saved back, tells ``rolled_back``, raises NotSaved, records nothing."""
     storage, table = MemoryStorage(), game(BEN, options=Options(scoring=Scoring.SINGLE_ROUND))
