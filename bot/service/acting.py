@@ -78,18 +78,22 @@ class Change:
         """Leave the block without saving: the body found nothing to do."""
         self.unchanged = True
 
-    def played(self, events: Sequence[Event], note: str = "") -> None:
-        """Account for a game's ``events``: log them (``note`` after them), record a finished
-        round, start the next round, or end the game (at its end, or once only bots are left).
+    def log(self, events: Sequence[Event], note: str = "") -> None:
+        """Write ``events`` in the table's log, then ``note`` (a line of the service's own)."""
+        self.table.log.extend(render.log_lines(self.table, events))
+        if note:
+            self.table.log.append(note)
+
+    def played(self, events: Sequence[Event]) -> None:
+        """Account for a game's ``events``: log them, record a finished round, start the next
+        round, or end the game (at its end, or once only bots are left).
 
         A finished round or game is recorded in the same transaction as the table's save (or its
         deletion), so a failed save records nothing, and a round is never recorded twice.
         """
         table, game = self.table, self.table.game
         assert game is not None
-        table.log.extend(render.log_lines(table, events))
-        if note:
-            table.log.append(note)
+        self.log(events)
         table.touched = time.time()  # the last move: a game idle for long ends (scheduling.py)
         if game.round_over:
             if table.recorded_rounds < game.round_no:

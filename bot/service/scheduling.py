@@ -97,7 +97,6 @@ class Scheduler:
                     change.nothing()
                     return
                 events: list[Event] = []
-                removed = ""
                 for bot_seat in table.seats:
                     if bot_seat.is_ai and bot_seat.id in game.hands:
                         for catch in ai.catches(game, bot_seat.id):
@@ -105,18 +104,20 @@ class Scheduler:
                 player = game.pending.player
                 seat = table.seat(player or "")
                 if timed_out is not None and player == timed_out and not game.round_over:
-                    events += game.apply(timed_out, Action(ActionKind.TIMEOUT))
+                    # The log tells it in order: the timeout, what it did, then a removal.
+                    name = render.named(table, timed_out)
+                    change.log(events, f"⏰ {name} ran out of time")
+                    events = game.apply(timed_out, Action(ActionKind.TIMEOUT))
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
-                    table.log.append(f"⏰ {render.named(table, timed_out)} ran out of time")
                     if count >= self.defaults.max_timeouts:
-                        events += game.apply(timed_out, Action(ActionKind.LEAVE))
-                        removed = f"{render.named(table, timed_out)} was removed after {count} timeouts"
+                        change.log(events, f"{name} was removed after {count} timeouts")
+                        events = game.apply(timed_out, Action(ActionKind.LEAVE))
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     events += game.apply(player, ai.choose(game, player, self._rng))
-                if not events:
+                elif not events:
                     change.nothing()
                     return
-                change.played(events, removed)
+                change.played(events)
             await self.service.publisher.say(change.table, change.posts)
             self.service.after(change)
         except (NoTable, NotSaved):  # gone meanwhile; or back to the saved state, tried again

@@ -41,6 +41,7 @@ import pytest
 
 from bot.engine.actions import Action, ActionKind
 from bot.engine.game import Game
+from bot.localdiscord.interactions import CommandUsageError
 from bot.localdiscord.records import Channel, InteractionRecord, Message, User
 from bot.localdiscord.server import StandIn, start_stand_in
 from tests.e2e.crashing import (
@@ -219,9 +220,10 @@ class Run:
 
     async def interact(
         self, context: str, start: Callable[[], Awaitable[InteractionRecord]]
-    ) -> InteractionRecord:
+    ) -> InteractionRecord | None:
         """One try of an interaction, the bot killed where the plan says (and restarted, and the
-        tables checked); the record tells whether it was answered."""
+        tables checked); the record tells whether it was answered. None: the component was
+        gone or disabled when the user clicked (nothing was sent)."""
         mode = self.plan.take()
         if mode is not None:
             self.out.kills[mode] += 1
@@ -230,7 +232,18 @@ class Run:
             self.bot.kill()
             await self.bot.restart()
             self.check(context + ", restarted")
-        record = await start()
+        try:
+            record = await start()
+        except CommandUsageError as exc:
+            # The bot redrew the message between the user's look and the click (an AI's move,
+            # a timer, a restart): the button is gone or greyed, so nothing is clicked.
+            if "is disabled" not in str(exc) and "has no component" not in str(exc):
+                raise
+            if mode not in (None, "idle"):
+                self.out.kills[mode] -= 1
+                self.plan.modes.append(mode)  # spent at the next interaction instead
+                self.plan.gap = 1
+            return None
         if mode == "dispatch":
             self.bot.kill()
         elif mode == "random":
@@ -284,6 +297,8 @@ class Run:
                 await self.refresh_lobby(table)
                 continue
             record = await self.interact(f"{table.channel.name}: {what}", lambda b=began: b)
+            if record is None:
+                continue  # the button was greyed meanwhile: nothing was clicked
             answer = record.current_answer()
             if answer is not None and answer.message is not None and "changed" in answer.message.text:
                 await self.refresh_lobby(table)
@@ -297,7 +312,7 @@ class Run:
                 table.host, table.channel, "uno new", scoring="standard", target_score=table.target
             ),
         )
-        if record.answered_at:
+        if record is not None and record.answered_at:
             await asyncio.sleep(0.2)  # the lobby message is edited in the background
 
     def lobby_message(self, table: Table, label: str) -> Message | None:
@@ -433,6 +448,8 @@ class Run:
         for attempt in range(6):
             self.out.retries += attempt > 0
             record = await self.interact(f"{table.channel.name}: {user.name} {clicked.kind}", start)
+            if record is None:
+                return  # the button was greyed meanwhile: nothing was clicked
             if record.answered_at:
                 break
         answer = record.current_answer()
@@ -490,6 +507,8 @@ class Run:
 
             label = (component or {}).get("label") or value or "/uno hand"
             record = await self.interact(f"{table.channel.name}: {user.name} {label!r}", start)
+            if record is None:
+                return None  # the hand was redrawn meanwhile: nothing was clicked
             if record.answered_at:
                 break
         else:

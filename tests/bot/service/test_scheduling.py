@@ -75,7 +75,8 @@ def test_a_turn_timer_plays_the_timeout_move() -> None:
 
 
 def test_a_player_is_removed_after_max_timeouts() -> None:
-    """The ``max_timeouts``-th timeout in a row removes the player; the game goes on without them."""
+    """The ``max_timeouts``-th timeout in a row removes the player; the game goes on without them;
+    the log says so in order."""
     storage, table = MemoryStorage(), game(BEN, "ai", first=ANA)
     table.turn_seconds = 0.01  # type: ignore[assignment]
     table.timeouts[ANA] = 1
@@ -87,7 +88,12 @@ def test_a_player_is_removed_after_max_timeouts() -> None:
 
     run(body)
     assert not table.in_game(ANA) and table.state is TableState.PLAYING
-    assert "Ana was removed after 2 timeouts" in table.log
+    # In the order it happened: the timeout, the removal, then its consequences.
+    at = [
+        next(i for i, line in enumerate(table.log) if said in line)
+        for said in ("Ana ran out of time", "Ana was removed after 2 timeouts", "Ana left the game")
+    ]
+    assert at == sorted(at), table.log
     assert storage.tables[CHANNEL]["timeouts"] == {ANA: 2}
 
 
