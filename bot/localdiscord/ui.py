@@ -4,7 +4,8 @@ endpoints it uses; ``/ui/ws`` tells open pages "something changed" so they refet
 Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
 
 - ``GET /ui/state?user=ID&channel=ID`` → the view of one user (see `UI.snapshot`)
-- ``POST /ui/users {"name"}`` → ``{"id", "name"}`` (refused if the name is taken, in any case)
+- ``POST /ui/users {"name"}`` → ``{"id", "name"}`` (refused if the name is taken, in any case, or
+  over Discord's 32 characters)
 - ``POST /ui/command {"user", "channel", "text": "/uno new variant:flip"}``
 - ``POST /ui/say {"user", "channel", "content"}``
 - ``POST /ui/click {"user", "message", "custom_id"}``
@@ -236,6 +237,8 @@ class UI:
         name = str(body.get("name", "")).strip()
         if not name:
             raise ValueError("a user needs a name")
+        if len(name) > 32:  # Discord's limit for a display name
+            raise ValueError(f"a name has at most 32 characters ({len(name)} given)")
         taken = next((u for u in self.stand_in.state.users.values() if u.name.lower() == name.lower()), None)
         if taken is not None:
             raise ValueError(f"the name {name!r} is taken (by {taken.name}); pick another")

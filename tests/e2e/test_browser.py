@@ -1,6 +1,7 @@
 """A real browser on the local page: headless Chromium (Debian's ``chromium``, driven by Playwright)
 opens a lobby with ``/uno new``, adds two bots, starts, opens the hand, plays a card and sees the
-table message change. The page ends up in ``artifacts/browser-table.png``.
+table message change, on a desktop and a phone screen. The pages end up in
+``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
 Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
@@ -65,27 +66,58 @@ def browser_env(tmp_path: Path) -> LocalDiscord:
     )
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "screenshot"),
+    [(1280, 900, SCREENSHOT), (390, 844, SCREENSHOT.with_name("browser-phone.png"))],
+    ids=["desktop", "phone"],
+)
 async def test_play_a_card_in_chromium(
-    browser_env: LocalDiscord, record_property: Callable[[str, object], None]
+    browser_env: LocalDiscord,
+    record_property: Callable[[str, object], None],
+    width: int,
+    height: int,
+    screenshot: Path,
 ) -> None:
-    """alice starts a game against two bots in the page, plays from her hand, the table shows it."""
+    """alice starts a game against two bots in the page, plays from her hand, the table shows it;
+    on a desktop and on a phone, where nothing may stick out of the screen sideways."""
     problems: list[str] = []
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            page = await browser.new_page(viewport={"width": width, "height": height})
             page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
             page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
             try:
                 await play_first_move(page, browser_env.stand_in.base_url)
+                problems += await overflowing(page, width)
             finally:
-                SCREENSHOT.parent.mkdir(exist_ok=True)
-                await page.screenshot(path=str(SCREENSHOT), full_page=True)
-                record_property("screenshot", str(SCREENSHOT))
-                print(f"screenshot: {SCREENSHOT}")
+                screenshot.parent.mkdir(exist_ok=True)
+                await page.screenshot(path=str(screenshot), full_page=True)
+                record_property("screenshot", str(screenshot))
+                print(f"screenshot: {screenshot}")
         finally:
             await browser.close()
     assert not problems, problems
+
+
+async def overflowing(page: Any, width: int) -> list[str]:
+    """What sticks out of the page's ``width`` (px) sideways: the page itself, or a button or
+    field cut off at the screen's edge."""
+    found: list[str] = await page.evaluate(
+        """(width) => {
+            const out = [];
+            if (document.documentElement.scrollWidth > width)
+                out.push(`the page is ${document.documentElement.scrollWidth}px wide`);
+            for (const el of document.querySelectorAll("button, select, input")) {
+                const r = el.getBoundingClientRect();
+                if (r.width && (r.left < 0 || r.right > width + 0.5))
+                    out.push(`${el.tagName} ${JSON.stringify(el.innerText || el.id)} spans ${r.left}-${r.right}px`);
+            }
+            return out;
+        }""",
+        width,
+    )
+    return found
 
 
 async def play_first_move(page: Any, url: str) -> None:

@@ -247,3 +247,17 @@ async def test_page_refuses_a_taken_name(env: LocalDiscord, name: str) -> None:
         error = (await response.json())["error"]
     assert error.startswith(f"the name {name.strip()!r} is taken") and "pick another" in error
     assert len(stand_in.users) == before
+
+
+async def test_page_refuses_a_name_longer_than_discord_allows(env: LocalDiscord) -> None:
+    """Add user takes a 32-character name (Discord's limit for a display name), not 33."""
+    stand_in = env.stand_in
+    before = len(stand_in.users)
+    async with aiohttp.ClientSession() as session:
+        async with session.post(stand_in.base_url + "/ui/users", json={"name": "x" * 33}) as response:
+            assert response.status == 400
+            assert "at most 32 characters" in (await response.json())["error"]
+        assert len(stand_in.users) == before
+        async with session.post(stand_in.base_url + "/ui/users", json={"name": "y" * 32}) as response:
+            assert response.status == 200
+    assert len(stand_in.users) == before + 1
