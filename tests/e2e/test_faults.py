@@ -153,6 +153,7 @@ async def test_a_database_deleted_mid_game_saves_no_move(
         answer = await click(uno, alice, mine, "🟥 red 2")
     assert answer is not None and NOT_SAVED in answer.text and "nothing was changed" in answer.text
     assert table_of(uno, ch).to_snapshot()["game"] == before["game"]
+    assert not (tmp_path / "uno.db").exists()  # no new, empty database in its place
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1, errors
     assert f"{tmp_path / 'uno.db'}: the database file was deleted" in errors[0]
