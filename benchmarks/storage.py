@@ -1,7 +1,9 @@
 """Storage benchmark: ``python -m benchmarks.storage --tables 200 --actions 20 --restore 1000``.
 
 Runs on fresh SQLite files in a temporary directory (or ``--db-dir``) and prints one JSON line.
-``--inline-checkpoints`` measures without the background checkpoint connection.
+``--inline-checkpoints`` measures without the background checkpoint connection;
+``--synchronous normal|full`` sets ``PRAGMA synchronous`` (default: the bot's, setting
+``database.synchronous``).
 Each table is a real engine game (``Game(...).start_round()``) played by ``ai.random_action``;
 after every action the table's snapshot (``Game.to_dict()`` plus the table's own keys, about
 11 kB) is saved, as the bot does inside the table lock before answering.
@@ -13,7 +15,8 @@ after every action the table's snapshot (``Game.to_dict()`` plus the table's own
   default 1000, a brisk table: AI turns wait 1.2 s by default, people take longer), the load of
   ``tables`` busy channels. ``p50_persist_ms`` / ``p99_persist_ms`` / ``max_persist_ms``
   are the time from the accepted action to its snapshot being committed (``to_dict``, JSON, the
-  wait for the connection and the write). Target: p99 under 5 ms.
+  wait for the connection and the write). Target: p99 under 5 ms (with ``--synchronous
+  normal``; ``full`` adds the disk's sync to every commit: docs/performance.md).
 * Control: the paced run again with a storage that only serializes and makes one trip to a
   thread (``control_p50_ms`` / ``control_p99_ms``): the floor this machine's scheduler and the
   event loop set, whatever the database. On a loaded machine it explains most of the p99.
@@ -41,6 +44,7 @@ from typing import Any
 from bot.engine.ai import random_action
 from bot.engine.game import Game
 from bot.storage.sqlite import SqliteStorage
+from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
 
 GUILD = 111_111_111_111_111_111
 CHANNEL = 222_222_222_222_222_000
@@ -112,10 +116,10 @@ async def _all_at_once(storage: SqliteStorage | NoStorage, runs: list[Coroutine[
 
 
 async def saturated(
-    path: Path, tables: int, actions: int, seed: int, checkpoints: float | None
+    path: Path, tables: int, actions: int, seed: int, checkpoints: float | None, synchronous: Synchronous
 ) -> dict[str, Any]:
     """Every table acting and saving back to back."""
-    storage = SqliteStorage(path, checkpoint_seconds=checkpoints)
+    storage = SqliteStorage(path, checkpoint_seconds=checkpoints, synchronous=synchronous)
     await storage.open()
     timings: list[int] = []
     live = [Table(n, seed) for n in range(tables)]
@@ -152,10 +156,13 @@ async def paced(
     seed: int,
     interval: float,
     checkpoints: float | None = None,
+    synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
 ) -> dict[str, Any]:
     """Every table acting about every ``interval`` seconds (``path`` None: the control)."""
     storage: SqliteStorage | NoStorage = (
-        NoStorage() if path is None else SqliteStorage(path, checkpoint_seconds=checkpoints)
+        NoStorage()
+        if path is None
+        else SqliteStorage(path, checkpoint_seconds=checkpoints, synchronous=synchronous)
     )
     if isinstance(storage, SqliteStorage):
         await storage.open()
@@ -179,9 +186,9 @@ async def paced(
     }
 
 
-async def restore(path: Path, games: int, seed: int) -> dict[str, Any]:
+async def restore(path: Path, games: int, seed: int, synchronous: Synchronous) -> dict[str, Any]:
     """Save ``games`` tables in mid-round, then time a restart that restores them all."""
-    storage = SqliteStorage(path)
+    storage = SqliteStorage(path, synchronous=synchronous)
     await storage.open()
     size = 0
     for n in range(games):
@@ -194,7 +201,7 @@ async def restore(path: Path, games: int, seed: int) -> dict[str, Any]:
     await storage.close()
 
     start = time.perf_counter()
-    storage = SqliteStorage(path)
+    storage = SqliteStorage(path, synchronous=synchronous)
     await storage.open()
     snapshots = await storage.load_tables()
     loaded = time.perf_counter()
@@ -216,7 +223,10 @@ async def main_async(args: argparse.Namespace, directory: Path) -> dict[str, Any
     """All three measurements, each on its own database file."""
     checkpoints = None if args.inline_checkpoints else 1.0
     figures: dict[str, Any] = {"tables": args.tables, "actions_per_table": args.actions}
-    figures |= await saturated(directory / "saturated.db", args.tables, args.actions, args.seed, checkpoints)
+    sync = args.synchronous
+    figures |= await saturated(
+        directory / "saturated.db", args.tables, args.actions, args.seed, checkpoints, sync
+    )
     figures["interval_ms"] = args.interval_ms
     figures |= await paced(
         directory / "paced.db",
@@ -225,12 +235,14 @@ async def main_async(args: argparse.Namespace, directory: Path) -> dict[str, Any
         args.seed,
         args.interval_ms / 1000,
         checkpoints,
+        sync,
     )
     control = await paced(None, args.tables, args.actions, args.seed, args.interval_ms / 1000)
     figures["control_p50_ms"] = control["p50_persist_ms"]
     figures["control_p99_ms"] = control["p99_persist_ms"]
-    figures |= await restore(directory / "restore.db", args.restore, args.seed)
+    figures |= await restore(directory / "restore.db", args.restore, args.seed, sync)
     figures["background_checkpoints"] = checkpoints is not None
+    figures["synchronous"] = sync
     figures["sqlite"] = sqlite3.sqlite_version
     figures["python"] = platform.python_version()
     return figures
@@ -253,13 +265,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="no background checkpoint connection: SQLite checkpoints inside commits",
     )
+    parser.add_argument(
+        "--synchronous",
+        choices=["normal", "full"],
+        default=DEFAULT_SYNCHRONOUS,
+        help=f"PRAGMA synchronous (default {DEFAULT_SYNCHRONOUS}, the bot's)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db-dir", type=Path, help="directory for the database files")
     args = parser.parse_args(argv)
     if args.db_dir is not None:
         args.db_dir.mkdir(parents=True, exist_ok=True)
         for name in ("saturated.db", "paced.db", "restore.db"):
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", ".lock"):  # a new database each run
                 (args.db_dir / (name + suffix)).unlink(missing_ok=True)
         figures = asyncio.run(main_async(args, args.db_dir))
     else:

@@ -29,6 +29,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--database", type=Path, help="the SQLite file (default: settings; local mode: a throwaway file)"
     )
     parser.add_argument(
+        "--new-database",
+        action="store_true",
+        help="make a new, empty database where the old one is missing (else the bot refuses to start)",
+    )
+    parser.add_argument(
         "--sync-global", action="store_true", help="sync slash commands to every server (deliberate)"
     )
     return parser.parse_args(argv)
@@ -62,9 +67,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.local:
             from bot.local import run_local
 
-            return run_loop(_until_stopped(run_local(settings, database=args.database)))
+            return run_loop(
+                _until_stopped(run_local(settings, database=args.database, new_database=args.new_database))
+            )
         return run_loop(
-            _until_stopped(run_bot(settings, database=args.database, sync_global=args.sync_global))
+            _until_stopped(
+                run_bot(
+                    settings,
+                    database=args.database,
+                    new_database=args.new_database,
+                    sync_global=args.sync_global,
+                )
+            )
         )
     except KeyboardInterrupt:
         return 0

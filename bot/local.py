@@ -16,9 +16,9 @@ from pydantic import SecretStr
 
 from bot.client import UnoBot, point_at
 from bot.localdiscord.server import start_stand_in
+from bot.run import open_storage
 from bot.settings import Settings
 from bot.storage import StorageError
-from bot.storage.sqlite import SqliteStorage
 
 log = logging.getLogger(__name__)
 PLAYERS = ("alice", "bob", "carol", "dave")
@@ -53,8 +53,9 @@ def local_settings(settings: Settings, stand_in: StandInAddress) -> Settings:
     return settings.model_copy(update={"discord": discord_settings})
 
 
-async def run_local(settings: Settings, *, database: Path | None = None) -> int:
-    """Serve the stand-in and run the bot against it until interrupted; returns the exit status."""
+async def run_local(settings: Settings, *, database: Path | None = None, new_database: bool = False) -> int:
+    """Serve the stand-in and run the bot against it until interrupted; returns the exit status
+    (``new_database``: see `bot.run.open_storage`)."""
     try:
         # Discord's rate limits are on, so a person sees what a busy table would meet.
         stand_in = await start_stand_in(
@@ -70,7 +71,7 @@ async def run_local(settings: Settings, *, database: Path | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="uno-local-") as tmp:
         path = database or Path(tmp) / "uno.db"
-        storage = SqliteStorage(path)
+        storage = open_storage(settings, path, new_database=new_database)
         try:  # a database it cannot use stops local mode before it announces the page
             await storage.open()
         except StorageError as exc:

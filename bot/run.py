@@ -37,16 +37,31 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
+def open_storage(settings: Settings, path: Path, *, new_database: bool = False) -> SqliteStorage:
+    """The bot's storage on ``path`` (not yet open), with the settings' ``database.synchronous``;
+    ``new_database`` (``--new-database``): make a new, empty database where one was made before
+    but the file is missing (else opening it refuses)."""
+    return SqliteStorage(path, synchronous=settings.database.synchronous, new_database=new_database)
+
+
 def run_loop(main: Coroutine[Any, Any, T]) -> T:
     """Run ``main`` to its end on a fresh `new_event_loop`, as `asyncio.run` does."""
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         return runner.run(main)
 
 
-async def run_bot(settings: Settings, *, database: Path | None = None, sync_global: bool = False) -> int:
-    """Log in and serve until stopped; returns the exit status (2: bad token or database)."""
+async def run_bot(
+    settings: Settings,
+    *,
+    database: Path | None = None,
+    new_database: bool = False,
+    sync_global: bool = False,
+) -> int:
+    """Log in and serve until stopped; returns the exit status (2: bad token or database).
+
+    ``database`` overrides the setting; ``new_database``: see `open_storage`."""
     point_at(settings)
-    storage = SqliteStorage(database or settings.database.path)
+    storage = open_storage(settings, database or settings.database.path, new_database=new_database)
     try:
         await storage.open()  # a bad database stops the bot before it contacts Discord
     except StorageError as exc:

@@ -27,6 +27,7 @@ from pydantic_settings import SettingsError as PydanticSettingsError
 
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
+from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
 
 DEFAULT_CONFIG = Path("config.toml")
 
@@ -60,9 +61,11 @@ class DiscordSettings(Section):
 
 
 class DatabaseSettings(Section):
-    """Where games, scores and channel settings are kept."""
+    """Where games, scores and channel settings are kept, and how surely each commit is on disk
+    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot)."""
 
     path: Path = Path("uno.db")
+    synchronous: Synchronous = DEFAULT_SYNCHRONOUS
 
 
 MIN_TURN_SECONDS = 10

@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from bot.storage import StorageError
+
 log = logging.getLogger(__name__)
 Key = tuple[int, str]
 """A message's key: its table's channel id, and ``"table"``, ``"lobby"``, ``"ping"`` or a player."""
@@ -65,6 +67,8 @@ class Updates:
                     log.debug("update of %s (channel, message) found nothing: %r", key, exc)
                 except discord.HTTPException as exc:
                     log.warning("update of %s (channel, message) refused by Discord: %r", key, exc)
+                except StorageError as exc:  # a known failure, one line (a move's is an ERROR)
+                    log.warning("update of %s (channel, message) not saved: %s", key, exc)
                 except Exception:
                     log.exception("update of %s (channel, message) failed", key)
                 await asyncio.sleep(next_at - loop.time())

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.run import run_loop
+from bot.run import open_storage, run_loop
+from bot.settings import load_settings
 from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +47,7 @@ def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
         ({"UNO_DISCORD__API_BASE": "discord.com"}, "discord.api_base"),
         ({"UNO_GAME__TURN_SECONDS": "3"}, "game.turn_seconds"),
         ({"UNO_GAME__HOUSE_RULES": "stacking"}, "game.house_rules"),
+        ({"UNO_DATABASE__SYNCHRONOUS": "off"}, "database.synchronous"),
     ],
 )
 def test_invalid_setting_names_it(tmp_path: Path, env: dict[str, str], name: str) -> None:
@@ -204,3 +206,56 @@ def test_a_second_bot_on_one_database_is_refused(tmp_path: Path) -> None:
         and "in use by another running bot" in errors[0]
         and f"pid {os.getpid()}" in errors[0]
     )
+
+
+@pytest.mark.parametrize(("environ", "level"), [({}, 2), ({"UNO_DATABASE__SYNCHRONOUS": "normal"}, 1)])
+def test_the_synchronous_setting_reaches_the_connection(
+    tmp_path: Path, environ: dict[str, str], level: int
+) -> None:
+    """``database.synchronous`` is the bot's connection's ``PRAGMA synchronous`` (FULL 2 by
+    default, NORMAL 1)."""
+    storage = open_storage(load_settings(None, environ=environ, require_token=False), tmp_path / "uno.db")
+
+    async def pragma() -> int:
+        await storage.open()
+        try:
+            async with storage._connection.use() as db:
+                return int(next(iter(await db.execute_fetchall("PRAGMA synchronous")))[0])
+        finally:
+            await storage.close()
+
+    assert asyncio.run(pragma()) == level
+
+
+def test_a_deleted_database_is_not_silently_made_anew(tmp_path: Path) -> None:
+    """The database file gone while the bot was stopped (its lock file says one was made): the
+    bot stops at start with exit 2 and one line saying so, and creates nothing; with
+    ``--new-database`` it makes a new, empty one and goes on (here to a Discord that is not
+    there)."""
+    db = tmp_path / "uno.db"
+    first = SqliteStorage(db)
+
+    async def make() -> None:
+        await first.open()
+        await first.close()
+
+    asyncio.run(make())
+    db.unlink()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    env = {
+        "UNO_DISCORD__TOKEN": "secret-token-value",
+        "UNO_DATABASE__PATH": str(db),
+        "UNO_DISCORD__API_BASE": "http://127.0.0.1:9/api/v10",
+    }
+    result = run_bot(tmp_path, env)
+    assert result.returncode == 2
+    errors = [line for line in result.stderr.splitlines() if "ERROR" in line]
+    assert (
+        len(errors) == 1 and f"{db}: the database is missing" in errors[0] and "--new-database" in errors[0]
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+    result = run_bot(tmp_path, env, "--new-database")
+    errors = [line for line in result.stderr.splitlines() if "ERROR" in line]
+    assert len(errors) == 1 and "cannot reach Discord" in errors[0]
+    assert db.is_file()

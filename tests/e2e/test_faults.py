@@ -4,6 +4,7 @@ what players are told is true."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 
@@ -13,7 +14,17 @@ from bot.errors import WITHDRAWN
 from bot.localdiscord.records import InteractionRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import publishing
-from tests.e2e.helpers import bot_of, command, hand, lobby_message, open_table, rig, storage_failing, table_of
+from tests.e2e.helpers import (
+    bot_of,
+    click,
+    command,
+    hand,
+    lobby_message,
+    open_table,
+    rig,
+    storage_failing,
+    table_of,
+)
 
 NOT_SAVED = "couldn't be saved"
 
@@ -151,3 +162,31 @@ async def test_a_refusal_after_a_public_acknowledgement_is_private(uno: LocalDis
     assert refusal.ephemeral and NOT_SAVED in refusal.text
     assert [m for m in uno.stand_in.messages(ch) if m.interaction is run] == []
     assert lobby_message(uno, ch) is not None and table_of(uno, ch).state.value == "lobby"
+
+
+async def test_a_database_deleted_mid_game_saves_no_move(
+    uno: LocalDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database file deleted while a game is on: the next move is answered with the
+    not-saved refusal and not made (SQLite alone would write it to the deleted file, and the next
+    start would find no game), and the bot logs one ERROR naming the file and what to do."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "red 3", "green 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    mine = await hand(uno, alice, ch)
+    before = table_of(uno, ch).to_snapshot()
+    (tmp_path / "uno.db").unlink()
+    with caplog.at_level(logging.ERROR):
+        answer = await click(uno, alice, mine, "🟥 red 2")
+    assert answer is not None and NOT_SAVED in answer.text and "nothing was changed" in answer.text
+    assert table_of(uno, ch).to_snapshot()["game"] == before["game"]
+    assert not (tmp_path / "uno.db").exists()  # no new, empty database in its place
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1, errors
+    assert f"{tmp_path / 'uno.db'}: the database file was deleted" in errors[0]
+    assert "Stop the bot, put the file back" in errors[0]

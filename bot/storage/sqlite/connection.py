@@ -4,11 +4,19 @@
 
 * a location it cannot write (missing directory, a directory or file without write permission);
 * a file that is not an SQLite database, or one that fails ``PRAGMA quick_check``;
-* a database newer than this code, or one with tables but no schema version (not ours).
+* a database newer than this code, or one with tables but no schema version (not ours);
+* a missing file where a database was made before (the ``<file>.lock`` beside it says so), unless
+  asked for a new one (``new_database``): a database deleted while the bot was stopped must not
+  come back silently empty.
 
-Then it sets WAL mode with ``synchronous=NORMAL`` (a commit survives the bot crashing; the last
-commits may be lost on power loss), foreign keys on and a busy timeout, and applies the missing
-migrations (:mod:`bot.storage.sqlite.migrate`).
+Then it sets WAL mode with ``synchronous`` ``NORMAL`` or ``FULL`` (setting ``database.synchronous``:
+with NORMAL a commit survives the bot crashing, but the last commits may be lost on power loss;
+with FULL each commit is also on disk when it returns; docs/performance.md), foreign keys on and a
+busy timeout, and applies the missing migrations (:mod:`bot.storage.sqlite.migrate`).
+
+Every write (:meth:`Connection.use` with ``write``) first checks, with one ``os.stat``, that the
+path still names the file it opened: SQLite would go on writing to a deleted file's inode, every
+save "succeeding", and the next start would find no database at all.
 
 Checkpoints (copying the WAL back into the database file) would otherwise run inside the commit
 that crosses SQLite's threshold, holding up every save behind it for tens of milliseconds. By
@@ -32,6 +40,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Literal
 
 import aiosqlite
 
@@ -39,7 +48,7 @@ from bot.storage import StorageError
 from bot.storage.sqlite.common import one_line
 from bot.storage.sqlite.migrate import check_version, migrate
 
-__all__ = ["SQLITE_MAGIC", "Connection"]
+__all__ = ["DEFAULT_SYNCHRONOUS", "SQLITE_MAGIC", "Connection", "Synchronous"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +56,12 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
 WAL_AUTOCHECKPOINT_PAGES = 4000  # SQLite's own checkpoints, without the background ones
 WAL_BACKSTOP_PAGES = 16000  # with them: only if they fall behind (a 64 MB WAL)
+MADE = "a database was made at this path"  # the lock file's second line once one was
+
+Synchronous = Literal["normal", "full"]
+"""SQLite's ``PRAGMA synchronous`` in WAL mode: ``normal`` syncs at checkpoints only (a commit
+survives a crash of the bot, not of the machine), ``full`` syncs the WAL at every commit."""
+DEFAULT_SYNCHRONOUS: Synchronous = "full"
 
 
 class Connection:
@@ -59,22 +74,36 @@ class Connection:
         path: the database file; created (with the schema) if missing, its directory must exist.
         checkpoint_seconds: how often the background connection checkpoints the WAL; None: no
             background connection, SQLite checkpoints inside commits.
+        synchronous: ``PRAGMA synchronous`` (see `Synchronous`).
+        new_database: make a new, empty database even where the lock file says one was made
+            before (a missing file is otherwise refused).
     """
 
-    def __init__(self, path: Path, *, checkpoint_seconds: float | None = 1.0) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        checkpoint_seconds: float | None = 1.0,
+        synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
+        new_database: bool = False,
+    ) -> None:
         self.path = path
         self.checkpoint_seconds = checkpoint_seconds
+        self.synchronous = synchronous
+        self.new_database = new_database
         self.db: aiosqlite.Connection | None = None  # None: not open; callers take it by use()
         self._checkpointer: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._alone: tuple[int, Path | None] | None = None  # the held lock file, and if it made it
+        self._file: tuple[int, int] | None = None  # the open file's (device, inode)
 
     async def open(self) -> None:
         """Connect, check the file and apply missing migrations; nothing if already open.
 
         Raises:
             StorageError: the location is not writable, the file is not a (sound) SQLite
-                database, or it is newer than this code. The file is then left unchanged.
+                database, it is newer than this code, or it is missing where one was made
+                before (and ``new_database`` is not set). The file is then left unchanged.
         """
         if self.db is not None:
             return
@@ -94,6 +123,9 @@ class Connection:
                 raise self._refusal(exc) from exc
             raise
         self.db = db
+        opened = os.stat(self.path)
+        self._file = opened.st_dev, opened.st_ino
+        self._write_lock(made=True)
         if self.checkpoint_seconds is not None:
             self._checkpointer = asyncio.create_task(self._checkpoint_forever(self.checkpoint_seconds))
 
@@ -117,16 +149,24 @@ class Connection:
                 self._let_go()
 
     @asynccontextmanager
-    async def use(self, *, transaction: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+    async def use(
+        self, *, transaction: bool = False, write: bool = False
+    ) -> AsyncIterator[aiosqlite.Connection]:
         """The connection, held alone; in ``BEGIN IMMEDIATE`` … ``COMMIT`` if ``transaction``.
 
+        ``write`` (implied by ``transaction``): the caller writes, so the path must still name the
+        file this connection opened (checked once, before anything is written).
+
         Raises:
-            StorageError: not open, or any SQLite error (after rolling back).
+            StorageError: not open, the file was deleted or replaced (a write), or any SQLite
+                error (after rolling back).
         """
         async with self._lock:
             db = self.db
             if db is None:
                 raise StorageError(f"{self.path}: storage is not open")
+            if write or transaction:
+                self._check_still_there()
             try:
                 if transaction:
                     await db.execute_fetchall("BEGIN IMMEDIATE")
@@ -161,15 +201,54 @@ class Connection:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            holder = (os.pread(fd, 32, 0).decode(errors="replace").split() or ["unknown"])[0]
             os.close(fd)
             raise StorageError(
                 f"{self.path}: in use by another running bot (pid {holder}); one bot per database: "
                 "stop that one, or give this one its own database.path"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._alone = fd, lock if made else None
+        was_made = MADE in os.pread(fd, 4096, 0).decode(errors="replace").splitlines()
+        if was_made and not self.path.exists():
+            if not self.new_database:
+                self._let_go(refused=True)
+                raise StorageError(
+                    f"{self.path}: the database is missing, but one was made here before ({lock.name} "
+                    "records it); nothing was created: put the file back (from a backup), or start "
+                    "with --new-database to begin a new, empty one"
+                )
+            log.warning("%s: the database is missing; making a new, empty one (--new-database)", self.path)
+            was_made = False
+        self._write_lock(made=was_made)
+
+    def _write_lock(self, *, made: bool) -> None:
+        """Write the lock file: this process's pid (a second bot names it), then `MADE` once a
+        database is (or was found) at the path."""
+        if self._alone is not None:
+            fd = self._alone[0]
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, (f"{os.getpid()}\n" + (f"{MADE}\n" if made else "")).encode(), 0)
+
+    def _check_still_there(self) -> None:
+        """Refuse a write to a file that is no longer at the path (one ``os.stat``).
+
+        Raises:
+            StorageError: the path names no file, or another one, than the one opened.
+        """
+        try:
+            now = os.stat(self.path)
+        except OSError as exc:
+            gone = isinstance(exc, FileNotFoundError)
+            how = "was deleted (or moved away)" if gone else f"cannot be reached ({exc.strerror})"
+        else:
+            if (now.st_dev, now.st_ino) == self._file:
+                return
+            how = "was replaced by another file"
+        raise StorageError(
+            f"{self.path}: the database file {how} while the bot was running; nothing more is "
+            "saved. Stop the bot, put the file back (from a backup if it is gone), and start it "
+            "again"
+        )
 
     def _let_go(self, *, refused: bool = False) -> None:
         """Release the lock of :meth:`_hold_alone`; after a refusal to open, also remove the lock
@@ -233,7 +312,7 @@ class Connection:
         (mode,) = next(iter(await db.execute_fetchall("PRAGMA journal_mode = WAL")))
         if str(mode).lower() != "wal":
             log.warning("%s: journal mode is %s, not WAL (unsupported file system?)", self.path, mode)
-        await db.execute_fetchall("PRAGMA synchronous = NORMAL")
+        await db.execute_fetchall(f"PRAGMA synchronous = {self.synchronous.upper()}")
         # A checkpoint copies each page changed since the last one, once, and runs inside the
         # commit that triggers it. Table rows are rewritten all the time, so rarer checkpoints
         # do less work and delay fewer saves (the WAL grows to about 16 MB, then is reused).

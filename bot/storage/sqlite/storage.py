@@ -20,7 +20,7 @@ import orjson
 from bot.storage import PlayerStats, Result, StorageError
 from bot.storage.sqlite import records
 from bot.storage.sqlite.common import dumps
-from bot.storage.sqlite.connection import Connection
+from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Connection, Synchronous
 
 __all__ = ["SqliteStorage"]
 
@@ -54,12 +54,27 @@ class SqliteStorage:
         path: the database file; created (with the schema) if missing, its directory must exist.
         checkpoint_seconds: how often the background connection checkpoints the WAL; None: no
             background connection, SQLite checkpoints inside commits.
+        synchronous: ``PRAGMA synchronous``, "normal" or "full" (setting ``database.synchronous``).
+        new_database: make a new, empty database where one was made before but is missing
+            (``--new-database``); otherwise :meth:`open` refuses.
     """
 
-    def __init__(self, path: Path | str, *, checkpoint_seconds: float | None = 1.0) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        checkpoint_seconds: float | None = 1.0,
+        synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
+        new_database: bool = False,
+    ) -> None:
         self.path = Path(path)
         self.checkpoint_seconds = checkpoint_seconds
-        self._connection = Connection(self.path, checkpoint_seconds=checkpoint_seconds)
+        self._connection = Connection(
+            self.path,
+            checkpoint_seconds=checkpoint_seconds,
+            synchronous=synchronous,
+            new_database=new_database,
+        )
         self._table_queue: list[_QueuedTable] = []
         self._table_writer: asyncio.Task[None] | None = None
 
@@ -74,7 +89,8 @@ class SqliteStorage:
 
         Raises:
             StorageError: the location is not writable, the file is not a (sound) SQLite
-                database, or it is newer than this code. The file is then left unchanged.
+                database, it is newer than this code, or it is missing where one was made before
+                (without ``new_database``). The file is then left unchanged.
         """
         await self._connection.open()
 
@@ -122,10 +138,11 @@ class SqliteStorage:
 
         Raises:
             TypeError: the settings are not JSON-safe (nothing is written).
-            StorageError: not open, or the database failed.
+            StorageError: not open, the file was deleted or replaced since it was opened, or
+                the database failed.
         """
         text = dumps(settings)
-        async with self._connection.use() as db:
+        async with self._connection.use(write=True) as db:
             await db.execute_fetchall(
                 "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_at) "
                 "VALUES (?, ?, ?, ?) "
@@ -148,7 +165,8 @@ class SqliteStorage:
         Raises:
             TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
                 (nothing is written).
-            StorageError: not open, or the write failed.
+            StorageError: not open, the file was deleted or replaced since it was opened, or
+                the write failed.
         """
         _check_id("guild_id", guild_id)
         _check_id("channel_id", channel_id)
@@ -170,7 +188,7 @@ class SqliteStorage:
             del self._table_queue[:TABLES_PER_STATEMENT]
             rows = ", ".join(["(?, ?, ?, ?)"] * len(batch))
             try:
-                async with self._connection.use(transaction=any(q.results for q in batch)) as db:
+                async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
                     await db.execute_fetchall(
                         "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
                         f"VALUES {rows} "
@@ -211,9 +229,10 @@ class SqliteStorage:
 
         Raises:
             TypeError, ValueError: a result's points or scores are not numbers (nothing changes).
-            StorageError: not open, or the database failed (nothing changes).
+            StorageError: not open, the file was deleted or replaced since it was opened, or
+                the database failed (nothing changes).
         """
-        async with self._connection.use(transaction=bool(results)) as db:
+        async with self._connection.use(transaction=bool(results), write=True) as db:
             for result in results:
                 await records.insert_result(db, result)
             await db.execute_fetchall("DELETE FROM open_tables WHERE channel_id = ?", (channel_id,))
@@ -256,7 +275,8 @@ class SqliteStorage:
             How many game and round records no longer name them (0: none named them).
 
         Raises:
-            StorageError: not open, or the database failed (nothing changes).
+            StorageError: not open, the file was deleted or replaced since it was opened, or
+                the database failed (nothing changes).
         """
         if user_id.startswith(records.FORGOTTEN):
             return 0

@@ -4,6 +4,7 @@ without changing them, its background checkpoints, and use when it is not open."
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sqlite3
 import threading
@@ -15,25 +16,32 @@ import pytest
 
 from bot.storage import StorageError
 from bot.storage.sqlite import MIGRATIONS, SQLITE_MAGIC, SqliteStorage
-from bot.storage.sqlite.connection import Connection
+from bot.storage.sqlite.connection import Connection, Synchronous
 
-from ..helpers import GUILD, snapshot
+from ..helpers import ANA, GUILD, run, snapshot
 from .helpers import files, make_database, open_error, open_error_as_nobody, run_sqlite
 
 
 @pytest.mark.parametrize("existing", [False, True], ids=["no-file", "empty-file"])
 @pytest.mark.parametrize(("checkpoint_seconds", "autocheckpoint"), [(1.0, 16000), (None, 4000)])
+@pytest.mark.parametrize(("synchronous", "level"), [("normal", 1), ("full", 2)])
 def test_user_version_and_pragmas(
-    tmp_path: Path, existing: bool, checkpoint_seconds: float | None, autocheckpoint: int
+    tmp_path: Path,
+    existing: bool,
+    checkpoint_seconds: float | None,
+    autocheckpoint: int,
+    synchronous: Synchronous,
+    level: int,
 ) -> None:
-    """A new database gets the latest user_version, WAL, synchronous=NORMAL, foreign keys, and
-    rare checkpoints in commits when the background ones run."""
+    """A new database gets the latest user_version, WAL, the synchronous level asked for
+    (NORMAL 1, FULL 2), foreign keys, and rare checkpoints in commits when the background ones
+    run."""
     path = tmp_path / "uno.db"
     if existing:
         path.write_bytes(b"")
 
     async def pragmas() -> list[Any]:
-        connection = Connection(path, checkpoint_seconds=checkpoint_seconds)
+        connection = Connection(path, checkpoint_seconds=checkpoint_seconds, synchronous=synchronous)
         await connection.open()
         try:
             async with connection.use() as db:  # the connection's own settings are only visible from it
@@ -45,7 +53,7 @@ def test_user_version_and_pragmas(
         finally:
             await connection.close()
 
-    assert asyncio.run(pragmas()) == [len(MIGRATIONS), "wal", 1, 1, 5000, autocheckpoint]
+    assert asyncio.run(pragmas()) == [len(MIGRATIONS), "wal", level, 1, 5000, autocheckpoint]
     assert asyncio.run(pragmas())[0] == len(MIGRATIONS)  # reopening migrates nothing
 
 
@@ -217,3 +225,80 @@ def test_an_unreadable_table_row_comes_marked(tmp_path: Path, text: str, why: st
     assert [t == snapshot(c) for t, c in zip(loaded, (10, 11, 12), strict=True)] == [True, False, True]
     assert loaded[1]["channel_id"] == 11 and loaded[1]["guild_id"] == GUILD and why in loaded[1]["unreadable"]
     assert len(run_sqlite(path, lambda s: s.load_tables())) == 3
+
+
+def test_a_database_deleted_while_open_is_not_written(tmp_path: Path) -> None:
+    """The file deleted under an open storage: every write after it fails with a StorageError
+    naming the path and what to do (SQLite alone would write on to the deleted inode, every
+    save "succeeding"); reads still answer."""
+    path = tmp_path / "uno.db"
+
+    async def body(s: SqliteStorage) -> list[str]:
+        await s.save_table(GUILD, 10, snapshot(1))
+        path.unlink()
+        refused = []
+        for write in (
+            s.save_table(GUILD, 10, snapshot(2)),
+            s.set_channel_settings(GUILD, 10, {"variant": "flip"}),
+            s.delete_table(10),
+            s.forget_user(ANA),
+        ):
+            with pytest.raises(StorageError) as caught:
+                await write
+            refused.append(str(caught.value))
+        assert await s.load_tables() == [snapshot(1)]
+        return refused
+
+    for message in run_sqlite(path, body):
+        assert message.startswith(
+            f"{path}: the database file was deleted (or moved away) while the bot was running"
+        )
+        assert "Stop the bot, put the file back" in message
+
+
+def test_a_database_replaced_while_open_is_not_written(tmp_path: Path) -> None:
+    """Another file moved to the path (a backup restored under a running bot): the storage's
+    writes are refused, and the new file is not touched."""
+    path, other = tmp_path / "uno.db", tmp_path / "backup.db"
+    make_database(other)
+
+    async def body(s: SqliteStorage) -> str:
+        await s.save_table(GUILD, 10, snapshot(1))
+        os.replace(other, path)
+        before = path.read_bytes()
+        with pytest.raises(StorageError, match="was replaced by another file") as caught:
+            await s.save_table(GUILD, 10, snapshot(2))
+        assert path.read_bytes() == before
+        return str(caught.value)
+
+    assert run_sqlite(path, body).startswith(f"{path}: the database file was replaced")
+
+
+def test_a_missing_database_that_existed_is_refused(tmp_path: Path) -> None:
+    """A database made at a path, then deleted while no bot ran: opening the path again is
+    refused with one line, and nothing is created; with ``new_database`` a new, empty one is
+    made (and from then on guarded the same way)."""
+    path = tmp_path / "uno.db"
+    make_database(path)
+    for name in ("uno.db", "uno.db-wal", "uno.db-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    before = files(tmp_path)
+    message = open_error(path)
+    assert message == (
+        f"{path}: the database is missing, but one was made here before (uno.db.lock records it); "
+        "nothing was created: put the file back (from a backup), or start with --new-database to "
+        "begin a new, empty one"
+    )
+    assert files(tmp_path) == before
+    assert run(SqliteStorage(path, new_database=True), lambda s: s.load_tables()) == []
+    path.unlink()
+    assert "the database is missing" in open_error(path)
+
+
+def test_a_first_start_needs_no_flag(tmp_path: Path) -> None:
+    """No database and no record of one (a fresh folder, or a lock file from before the record
+    was kept): the database is made as ever."""
+    path = tmp_path / "uno.db"
+    (tmp_path / "uno.db.lock").write_text("4242")  # an older bot's lock file: its pid only
+    assert run_sqlite(path, lambda s: s.load_tables()) == []
+    assert path.is_file()
