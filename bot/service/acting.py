@@ -43,6 +43,13 @@ class NotSaved(UnoError):
     reason = "not-saved"
     default_message = "The table couldn't be saved just now, so nothing was changed. Please try again."
 
+    @classmethod
+    def logged(cls, channel_id: int, exc: StorageError) -> NotSaved:
+        """The refusal for a change of the channel's table that storage refused with ``exc``,
+        logged at ERROR (the bot's operator must know: a full disk, a deleted file...)."""
+        log.error("table %s: could not save a change: %s", channel_id, exc)
+        return cls()
+
 
 @dataclass
 class Post:
@@ -184,9 +191,8 @@ class Acting:
         except StorageError as exc:
             # Nothing is lost: the table goes back to its last saved state, and whoever acted
             # is told their change was not made.
-            log.error("table %s: could not save a change: %s", table.channel_id, exc)
             self._restore(change)
-            raise NotSaved() from None
+            raise NotSaved.logged(table.channel_id, exc) from None
         if table.state is TableState.OVER:
             self.tables.remove(table.channel_id)
             change.closed = True

@@ -128,8 +128,8 @@ class Commands:
         await acknowledge(interaction)
         try:
             await self.service.storage.delete_table(channel_id)
-        except StorageError:
-            raise NotSaved() from None
+        except StorageError as exc:
+            raise NotSaved.logged(channel_id, exc) from None
         self.service.set_aside.pop(channel_id, None)
         await interaction.followup.send(
             "This channel's saved table couldn't be read, and it is now cleared. /uno new starts a new one.",

@@ -86,8 +86,8 @@ class Lobby:
                 raise LobbyError("A game is already open in this channel (/uno end closes it).")
             try:
                 await self.service.storage.save_table(table.guild_id, channel_id, table.to_snapshot())
-            except StorageError:
-                raise NotSaved() from None
+            except StorageError as exc:
+                raise NotSaved.logged(channel_id, exc) from None
             self.tables.put(table)
             self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
         embed, view = render.lobby(table)

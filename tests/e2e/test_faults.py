@@ -145,14 +145,19 @@ async def test_what_users_type_is_echoed_as_typed(uno: LocalDiscord) -> None:
     assert "<@123456789012345678>" not in answer.text and "\\*\\*Fast\\*\\*" in answer.text
 
 
-async def test_a_refusal_after_a_public_acknowledgement_is_private(uno: LocalDiscord) -> None:
+async def test_a_refusal_after_a_public_acknowledgement_is_private(
+    uno: LocalDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
     """/uno new and /uno end are acknowledged publicly (their answer is for the channel); refused
     after that (the table couldn't be saved), the refusal is private, and nothing public is left
-    of the command."""
+    of the command; the failed save is logged for the operator."""
     ch, alice = uno.channel("uno"), uno.user("alice")
-    with storage_failing(uno):
+    with storage_failing(uno), caplog.at_level(logging.ERROR):
         run = await uno.stand_in.slash(alice, ch, "uno new")
         refusal = await run.followup(0)
+    assert [r.getMessage() for r in caplog.records if "could not save" in r.getMessage()] == [
+        f"table {ch.id}: could not save a change: disk full"
+    ]
     assert refusal.ephemeral and NOT_SAVED in refusal.text
     assert uno.stand_in.messages(ch) == [] and bot_of(uno).service.tables.get(ch.id) is None
     await command(uno, alice, ch, "uno new")
