@@ -284,6 +284,7 @@ def check_message(body: JSON, *, base: tuple[str, ...] = (), current: JSON | Non
         problems += _check_components(body["components"], flags, base)
     if body.get("embeds"):
         problems += _check_embeds(body["embeds"], base)
+    problems += _check_allowed_mentions(body.get("allowed_mentions") or {}, base)
     if problems:
         raise invalid_form(problems)
     merged = {**(current or {}), **{k: v for k, v in body.items() if k in _PAYLOAD_KEYS}}
@@ -292,6 +293,54 @@ def check_message(body: JSON, *, base: tuple[str, ...] = (), current: JSON | Non
 
 
 _PAYLOAD_KEYS = ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+
+
+def _check_allowed_mentions(mentions: JSON, base: tuple[str, ...]) -> Problems:
+    """``parse`` naming users (roles) with a ``users`` (``roles``) list: "mutually exclusive"
+    (https://discord.com/developers/docs/resources/message#allowed-mentions-object); the spec has
+    no way to say it."""
+    problems: Problems = []
+    for kind in ("users", "roles"):
+        if kind in (mentions.get("parse") or []) and mentions.get(kind):
+            problems.append(
+                (
+                    (*base, "allowed_mentions"),
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+                )
+            )
+    return problems
+
+
+def check_commands(commands: list[JSON]) -> None:
+    """Validate a bulk overwrite of application commands where the spec cannot: a slash
+    (CHAT_INPUT, type 1) command needs a 1-100 character description and a lower-case name, a
+    user or message command an empty description
+    (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
+
+    Raises:
+        DiscordError: 50035 naming each command's field.
+    """
+    problems: Problems = []
+    for index, command in enumerate(commands):
+        where = (str(index),)
+        description = command.get("description") or ""
+        if command.get("type") in (None, 1):
+            if not 1 <= len(description) <= 100:
+                problems.append(
+                    ((*where, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+                )
+            name = str(command.get("name", ""))
+            if name != name.lower():
+                problems.append(
+                    ((*where, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+                )
+        elif description:
+            problems.append(
+                ((*where, "description"), "BASE_TYPE_MAX_LENGTH", "Must be 0 or fewer in length.")
+            )
+    if problems:
+        raise invalid_form(problems)
 
 
 def check_modal(body: JSON, *, base: tuple[str, ...] = ("data",)) -> None:

@@ -85,6 +85,7 @@ class LocalDiscord:
             guild_name=guild_name, users=users, channels=channels, bot_name=bot_name, clock=clock
         )
         self.stand_in.rate_limits = rate_limits
+        self.stand_in.rest.check_responses = False
         self._factory = client_factory
         self._wait_ready = wait_ready
         self._timeout = timeout
