@@ -203,7 +203,7 @@ class Rest:
 
     async def me(self, request: web.Request) -> web.Response:
         """The bot user."""
-        return json_response(self.state.user_payload(self.state.bot))
+        return json_response(self.state.me_payload())
 
     async def user(self, request: web.Request) -> web.Response:
         """Any user by id."""
@@ -218,17 +218,24 @@ class Rest:
                 "name": state.bot.name,
                 "icon": None,
                 "description": "Local stand-in application",
-                "summary": "",
+                "type": None,
                 "bot_public": True,
                 "bot_require_code_grant": False,
                 "owner": state.user_payload(state.bot),
                 "team": None,
                 "verify_key": "0" * 64,
                 "flags": 0,
+                "flags_new": "0",
                 "rpc_origins": [],
                 "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
                 "redirect_uris": [],
                 "tags": [],
+                "approximate_guild_count": 1,
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["applications.commands", "bot"],
             }
         )
 
@@ -260,6 +267,8 @@ class Rest:
                 "dm_permission": True,
                 "nsfw": False,
                 **command,
+                # Discord answers [0] (guild install) for commands synced without any.
+                "integration_types": command.get("integration_types") or [0],
                 "id": previous.get(command["name"]) or str(self.state.ids.next()),
                 "application_id": str(self.state.application_id),
                 "version": str(self.state.ids.next()),
@@ -396,19 +405,7 @@ class Rest:
     async def guild(self, request: web.Request) -> web.Response:
         """``GET /guilds/{g}`` (no members or channels, as on Discord)."""
         self._check_guild(request)
-        data = self.state.guild_payload()
-        for key in (
-            "members",
-            "channels",
-            "threads",
-            "presences",
-            "voice_states",
-            "joined_at",
-            "large",
-            "member_count",
-        ):
-            data.pop(key, None)
-        return json_response(data)
+        return json_response(self.state.guild_payload())
 
     async def guild_channels(self, request: web.Request) -> web.Response:
         """The guild's text channels."""
