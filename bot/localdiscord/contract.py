@@ -115,14 +115,26 @@ def _templates() -> dict[int, list[tuple[tuple[str | None, ...], str]]]:
     return by_length
 
 
+@functools.cache
+def _literals() -> frozenset[str]:
+    return frozenset(s for entries in _templates().values() for segments, _ in entries for s in segments if s)
+
+
 def operation(method: str, path: str) -> Operation | None:
     """The spec's operation for a request, e.g. ``("POST", "/channels/1/messages")`` (the path
     below ``/api/v10``, without the query), or None if the spec has none."""
-    parts = path.strip("/").split("/")
-    for segments, template in _templates().get(len(parts), []):
-        fits = all(s is None or s == p for s, p in zip(segments, parts, strict=True))
-        if fits and method.lower() in _spec()["paths"][template]:
-            return Operation(method.lower(), template)
+    literals = _literals()
+    shape = tuple(p if p in literals else None for p in path.strip("/").split("/"))
+    return _operation(method.lower(), shape)
+
+
+@functools.cache
+def _operation(method: str, shape: tuple[str | None, ...]) -> Operation | None:
+    """`operation` for a path's shape: its literal segments, None for ids and tokens."""
+    for segments, template in _templates().get(len(shape), []):
+        fits = all(s is None or s == p for s, p in zip(segments, shape, strict=True))
+        if fits and method in _spec()["paths"][template]:
+            return Operation(method, template)
     return None
 
 
@@ -281,9 +293,11 @@ def _as_strings(node: Any, pattern: tuple[str, ...]) -> Any:
         return str(node) if is_id else node
     key, rest = pattern[0], pattern[1:]
     if isinstance(node, dict) and key in node:
-        return {**node, key: _as_strings(node[key], rest)}
+        child = _as_strings(node[key], rest)
+        return node if child is node[key] else {**node, key: child}
     if isinstance(node, list) and key == "*":
-        return [_as_strings(item, rest) for item in node]
+        items = [_as_strings(item, rest) for item in node]
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
     return node
 
 
@@ -292,11 +306,12 @@ def _without_quirks(body: Any) -> Any:
     an interaction callback's ``data`` too)."""
     if not isinstance(body, dict):
         return body
+    data = body.get("data")
     for pattern in QUIRKS:
         body = _as_strings(body, pattern)
-        if isinstance(body.get("data"), dict):
-            body = {**body, "data": _as_strings(body["data"], pattern)}
-    return body
+        if isinstance(data, dict):
+            data = _as_strings(data, pattern)
+    return body if data is body.get("data") else {**body, "data": data}
 
 
 def problems(validator: jsonschema_rs.Validator, instance: Any) -> Problems:

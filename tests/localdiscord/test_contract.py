@@ -178,8 +178,10 @@ def test_discord_py_integer_snowflakes_allowed() -> None:
         "POST", "/channels/1/messages", {"content": "x", "allowed_mentions": {"users": [5]}}
     )
     contract.check_request("POST", "/users/@me/channels", {"recipient_id": 5})
+    callback = {"type": 4, "data": {"content": "x", "allowed_mentions": {"users": [5]}}}
+    contract.check_request("POST", "/interactions/1/t/callback", callback)
     contract.check_request("POST", "/channels/1/messages", {"attachments": [{"id": 0, "filename": "a.png"}]})
-    assert (contract.requests_checked, contract.violations) == (3, 0)
+    assert (contract.requests_checked, contract.violations) == (4, 0)
 
 
 async def test_content_of_wrong_type_is_refused_not_crashing(env: LocalDiscord) -> None:
