@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import orjson
 from aiohttp import WSMsgType, web
 
+from .contract import gateway_problems
 from .limits import JSON
 from .state import State
 
@@ -96,6 +97,9 @@ class Gateway:
     Attributes:
         identifies: IDENTIFYs accepted so far; ``resumes``: RESUMEs accepted.
         frames_received: every op the client sent, as ``(op, d)``.
+        check_payloads: check the objects inside every event sent against Discord's spec
+            (`contract.gateway_problems`), failing the test on a mismatch (`State.fail`; the test
+            harness turns it on).
     """
 
     def __init__(self, state: State, resume_url: Callable[[], str]) -> None:
@@ -106,6 +110,7 @@ class Gateway:
         self.identifies = 0
         self.resumes = 0
         self.frames_received: list[tuple[object, object]] = []
+        self.check_payloads = False
         state.dispatch = self.dispatch
 
     def dispatch(self, event: str, data: JSON) -> None:
@@ -116,7 +121,12 @@ class Gateway:
                 session.dispatch(event, payload)
 
     def _delivered(self, frame: JSON) -> None:
-        """Note when an interaction first reached the bot (``InteractionRecord.delivered_at``)."""
+        """Note when an interaction first reached the bot (``InteractionRecord.delivered_at``);
+        check the event's objects when `check_payloads`."""
+        if self.check_payloads and frame.get("op") == 0:
+            found = gateway_problems(str(frame.get("t")), frame.get("d"))
+            if found:
+                self.state.fail(f"gateway {frame.get('t')} carried what Discord does not: {found}")
         if frame.get("t") == "INTERACTION_CREATE":
             record = self.state.interactions.get(int(frame["d"]["id"]))
             if record is not None and record.delivered_at is None:
@@ -185,7 +195,7 @@ class Gateway:
         state = self.state
         ready = {
             "v": 10,
-            "user": state.user_payload(state.bot),
+            "user": state.me_payload(),
             "guilds": [{"id": str(state.guild_id), "unavailable": True}],
             "session_id": session.id,
             "session_type": "normal",
@@ -200,7 +210,7 @@ class Gateway:
         # As on Discord: without the presences intent GUILD_CREATE lists only the bot; a client
         # with the members intent then asks for the rest (op 8 → GUILD_MEMBERS_CHUNK).
         members = bool(session.intents & INTENT_GUILD_PRESENCES)
-        session.dispatch("GUILD_CREATE", state.guild_payload(members=members))
+        session.dispatch("GUILD_CREATE", state.guild_create_payload(members=members))
         self.identifies += 1
         state.changed()
 

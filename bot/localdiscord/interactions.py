@@ -267,8 +267,10 @@ def start(
     *,
     message: Message | None = None,
     command: str | None = None,
+    trigger: InteractionRecord | None = None,
 ) -> InteractionRecord:
-    """Create an interaction, dispatch INTERACTION_CREATE and return its record."""
+    """Create an interaction, dispatch INTERACTION_CREATE and return its record (``trigger``: for
+    a modal submit, the interaction that showed the modal)."""
     if message is not None and not state.can_see(user, message):
         raise CommandUsageError(f"{user.name} cannot see message {message.id}")
     interaction_id = state.ids.next()
@@ -312,6 +314,7 @@ def start(
         waiter=state.wait_until,
         source_message=message,
         command=command,
+        trigger=trigger,
     )
     state.interactions[record.id] = record
     state.tokens[token] = record

@@ -1,4 +1,6 @@
-"""Discord's refusals: the JSON error type and the message-shape limits the stand-in enforces.
+"""Discord's refusals: the JSON error type, and the limits the stand-in enforces by hand because
+Discord's OpenAPI spec cannot express them (each field's own type, length and count limits are the
+spec's, checked for every request by `contract`; see docs/stand-in.md).
 
 An error body is what Discord sends::
 
@@ -19,10 +21,7 @@ JSON = dict[str, Any]
 
 MAX_CONTENT = 2000
 MAX_ROWS = 5
-MAX_ROW_BUTTONS = 5
-MAX_SELECT_OPTIONS = 25
 MAX_CUSTOM_ID = 100
-MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 MAX_V2_COMPONENTS = 40
 ACK_SECONDS = 3.0
@@ -31,14 +30,6 @@ TOKEN_SECONDS = 15 * 60.0
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
-
-# Per-field embed limits: path inside one embed -> maximum length.
-_EMBED_FIELD_LIMITS = {
-    ("title",): 256,
-    ("description",): 4096,
-    ("footer", "text"): 2048,
-    ("author", "name"): 256,
-}
 
 
 class DiscordError(Exception):
@@ -162,6 +153,10 @@ def _walk_with_paths(components: list[JSON], path: tuple[str, ...]) -> Iterator[
 
 
 def _check_components(components: list[JSON], flags: int, base: tuple[str, ...]) -> Problems:
+    """What the spec cannot say of a message's components
+    (https://discord.com/developers/docs/components/reference): at most 5 action rows at the top
+    (40 components in all with IS_COMPONENTS_V2), a select alone in its row, custom ids unique in
+    the message."""
     problems: Problems = []
     path = (*base, "components")
     if flags & FLAG_COMPONENTS_V2:
@@ -176,14 +171,6 @@ def _check_components(components: list[JSON], flags: int, base: tuple[str, ...])
                 problems.append(((*row_path, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1}."))
                 continue
             children = row.get("components") or []
-            if not children:
-                problems.append(
-                    (
-                        (*row_path, "components"),
-                        "BASE_TYPE_BAD_LENGTH",
-                        "Must be between 1 and 5 in length.",
-                    )
-                )
             selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
             if selects and len(children) > 1:
                 problems.append(
@@ -193,15 +180,11 @@ def _check_components(components: list[JSON], flags: int, base: tuple[str, ...])
                         "The specified component exceeds the maximum width",
                     )
                 )
-            elif len(children) > MAX_ROW_BUTTONS:
-                problems.append(_too_long((*row_path, "components"), MAX_ROW_BUTTONS))
     seen: set[str] = set()
     for where, component in _walk_with_paths(components, path):
         custom_id = component.get("custom_id")
         if custom_id is not None:
-            if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
-                problems.append(_too_long((*where, "custom_id"), MAX_CUSTOM_ID))
-            elif custom_id in seen:
+            if custom_id in seen:
                 problems.append(
                     (
                         (*where, "custom_id"),
@@ -210,18 +193,6 @@ def _check_components(components: list[JSON], flags: int, base: tuple[str, ...])
                     )
                 )
             seen.add(custom_id)
-        if component.get("type") == 2 and len(component.get("label") or "") > 80:
-            problems.append(_too_long((*where, "label"), 80))
-        if component.get("type") == 3:
-            options = component.get("options") or []
-            if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
-                problems.append(
-                    (
-                        (*where, "options"),
-                        "BASE_TYPE_BAD_LENGTH",
-                        f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.",
-                    )
-                )
     return problems
 
 
@@ -237,25 +208,10 @@ def embed_length(embed: JSON) -> int:
 
 
 def _check_embeds(embeds: list[JSON], base: tuple[str, ...]) -> Problems:
+    """The 6,000 characters all embeds of a message may hold together
+    (https://discord.com/developers/docs/resources/message#embed-object-embed-limits)."""
     problems: Problems = []
     path = (*base, "embeds")
-    if len(embeds) > MAX_EMBEDS:
-        problems.append(_too_long(path, MAX_EMBEDS))
-    for e, embed in enumerate(embeds):
-        for keys, limit in _EMBED_FIELD_LIMITS.items():
-            value: Any = embed
-            for key in keys:
-                value = (value or {}).get(key)
-            if isinstance(value, str) and len(value) > limit:
-                problems.append(_too_long((*path, str(e), *keys), limit))
-        fields = embed.get("fields") or []
-        if len(fields) > 25:
-            problems.append(_too_long((*path, str(e), "fields"), 25))
-        for f, field in enumerate(fields):
-            if len(field.get("name") or "") > 256:
-                problems.append(_too_long((*path, str(e), "fields", str(f), "name"), 256))
-            if len(field.get("value") or "") > 1024:
-                problems.append(_too_long((*path, str(e), "fields", str(f), "value"), 1024))
     if sum(embed_length(embed) for embed in embeds) > MAX_EMBED_TOTAL:
         problems.append(
             (path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
@@ -284,6 +240,7 @@ def check_message(body: JSON, *, base: tuple[str, ...] = (), current: JSON | Non
         problems += _check_components(body["components"], flags, base)
     if body.get("embeds"):
         problems += _check_embeds(body["embeds"], base)
+    problems += _check_allowed_mentions(body.get("allowed_mentions") or {}, base)
     if problems:
         raise invalid_form(problems)
     merged = {**(current or {}), **{k: v for k, v in body.items() if k in _PAYLOAD_KEYS}}
@@ -292,6 +249,54 @@ def check_message(body: JSON, *, base: tuple[str, ...] = (), current: JSON | Non
 
 
 _PAYLOAD_KEYS = ("content", "embeds", "components", "attachments", "sticker_ids", "poll")
+
+
+def _check_allowed_mentions(mentions: JSON, base: tuple[str, ...]) -> Problems:
+    """``parse`` naming users (roles) with a ``users`` (``roles``) list: "mutually exclusive"
+    (https://discord.com/developers/docs/resources/message#allowed-mentions-object); the spec has
+    no way to say it."""
+    problems: Problems = []
+    for kind in ("users", "roles"):
+        if kind in (mentions.get("parse") or []) and mentions.get(kind):
+            problems.append(
+                (
+                    (*base, "allowed_mentions"),
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+                )
+            )
+    return problems
+
+
+def check_commands(commands: list[JSON]) -> None:
+    """Validate a bulk overwrite of application commands where the spec cannot: a slash
+    (CHAT_INPUT, type 1) command needs a 1-100 character description and a lower-case name, a
+    user or message command an empty description
+    (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
+
+    Raises:
+        DiscordError: 50035 naming each command's field.
+    """
+    problems: Problems = []
+    for index, command in enumerate(commands):
+        where = (str(index),)
+        description = command.get("description") or ""
+        if command.get("type") in (None, 1):
+            if not 1 <= len(description) <= 100:
+                problems.append(
+                    ((*where, "description"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+                )
+            name = str(command.get("name", ""))
+            if name != name.lower():
+                problems.append(
+                    ((*where, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+                )
+        elif description:
+            problems.append(
+                ((*where, "description"), "BASE_TYPE_MAX_LENGTH", "Must be 0 or fewer in length.")
+            )
+    if problems:
+        raise invalid_form(problems)
 
 
 def check_modal(body: JSON, *, base: tuple[str, ...] = ("data",)) -> None:

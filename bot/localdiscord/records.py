@@ -247,6 +247,7 @@ class InteractionRecord:
     followups: list[Message] = field(default_factory=list)
     modal: JSON | None = None
     modal_submitted: bool = False
+    trigger: InteractionRecord | None = None
 
     def acknowledged(self) -> bool:
         """Whether the bot answered the callback in time."""

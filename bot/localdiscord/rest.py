@@ -14,6 +14,7 @@ import orjson
 from aiohttp import BodyPartReader, web
 
 from . import interactions, limits
+from .contract import Contract
 from .limits import JSON, DiscordError
 from .ratelimits import RateLimiter
 from .records import Channel, InteractionRecord, RequestRecord
@@ -59,6 +60,11 @@ class Rest:
         state: the world.
         gateway_url: what ``GET /gateway`` answers.
         rate_limiter: Discord's rate limits, enforced when given (see `ratelimits`).
+
+    Attributes:
+        contract: checks every request body against Discord's OpenAPI spec (and counts them).
+        check_responses: also check every response against it, failing the test on a mismatch
+            (`State.fail`; the test harness turns it on).
     """
 
     def __init__(
@@ -67,6 +73,8 @@ class Rest:
         self.state = state
         self._gateway_url = gateway_url
         self.rate_limiter = rate_limiter
+        self.contract = Contract()
+        self.check_responses = False
 
     # ------------------------------------------------------------------ wiring
 
@@ -137,6 +145,8 @@ class Rest:
                 pattern = route.canonical.removeprefix(API) if route is not None else record.path
                 channel_id = request.match_info.get("channel_id")
                 headers = self.rate_limiter.check(request.method, record.path, pattern, channel_id)
+            if "tail" not in request.match_info:  # a route the stand-in serves
+                self.contract.check_request(request.method, record.path, record.body)
             response = await handler(request)
         except DiscordError as error:  # a 429 too: recorded like any refusal
             record.error = error
@@ -149,6 +159,12 @@ class Rest:
         record.status = response.status
         if isinstance(response, web.Response) and response.body is not None:
             record.response = orjson.loads(response.body)  # type: ignore[arg-type]
+        if self.check_responses and not record.unknown_route:
+            found = self.contract.response_problems(
+                request.method, record.path, record.status, record.response
+            )
+            if found:
+                state.fail(f"{request.method} {record.path} answered what Discord does not: {found}")
         if record.channel_id is not None:
             state.requests_per_channel[record.channel_id] += 1
         state.changed()
@@ -187,7 +203,7 @@ class Rest:
 
     async def me(self, request: web.Request) -> web.Response:
         """The bot user."""
-        return json_response(self.state.user_payload(self.state.bot))
+        return json_response(self.state.me_payload())
 
     async def user(self, request: web.Request) -> web.Response:
         """Any user by id."""
@@ -202,17 +218,24 @@ class Rest:
                 "name": state.bot.name,
                 "icon": None,
                 "description": "Local stand-in application",
-                "summary": "",
+                "type": None,
                 "bot_public": True,
                 "bot_require_code_grant": False,
                 "owner": state.user_payload(state.bot),
                 "team": None,
                 "verify_key": "0" * 64,
                 "flags": 0,
+                "flags_new": "0",
                 "rpc_origins": [],
                 "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
                 "redirect_uris": [],
                 "tags": [],
+                "approximate_guild_count": 1,
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["applications.commands", "bot"],
             }
         )
 
@@ -232,6 +255,7 @@ class Rest:
         """Bulk overwrite: store the commands with ids and echo them back."""
         scope = self._scope(request)
         body = request[RECORD].body or []
+        limits.check_commands(body)
         previous = {c["name"]: c["id"] for c in self.state.commands.get(scope, [])}
         stored = []
         for command in body:
@@ -243,6 +267,8 @@ class Rest:
                 "dm_permission": True,
                 "nsfw": False,
                 **command,
+                # Discord answers [0] (guild install) for commands synced without any.
+                "integration_types": command.get("integration_types") or [0],
                 "id": previous.get(command["name"]) or str(self.state.ids.next()),
                 "application_id": str(self.state.application_id),
                 "version": str(self.state.ids.next()),
@@ -379,19 +405,7 @@ class Rest:
     async def guild(self, request: web.Request) -> web.Response:
         """``GET /guilds/{g}`` (no members or channels, as on Discord)."""
         self._check_guild(request)
-        data = self.state.guild_payload()
-        for key in (
-            "members",
-            "channels",
-            "threads",
-            "presences",
-            "voice_states",
-            "joined_at",
-            "large",
-            "member_count",
-        ):
-            data.pop(key, None)
-        return json_response(data)
+        return json_response(self.state.guild_payload())
 
     async def guild_channels(self, request: web.Request) -> web.Response:
         """The guild's text channels."""

@@ -328,7 +328,9 @@ class StandIn:
         await self._connected(5.0)
         data = interactions.modal_data(shown.modal, values)
         shown.modal_submitted = True
-        return interactions.start(self.state, user, shown.channel, 5, data, message=shown.source_message)
+        return interactions.start(
+            self.state, user, shown.channel, 5, data, message=shown.source_message, trigger=shown
+        )
 
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` posts a plain message (MESSAGE_CREATE is dispatched)."""

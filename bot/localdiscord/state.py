@@ -297,7 +297,7 @@ class State:
         self.messages[message.id] = message
         channel.last_message_id = message.id
         if not message.ephemeral:
-            self.dispatch("MESSAGE_CREATE", self.message_payload(message))
+            self.dispatch("MESSAGE_CREATE", self.message_payload(message, gateway=True))
         self.changed()
         return message
 
@@ -329,7 +329,7 @@ class State:
         message.edited_timestamp = iso(self.clock.now())
         message.revision += 1
         if not message.ephemeral:
-            self.dispatch("MESSAGE_UPDATE", self.message_payload(message))
+            self.dispatch("MESSAGE_UPDATE", self.message_payload(message, gateway=True))
         self.changed()
         return message
 
@@ -398,8 +398,8 @@ class State:
     # ------------------------------------------------------------------ payloads
 
     def user_payload(self, user: User) -> JSON:
-        """``discord.types.user.User``."""
-        data: JSON = {
+        """``discord.types.user.User`` (the spec's ``UserResponse``)."""
+        return {
             "id": str(user.id),
             "username": user.name,
             "discriminator": "0",
@@ -408,10 +408,13 @@ class State:
             "bot": user.bot,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,
         }
-        if user.bot:
-            data.update(verified=True, mfa_enabled=False)
-        return data
+
+    def me_payload(self) -> JSON:
+        """The bot's own user with its private fields (``GET /users/@me``, READY's ``user``: the
+        spec's ``UserPIIResponse``)."""
+        return {**self.user_payload(self.bot), "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
     def member_payload(self, user: User, *, with_user: bool = True) -> JSON:
         """``discord.types.member.MemberWithUser`` (``user`` omitted if ``with_user`` is False)."""
@@ -424,6 +427,7 @@ class State:
             "pending": False,
             "nick": None,
             "avatar": None,
+            "banner": None,
             "premium_since": None,
             "communication_disabled_until": None,
         }
@@ -461,6 +465,7 @@ class State:
                 "type": 1,
                 "recipients": [self.user_payload(channel.recipient)],
                 "last_message_id": str(last) if last else None,
+                "flags": 0,
             }
         return {
             "id": str(channel.id),
@@ -477,38 +482,57 @@ class State:
             "flags": 0,
         }
 
-    def guild_payload(self, *, members: bool = True) -> JSON:
-        """``discord.types.gateway.GuildCreateEvent`` (also the base of GET /guilds/{id})."""
-        listed = [u for u in self.users.values() if members or u is self.bot]
+    def guild_payload(self) -> JSON:
+        """``GET /guilds/{id}`` (the spec's ``GuildWithCountsResponse``, counts asked or not)."""
         return {
             "id": str(self.guild_id),
             "name": self.guild_name,
             "icon": None,
+            "description": None,
+            "home_header": None,
             "splash": None,
             "discovery_splash": None,
+            "features": [],
+            "banner": None,
             "owner_id": str(self.owner_id),
+            "application_id": None,
+            "region": "deprecated",
             "afk_channel_id": None,
             "afk_timeout": 300,
-            "verification_level": 0,
-            "default_message_notifications": 1,
-            "explicit_content_filter": 0,
-            "roles": [self.role_payload(r) for r in self.roles.values()],
-            "emojis": [],
-            "stickers": [],
-            "features": [],
-            "mfa_level": 0,
-            "application_id": None,
             "system_channel_id": None,
             "system_channel_flags": 0,
-            "rules_channel_id": None,
+            "widget_enabled": False,
+            "widget_channel_id": None,
+            "verification_level": 0,
+            "roles": [self.role_payload(r) for r in self.roles.values()],
+            "default_message_notifications": 1,
+            "mfa_level": 0,
+            "explicit_content_filter": 0,
+            "max_presences": None,
+            "max_members": 500_000,
+            "max_stage_video_channel_users": 50,
+            "max_video_channel_users": 25,
             "vanity_url_code": None,
-            "description": None,
-            "banner": None,
             "premium_tier": 0,
+            "premium_subscription_count": 0,
             "preferred_locale": "en-US",
+            "rules_channel_id": None,
+            "safety_alerts_channel_id": None,
             "public_updates_channel_id": None,
-            "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
+            "nsfw": False,
+            "nsfw_level": 0,
+            "emojis": [],
+            "stickers": [],
+            "incidents_data": None,
+        }
+
+    def guild_create_payload(self, *, members: bool = True) -> JSON:
+        """GUILD_CREATE's guild (``discord.types.gateway.GuildCreateEvent``): the REST guild and
+        the gateway-only keys (members, channels, ...); ``members`` False lists only the bot."""
+        listed = [u for u in self.users.values() if members or u is self.bot]
+        return {
+            **self.guild_payload(),
             "joined_at": self.bot.joined_at,
             "large": False,
             "unavailable": False,
@@ -523,8 +547,10 @@ class State:
             "soundboard_sounds": [],
         }
 
-    def message_payload(self, message: Message) -> JSON:
-        """``discord.types.message.Message`` (with ``guild_id`` and ``member`` in the guild)."""
+    def message_payload(self, message: Message, *, gateway: bool = False) -> JSON:
+        """``discord.types.message.Message`` (the spec's ``MessageResponse``); for a gateway event
+        (``gateway``) with ``guild_id`` and the author's ``member`` in the guild, which REST
+        answers do not carry."""
         data: JSON = {
             "id": str(message.id),
             "channel_id": str(message.channel.id),
@@ -543,7 +569,7 @@ class State:
             "pinned": False,
             "flags": message.flags,
         }
-        if not message.channel.is_dm:
+        if gateway and not message.channel.is_dm:
             data["guild_id"] = str(self.guild_id)
             if message.webhook_id is None:
                 data["member"] = self.member_payload(message.author, with_user=False)
@@ -554,21 +580,27 @@ class State:
             data["message_reference"] = message.reference
         interaction = message.interaction
         if interaction is not None:
-            metadata: JSON = {
-                "id": str(interaction.id),
-                "type": interaction.type,
-                "user": self.user_payload(interaction.user),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
-            }
-            if interaction.type == 2:
-                metadata["name"] = interaction.command
-                metadata["command_type"] = 1
-            if interaction.source_message is not None and interaction.type == 3:
-                metadata["interacted_message_id"] = str(interaction.source_message.id)
-            if message is not interaction.original and interaction.original is not None:
-                metadata["original_response_message_id"] = str(interaction.original.id)
-            data["interaction_metadata"] = metadata
+            data["interaction_metadata"] = self._interaction_metadata(interaction, message)
         return data
+
+    def _interaction_metadata(self, interaction: InteractionRecord, message: Message | None) -> JSON:
+        """A message's ``interaction_metadata`` (a modal submit's names the interaction that
+        showed the modal, ``triggering_interaction_metadata``)."""
+        metadata: JSON = {
+            "id": str(interaction.id),
+            "type": interaction.type,
+            "user": self.user_payload(interaction.user),
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+        }
+        if interaction.source_message is not None and interaction.type == 3:
+            metadata["interacted_message_id"] = str(interaction.source_message.id)
+        if message is not interaction.original and interaction.original is not None:
+            metadata["original_response_message_id"] = str(interaction.original.id)
+        if interaction.trigger is not None:
+            metadata["triggering_interaction_metadata"] = self._interaction_metadata(
+                interaction.trigger, None
+            )
+        return metadata
 
 
 def _number_components(components: list[JSON]) -> list[JSON]:
@@ -579,6 +611,14 @@ def _number_components(components: list[JSON]) -> list[JSON]:
     def copy(component: JSON) -> JSON:
         out: dict[str, Any] = {**component}
         out.setdefault("id", next(counter))
+        if out.get("type") in (3, 5, 6, 7, 8):
+            out.pop("required", None)  # a select's ``required`` counts in modals only: not kept
+        if isinstance(out.get("emoji"), dict):
+            out["emoji"] = _emoji(out["emoji"])
+        if isinstance(out.get("options"), list):
+            out["options"] = [
+                {**o, "emoji": _emoji(o["emoji"])} if o.get("emoji") else o for o in out["options"]
+            ]
         if isinstance(out.get("components"), list):
             out["components"] = [copy(c) for c in out["components"]]
         for key in ("accessory", "component"):
@@ -587,6 +627,12 @@ def _number_components(components: list[JSON]) -> list[JSON]:
         return out
 
     return [copy(c) for c in components]
+
+
+def _emoji(emoji: JSON) -> JSON:
+    """A component's emoji as Discord answers it: a Unicode emoji (``"id": null`` in the request,
+    as discord.py sends it) has no ``id``."""
+    return {k: v for k, v in emoji.items() if v is not None}
 
 
 __all__ = ["PERMISSIONS", "State", "permission_bits"]

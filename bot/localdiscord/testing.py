@@ -85,6 +85,8 @@ class LocalDiscord:
             guild_name=guild_name, users=users, channels=channels, bot_name=bot_name, clock=clock
         )
         self.stand_in.rate_limits = rate_limits
+        self.stand_in.rest.check_responses = True  # and the gateway's events: Discord's shapes
+        self.stand_in.gateway.check_payloads = True
         self._factory = client_factory
         self._wait_ready = wait_ready
         self._timeout = timeout

@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import UnoBot
 from bot.local import local_settings
+from bot.localdiscord import contract
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, run_coroutine_test
 from bot.run import new_event_loop
@@ -21,6 +22,16 @@ from bot.settings import load_settings
 from bot.storage.sqlite import SqliteStorage
 
 USERS = ("alice", "bob", "carol")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How much of the bots' traffic was checked against Discord's OpenAPI spec (a violation
+    fails its test: the bot gets Discord's 50035, which the harness fails on)."""
+    totals = contract.TOTALS
+    terminalreporter.write_line(
+        f"Discord's spec: {totals['requests']} request bodies checked, {totals['violations']} violations; "
+        f"{totals['responses']} REST responses and {totals['gateway events']} gateway events checked"
+    )
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -1,5 +1,5 @@
 """Whole games through real discord.py and the stand-in: every edition played by users through
-slash commands and buttons to a final score."""
+slash commands and buttons to a final score, under Discord's rate limits."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from tests.e2e.helpers import hand, open_table, play_randomly, table_message, wa
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 async def test_full_game_through_buttons(uno: LocalDiscord, variant: str) -> None:
-    """Two users and a bot play an edition to its final standings, only through the UI."""
+    """Two users and a bot play an edition to its final standings, only through the UI, with
+    Discord's rate limits on (a 429 makes discord.py wait and retry; the game still ends)."""
     s = uno.stand_in
+    s.rate_limits = True  # Discord's: 5 messages per 5 s per channel, 50 requests per second
     channel = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     table = await open_table(uno, channel, alice, [bob], bots=1, variant=variant, target_score=60)

@@ -27,10 +27,10 @@ def row(*components: dict[str, Any]) -> dict[str, Any]:
     return {"type": 1, "components": list(components)}
 
 
-def select(options: int) -> dict[str, Any]:
-    """A string select payload with ``options`` options."""
+def select(options: int, **fields: Any) -> dict[str, Any]:
+    """A string select payload with ``options`` options (and other ``fields``)."""
     values = [{"label": f"o{i}", "value": f"o{i}"} for i in range(options)]
-    return {"type": 3, "custom_id": "pick", "options": values}
+    return {"type": 3, "custom_id": "pick", "options": values, **fields}
 
 
 def embed(**fields: Any) -> dict[str, Any]:
@@ -108,6 +108,61 @@ SHAPES = [
     pytest.param(embed(fields=[field(name="n" * 257)]), 50035, "embeds.0.fields.0.name", id="field name"),
     pytest.param(embed(fields=[field(value="v" * 1025)]), 50035, "embeds.0.fields.0.value", id="field value"),
     pytest.param({"content": "", "components": []}, 50006, "", id="empty message"),
+    # Checked against Discord's OpenAPI spec (bot/localdiscord/contract.py).
+    pytest.param({"content": 5}, 50035, "content", id="content not a string"),
+    pytest.param(
+        {"components": [row({**select(1), "options": [{"label": "l" * 101, "value": "v"}]})]},
+        50035,
+        "components.0.components.0.options.0.label",
+        id="option label over 100",
+    ),
+    pytest.param(
+        {"components": [row({**select(1), "options": [{"label": "l", "value": "v" * 101}]})]},
+        50035,
+        "components.0.components.0.options.0.value",
+        id="option value over 100",
+    ),
+    pytest.param(
+        {"components": [row(select(2, placeholder="p" * 151))]},
+        50035,
+        "components.0.components.0.placeholder",
+        id="placeholder over 150",
+    ),
+    pytest.param(
+        {"components": [row(select(2, max_values=26))]},
+        50035,
+        "components.0.components.0.max_values",
+        id="max_values over 25",
+    ),
+    pytest.param(
+        {"components": [row({**button("b"), "emoji": {"name": "e" * 33}})]},
+        50035,
+        "components.0.components.0.emoji.name",
+        id="emoji name over 32",
+    ),
+    pytest.param(
+        {"components": [row({"type": 2, "label": "b", "custom_id": "b"})]},
+        50035,
+        "components.0.components.0.style",
+        id="button without style",
+    ),
+    pytest.param(embed(color=16777216), 50035, "embeds.0.color", id="embed color over 16777215"),
+    pytest.param(
+        embed(url="https://example.com/" + "u" * 2029), 50035, "embeds.0.url", id="embed url over 2048"
+    ),
+    pytest.param(embed(fields=[{"name": "n"}]), 50035, "embeds.0.fields.0.value", id="field without value"),
+    pytest.param(
+        {"content": "hi", "allowed_mentions": {"users": [str(i) for i in range(1, 102)]}},
+        50035,
+        "allowed_mentions.users",
+        id="101 mentioned users",
+    ),
+    pytest.param(
+        {"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
+        50035,
+        "allowed_mentions",
+        id="parse users with users",
+    ),
 ]
 
 Send = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -405,3 +460,36 @@ async def test_deleting_another_users_message(env: LocalDiscord, where: str) -> 
         await request(env, "DELETE", path, channel_id=channel.id, message_id=said.id)()
     assert raised.value.code == 50013 and "Missing Permissions" in raised.value.text
     assert not said.deleted
+
+
+def slash(name: str = "demo", **fields: Any) -> dict[str, Any]:
+    """A slash command payload."""
+    return {"name": name, "type": 1, "description": "A command", **fields}
+
+
+COMMANDS = [
+    pytest.param([slash("c" * 33)], "0.name", id="name over 32"),
+    pytest.param([slash(description="d" * 101)], "0.description", id="description over 100"),
+    pytest.param([{"name": "demo", "type": 1}], "0.description", id="slash without description"),
+    pytest.param([slash(), slash("Upper")], "1.name", id="upper-case slash name"),
+    pytest.param(
+        [slash(options=[{"type": 3, "name": "o" * 33, "description": "d"}])],
+        "0.options.0.name",
+        id="option name over 32",
+    ),
+]
+
+
+@pytest.mark.parametrize(("commands", "where"), COMMANDS)
+async def test_command_limit(env: LocalDiscord, commands: list[dict[str, Any]], where: str) -> None:
+    """A bulk overwrite of guild commands breaking a limit gets 50035 naming the field, and the
+    stored commands do not change."""
+    before = env.stand_in.commands()
+    path = "/applications/{app}/guilds/{guild}/commands"
+    put = request(env, "PUT", path, app=env.stand_in.application_id, guild=env.stand_in.guild_id)
+    env.expect_error(50035)
+    with pytest.raises(discord.HTTPException) as raised:
+        await put(commands)
+    assert raised.value.status == 400 and raised.value.code == 50035
+    assert f"In {where}:" in raised.value.text
+    assert env.stand_in.commands() == before
