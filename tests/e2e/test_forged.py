@@ -44,14 +44,17 @@ def forge(
     try:
         message.component(custom_id)
     except KeyError:
-        component: dict[str, Any] = {"type": kind, "custom_id": custom_id}
+        # Ids as Discord numbers a message's components (the first row's kept; the forged one's
+        # past any real one).
+        component: dict[str, Any] = {"type": kind, "custom_id": custom_id, "id": 1000}
         if values is None:
             component.update(style=2, label="forged")
         else:
             options = [{"label": v[:100] or "-", "value": v} for v in dict.fromkeys(values) if v]
             component.update(options=options or [{"label": "-", "value": "-"}], max_values=25, min_values=0)
         shown = message.components  # as the interaction carries it; the message stays as it is
-        message.components = [{"type": 1, "components": [component]}, *shown[1:]]
+        row = {"type": 1, "id": shown[0].get("id", 1) if shown else 1, "components": [component]}
+        message.components = [row, *shown[1:]]
         try:
             return interactions.start(env.stand_in.state, user, message.channel, 3, data, message=message)
         finally:
