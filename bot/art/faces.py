@@ -39,6 +39,8 @@ SUPERSAMPLE = 4
 ASPECT = 0.75
 """A card's width over its height."""
 
+BADGE = 0.22
+"""The corner badge's radius, as a share of the card's width."""
 Box = tuple[float, float, float]
 """Where a unit-box shape goes: its center x, center y and the pixels per unit."""
 
@@ -156,7 +158,7 @@ def card_image(face: Face, side: Side = Side.LIGHT, height: int = 128) -> Image.
     outline = round(big_w * 0.035)
     glyph = GLYPHS[face.rank]
     # Off the middle, away from the corner badge; a wild has none.
-    middle = (big_w / 2, big_h / 2) if face.color is None else (big_w * 0.54, big_h * 0.58)
+    middle = (big_w / 2, big_h / 2) if face.color is None else (big_w * 0.55, big_h * 0.6)
     if isinstance(glyph, str):
         parts, width = text_parts(glyph)
         scale = min(big_w * 0.74 / width, big_h * (0.46 if len(glyph) == 1 else 0.4) / (2 + PEN))
@@ -166,7 +168,7 @@ def card_image(face: Face, side: Side = Side.LIGHT, height: int = 128) -> Image.
     paint(draw, parts, box, grow=outline)
     paint(draw, parts, box)
     if face.color is not None:
-        r = big_w * 0.2
+        r = big_w * BADGE
         inset = frame + r * 1.1
         badge(draw, face.color, inset, inset, r)
     radius = big_w * 0.12

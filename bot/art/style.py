@@ -28,16 +28,18 @@ INK: RGB = (30, 27, 36)
 PAPER: RGB = (255, 255, 255)
 """Glyphs and the corner badges."""
 FIELD: dict[Color, RGB] = {
-    Color.RED: (226, 54, 60),
+    Color.RED: (222, 50, 56),
     Color.YELLOW: (246, 194, 30),
-    Color.GREEN: (40, 164, 80),
-    Color.BLUE: (40, 110, 220),
-    Color.PINK: (236, 84, 164),
-    Color.TEAL: (18, 166, 160),
-    Color.ORANGE: (246, 132, 30),
-    Color.PURPLE: (124, 74, 200),
+    Color.GREEN: (48, 180, 92),
+    Color.BLUE: (28, 84, 196),
+    Color.PINK: (238, 90, 168),
+    Color.TEAL: (12, 150, 146),
+    Color.ORANGE: (248, 140, 34),
+    Color.PURPLE: (104, 58, 180),
 }
-"""The field (background) of a colored card; a wild's field shows its side's four colors."""
+"""The field (background) of a colored card; a wild's field shows its side's four colors. The
+colors of a side also differ in lightness (in grayscale: blue, red, green, yellow and purple, teal,
+pink, orange from dark to light), a second cue besides the marks."""
 
 
 class Mark(enum.Enum):
@@ -384,7 +386,7 @@ SYMBOLS: dict[Symbol, list[Part]] = {
 MARK_SHAPES: dict[Mark, list[Part]] = {
     Mark.CIRCLE: [(Disc(0, 0, 0.78), True)],
     Mark.TRIANGLE: [(Poly(((0, -0.9), (0.9, 0.68), (-0.9, 0.68))), True)],
-    Mark.SQUARE: [(Poly(((-0.7, -0.7), (0.7, -0.7), (0.7, 0.7), (-0.7, 0.7))), True)],
+    Mark.SQUARE: [(Poly(((-0.76, -0.76), (0.76, -0.76), (0.76, 0.76), (-0.76, 0.76))), True)],
     Mark.DIAMOND: [(Poly(regular(4, 0.95)), True)],
     Mark.STAR: [(Poly(regular(5, 1.0, inner=0.42)), True)],
     Mark.PLUS: [(Stroke(((-0.8, 0), (0.8, 0)), 0.5), True), (Stroke(((0, -0.8), (0, 0.8)), 0.5), True)],
