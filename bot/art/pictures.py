@@ -1,0 +1,131 @@
+"""Pictures composed from the card faces: a row of cards with a caption, a hand, the table.
+
+Pure functions returning PNG bytes. A hand of 20 cards takes a few milliseconds once its faces are
+drawn (docs/card-art.md has the figures), but drawing a face the first time takes longer: the service
+calls these off the event loop (``await asyncio.to_thread(hand_picture, ...)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.art.faces import badge, card_image, card_size, png
+from bot.art.style import FIELD, INK
+from bot.engine.cards import Card, Color, Face, Side
+
+BACKGROUND = (49, 51, 56)
+"""Behind the cards: the gray of Discord's dark theme, which also frames them on the light theme."""
+TEXT = (230, 231, 233)
+"""Captions and labels."""
+PAD = 12
+"""Pixels around the picture's content."""
+GAP = 8
+"""Pixels between cards, and between a row and the next."""
+CAPTION = 18
+"""The caption's font size in pixels."""
+
+ArtFace = tuple[Face, Side]
+"""A face and the side it is shown for (which matters only for a wild's field)."""
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    # Pillow's bundled scalable font (Pillow 10.1+): no system font needed.
+    return ImageFont.load_default(size=size)
+
+
+def _caption_height(caption: str) -> int:
+    return CAPTION + GAP if caption else 0
+
+
+def _caption_width(caption: str) -> int:
+    return 2 * PAD + round(_font(CAPTION).getlength(caption)) if caption else 0
+
+
+def cards_picture(
+    faces: Sequence[ArtFace],
+    *,
+    backs: Sequence[ArtFace | None] = (),
+    caption: str = "",
+    height: int = 96,
+    per_row: int = 10,
+) -> bytes:
+    """A PNG of ``faces`` left to right in rows of ``per_row``, ``height`` pixels tall each, under
+    ``caption`` (one line); with ``backs``, each card's other face (or None) is shown half as tall
+    under it (a Flip hand's inactive faces, docs/rules.md §7).
+
+    The size is exactly ``(2*PAD + cols*w + (cols-1)*GAP, 2*PAD + caption + rows*row + (rows-1)*GAP)``
+    with ``w, _ = card_size(height)``, ``cols = min(per_row, len(faces))`` (at least 1),
+    ``caption = CAPTION + GAP`` when given, and ``row = height`` plus ``GAP // 2 + height // 2`` when
+    any back is shown; wider if the caption needs it.
+
+    Raises:
+        ValueError: ``height`` or ``per_row`` is below 1, or ``backs`` is given with another length.
+    """
+    if height < 1 or per_row < 1:
+        raise ValueError(f"height and per_row must be at least 1, not {height} and {per_row}")
+    if backs and len(backs) != len(faces):
+        raise ValueError(f"{len(backs)} backs for {len(faces)} faces")
+    w, _ = card_size(height)
+    small = height // 2
+    row = height + (GAP // 2 + small if any(backs) else 0)
+    cols = max(1, min(per_row, len(faces)))
+    rows = max(1, -(-len(faces) // per_row))
+    top = PAD + _caption_height(caption)
+    width = max(2 * PAD + cols * w + (cols - 1) * GAP, _caption_width(caption))
+    size = (width, top + PAD + rows * row + (rows - 1) * GAP)
+    picture = Image.new("RGBA", size, (*BACKGROUND, 255))
+    if caption:
+        ImageDraw.Draw(picture).text((PAD, PAD), caption, font=_font(CAPTION), fill=TEXT)
+    for i, (face, side) in enumerate(faces):
+        x, y = PAD + (i % per_row) * (w + GAP), top + (i // per_row) * (row + GAP)
+        picture.alpha_composite(card_image(face, side, height), (x, y))
+        back = backs[i] if backs else None
+        if back is not None:
+            small_w, _ = card_size(small)
+            picture.alpha_composite(card_image(*back, small), (x + (w - small_w) // 2, y + height + GAP // 2))
+    # RGB, fastest compression that still packs flat colors well: a 20-card hand in a few ms.
+    return png(picture.convert("RGB"), compress_level=1)
+
+
+def hand_picture(
+    cards: Sequence[Card], side: Side, *, caption: str = "", height: int = 96, per_row: int = 10
+) -> bytes:
+    """A PNG of a hand: each card's face for ``side``, and for two-sided (Flip) cards their other
+    face under it, half as tall (everyone sees the inactive faces, docs/rules.md §7). Sizes as in
+    ``cards_picture``; call it off the event loop (``asyncio.to_thread``).
+    """
+    faces = [(card.face(side), side) for card in cards]
+    backs = [
+        (card.dark if side is Side.LIGHT else card.light, side.other) if card.dark else None for card in cards
+    ]
+    return cards_picture(faces, backs=backs, caption=caption, height=height, per_row=per_row)
+
+
+def table_picture(
+    top: Face, side: Side, color: Color | None, *, caption: str = "", height: int = 160
+) -> bytes:
+    """A PNG of the discard pile's top card, ``height`` pixels tall, and beside it a chip of the
+    current ``color`` (its field and its mark, docs/rules.md §1.5; none before it is named), under
+    ``caption``. Call it off the event loop (``asyncio.to_thread``).
+    """
+    w, _ = card_size(height)
+    chip = height // 2
+    top_y = PAD + _caption_height(caption)
+    width = max(2 * PAD + w + (GAP * 2 + chip if color else 0), _caption_width(caption))
+    size = (width, top_y + height + PAD)
+    picture = Image.new("RGBA", size, (*BACKGROUND, 255))
+    draw = ImageDraw.Draw(picture)
+    if caption:
+        draw.text((PAD, PAD), caption, font=_font(CAPTION), fill=TEXT)
+    picture.alpha_composite(card_image(top, side, height), (PAD, top_y))
+    if color is not None:
+        x, y = PAD + w + GAP * 2, top_y + (height - chip) // 2
+        draw.rounded_rectangle((x, y, x + chip, y + chip), chip // 5, fill=FIELD[color], outline=INK, width=2)
+        badge(draw, color, x + chip / 2, y + chip / 2, chip * 0.3)
+        label = _font(CAPTION)
+        draw.text((x + chip / 2, y + chip + GAP), color.value, font=label, fill=TEXT, anchor="mt")
+    return png(picture.convert("RGB"), compress_level=1)

@@ -1,0 +1,201 @@
+"""The card art (bot/art/): every face of every edition drawn, deterministic, named for Discord's
+application emojis, told apart without color vision, and composed into pictures."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.art import all_faces, art_side, card_image, card_png, card_size, edition_faces, emoji_name
+from bot.art.__main__ import main
+from bot.art.faces import BADGE
+from bot.art.pictures import CAPTION, GAP, PAD, cards_picture, hand_picture, table_picture
+from bot.art.style import CHARACTERS, GLYPHS, MARK_SHAPES, MARKS
+from bot.engine.cards import Card, Color, Face, Rank, Side
+from bot.engine.variants import VARIANTS
+
+EDITION_FACES = [(v.id, f, s) for v in VARIANTS.values() for f, s in edition_faces(v)]
+EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
+
+
+def decode(data: bytes) -> Image.Image:
+    """The PNG bytes as an image (checking they are a PNG)."""
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image
+
+
+@pytest.mark.parametrize("height", [40, 128])
+@pytest.mark.parametrize(("edition", "face", "side"), EDITION_FACES, ids=lambda x: getattr(x, "name", str(x)))
+def test_every_face_renders(edition: str, face: Face, side: Side, height: int) -> None:
+    """Every face of every edition (both sides of Flip's) draws at 40 and 128 px, as a PNG of the
+    card's size with transparent round corners and an opaque middle."""
+    image = decode(card_png(face, side, height))
+    assert image.size == card_size(height)
+    assert image.mode == "RGBA"
+    assert image.getpixel((0, 0))[3] == 0
+    assert image.getpixel((image.width // 2, image.height // 2))[3] == 255
+
+
+def test_every_deck_face_has_art() -> None:
+    """Each face of each deck, on its side, is among the faces drawn (and the command writes)."""
+    drawn = {emoji_name(f, s) for f, s in all_faces()}
+    for variant in VARIANTS.values():
+        for side in Side:
+            for face in variant.deck_faces(side):
+                assert emoji_name(face, side) in drawn, (variant.id, face.name)
+
+
+def test_same_face_same_bytes_across_processes() -> None:
+    """Drawing is deterministic: drawn afresh, and in another process with another hash seed, a
+    face gives the same PNG bytes."""
+    sample = [
+        (Face.parse("red 7"), Side.LIGHT),
+        (Face.parse("wild"), Side.DARK),
+        (Face.parse("howler"), Side.LIGHT),
+    ]
+    here = [hashlib.sha256(card_png(f, s, 64)).hexdigest() for f, s in sample]
+    fresh = card_image.__wrapped__(*sample[0], 64)
+    assert fresh is not card_image(*sample[0], 64)
+    assert fresh.tobytes() == card_image(*sample[0], 64).tobytes()
+    script = (
+        "import hashlib; from bot.art import card_png; from bot.engine.cards import Face, Side\n"
+        f"for text, side in {[(f.name, s.name) for f, s in sample]!r}:\n"
+        "    print(hashlib.sha256(card_png(Face.parse(text), Side[side], 64)).hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split() == here
+
+
+def test_emoji_names_valid_and_unique() -> None:
+    """Every face's emoji name is 2-32 characters of [A-Za-z0-9_], and no two faces share one
+    (the light and the dark wild are different pictures, so different names)."""
+    names = [emoji_name(f, s) for f, s in all_faces()]
+    assert all(EMOJI_NAME.fullmatch(n) for n in names), [n for n in names if not EMOJI_NAME.fullmatch(n)]
+    assert len(set(names)) == len(names)
+    assert emoji_name(Face.parse("wild"), Side.LIGHT) != emoji_name(Face.parse("wild"), Side.DARK)
+    pictures = {card_png(f, s, 40) for f, s in all_faces()}
+    assert len(pictures) == len(names)
+
+
+def test_colored_face_ignores_side() -> None:
+    """A colored face takes its color's side whatever side it is asked for; a wild takes the side."""
+    red7 = Face.parse("red 7")
+    assert art_side(red7, Side.DARK) is Side.LIGHT
+    assert emoji_name(red7, Side.DARK) == emoji_name(red7) == "uno_red_7"
+    assert art_side(Face.parse("wild"), Side.DARK) is Side.DARK
+
+
+@pytest.mark.parametrize("side", list(Side))
+def test_colors_of_a_side_have_different_marks(side: Side) -> None:
+    """Color-blind players tell the colors of a side apart by their marks: every pair of colors has
+    two different marks, drawn from two different shapes."""
+    for a, b in itertools.combinations(Color.of_side(side), 2):
+        assert MARKS[a] is not MARKS[b]
+        assert MARK_SHAPES[MARKS[a]] != MARK_SHAPES[MARKS[b]]
+
+
+def _badge_ink(color: Color) -> Image.Image:
+    """The inside of a 7's corner badge, black and white: the mark as drawn."""
+    image = card_image(Face(color, Rank.SEVEN), color.side, 128).convert("L")
+    w = image.width
+    frame = w * (0.085 if color.side is Side.DARK else 0.04)
+    r = w * BADGE
+    c = frame + r * 1.1
+    box = tuple(round(v) for v in (c - r * 0.7, c - r * 0.7, c + r * 0.7, c + r * 0.7))
+    return image.crop(box).point(lambda v: 255 if v > 128 else 0)
+
+
+@pytest.mark.parametrize("side", list(Side))
+def test_marks_differ_in_grayscale(side: Side) -> None:
+    """In grayscale, the corner badges of two colors' 7s differ in many pixels (the marks are drawn,
+    and not the same)."""
+    for a, b in itertools.combinations(Color.of_side(side), 2):
+        one, two = _badge_ink(a), _badge_ink(b)
+        differing = one.width * one.height - ImageChops.difference(one, two).histogram()[0]
+        assert differing > one.width * one.height * 0.05, (a, b, differing)
+
+
+def test_every_rank_has_a_glyph_we_can_draw() -> None:
+    """Every rank has a glyph; text glyphs use only the characters drawn as strokes; within a
+    side of an edition, no two ranks share a glyph on the same kind of field."""
+    assert set(GLYPHS) == set(Rank)
+    assert all(set(g) <= set(CHARACTERS) for g in GLYPHS.values() if isinstance(g, str))
+    for variant in VARIANTS.values():
+        for side in Side:
+            ranks = {f.rank for f in variant.deck_faces(side)}
+            looks = {(GLYPHS[r], r.is_wild) for r in ranks}
+            assert len(looks) == len(ranks), (variant.id, side)
+
+
+def test_hand_picture_of_25_cards() -> None:
+    """25 cards at 96 px in rows of 10 make 3 rows: the picture has the layout's size, and a Flip
+    hand adds each card's other face under it at half height."""
+    w, h = card_size(96)
+    assert (w, h) == (72, 96)
+    classic = [Card(f) for f in VARIANTS["classic"].light[:25]]
+    image = decode(hand_picture(classic, Side.LIGHT, caption="alice: 25 cards"))
+    width = 2 * PAD + 10 * w + 9 * GAP
+    assert image.size == (width, 2 * PAD + CAPTION + GAP + 3 * h + 2 * GAP) == (816, 354)
+    flip = VARIANTS["flip"]
+    two_sided = [Card(light, dark) for light, dark in zip(flip.light[:25], flip.dark[:25], strict=True)]
+    image = decode(hand_picture(two_sided, Side.DARK))
+    row = h + GAP // 2 + h // 2
+    assert image.size == (width, 2 * PAD + 3 * row + 2 * GAP) == (816, 484)
+
+
+def test_hand_picture_shows_the_side_asked() -> None:
+    """A Flip hand shown on the dark side has the dark face big, the light one small under it."""
+    card = Card(Face.parse("red 7"), Face.parse("purple draw five"))
+    image = decode(hand_picture([card], Side.DARK)).convert("RGBA")
+    big = image.crop((PAD, PAD, PAD + 72, PAD + 96))
+    assert (
+        big.tobytes()
+        == Image.alpha_composite(
+            Image.new("RGBA", big.size, (49, 51, 56, 255)),
+            card_image(Face.parse("purple draw five"), Side.DARK, 96),
+        ).tobytes()
+    )
+
+
+def test_pictures_refuse_bad_layouts() -> None:
+    """A layout without room, or backs that do not match the faces, is refused."""
+    faces = list(all_faces()[:3])
+    with pytest.raises(ValueError, match="per_row"):
+        cards_picture(faces, per_row=0)
+    with pytest.raises(ValueError, match="2 backs for 3 faces"):
+        cards_picture(faces, backs=[None, None])
+
+
+def test_table_picture() -> None:
+    """The table picture holds the top card and, once a color is named, a chip of it beside."""
+    top = Face.parse("wild draw four")
+    plain = decode(table_picture(top, Side.LIGHT, None))
+    named = decode(table_picture(top, Side.LIGHT, Color.BLUE, caption="Top card"))
+    w, h = card_size(160)
+    assert plain.size == (2 * PAD + w, 2 * PAD + h)
+    assert named.size == (2 * PAD + w + 2 * GAP + h // 2, 2 * PAD + CAPTION + GAP + h)
+
+
+def test_command_writes_each_face_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command writes every face as <emoji name>.png (the bytes of card_png), and a second run
+    writes nothing: the folder is its cache."""
+    assert main(["--out", str(tmp_path), "--height", "40"]) == 0
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == sorted(f"{emoji_name(f, s)}.png" for f, s in all_faces())
+    face, side = all_faces()[-1]
+    assert (tmp_path / f"{emoji_name(face, side)}.png").read_bytes() == card_png(face, side, 40)
+    assert f"{len(files)} files written" in capsys.readouterr().out
+    assert main(["--out", str(tmp_path), "--height", "40"]) == 0
+    assert "0 files written" in capsys.readouterr().out
