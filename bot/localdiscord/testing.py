@@ -87,6 +87,7 @@ class LocalDiscord:
         self.stand_in.rate_limits = rate_limits
         self.stand_in.rest.check_responses = True  # and the gateway's events: Discord's shapes
         self.stand_in.gateway.check_payloads = True
+        self.stand_in.state.check_emojis = True  # text and images name emojis that exist
         self._factory = client_factory
         self._wait_ready = wait_ready
         self._timeout = timeout
