@@ -4,8 +4,7 @@ routes with Discord's limits and the CDN image route, and ``discord.ui.LayoutVie
 
 from __future__ import annotations
 
-import struct
-import zlib
+import base64
 from typing import Any
 
 import aiohttp
@@ -16,26 +15,9 @@ from discord.http import Route
 
 from bot.localdiscord import StandIn
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, MAX_APP_EMOJIS, MAX_EMOJI_BYTES
-from bot.localdiscord.testing import LocalDiscord
+from bot.localdiscord.testing import LocalDiscord, png
 
 from .demo_bot import DemoBot
-
-
-def png(width: int = 2, height: int = 2, extra: bytes = b"") -> bytes:
-    """A valid RGB PNG of one red colour (``extra`` bytes in a private chunk make it larger)."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\x00" + b"\xe5\x39\x35" * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    body = (
-        chunk(b"IHDR", header)
-        + (chunk(b"prIv", extra) if extra else b"")
-        + chunk(b"IDAT", zlib.compress(rows))
-    )
-    return b"\x89PNG\r\n\x1a\n" + body + chunk(b"IEND", b"")
-
 
 RED = 0xE53935
 
@@ -195,12 +177,10 @@ async def test_application_emoji_limits(
 ) -> None:
     """A bad name, a taken one, an image that is not what its data URI says, or one over 256 KiB
     is refused with Discord's code, and no emoji is stored."""
-    import base64
-
     client = env.client
     await client.create_application_emoji(name="red_5", image=png())
     if change.get("image") == "too big":
-        big = png(extra=b"\x00" * MAX_EMOJI_BYTES)
+        big = png(padding=MAX_EMOJI_BYTES)
         change = {"image": "data:image/png;base64," + base64.b64encode(big).decode()}
     body = {"name": "blue_5", "image": "data:image/png;base64," + base64.b64encode(png()).decode(), **change}
     route = Route("POST", "/applications/{a}/emojis", a=env.stand_in.application_id)
@@ -214,7 +194,7 @@ async def test_application_emoji_limits(
 async def test_two_thousand_emojis_at_most(env: LocalDiscord) -> None:
     """The 2,001st application emoji is refused (30008); a deleted one makes room."""
     state = env.stand_in.state
-    image = "data:image/png;base64," + __import__("base64").b64encode(png()).decode()
+    image = "data:image/png;base64," + base64.b64encode(png()).decode()
     for number in range(MAX_APP_EMOJIS):
         state.create_emoji(f"card_{number}", image)
     env.expect_error(30008)
