@@ -22,6 +22,7 @@ from .ratelimits import RateLimits
 from .records import (
     Channel,
     Clock,
+    Emoji,
     InteractionRecord,
     InteractionResponse,
     Message,
@@ -37,6 +38,7 @@ __all__ = [
     "Clock",
     "CommandUsageError",
     "DiscordError",
+    "Emoji",
     "InteractionRecord",
     "InteractionResponse",
     "Message",

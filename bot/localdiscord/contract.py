@@ -42,7 +42,8 @@ TOTALS: Counter[str] = Counter()
 
 # discord.py sends these snowflakes as JSON integers where the spec wants strings; Discord accepts
 # them (it reads snowflakes from either). Paths in a request body, or in an interaction callback's
-# ``data`` ("*": every item of a list); such ints are read as strings before the check.
+# ``data`` ("*": every item of a list; "**": every component of a tree, nested ones and select
+# options included); such ints are read as strings before the check.
 QUIRKS: dict[tuple[str, ...], str] = {
     ("allowed_mentions", "users", "*"): "AllowedMentions.to_dict() lists user ids as ints",
     ("allowed_mentions", "roles", "*"): "AllowedMentions.to_dict() lists role ids as ints",
@@ -51,7 +52,9 @@ QUIRKS: dict[tuple[str, ...], str] = {
     ("message_reference", "message_id"): "MessageReference.to_message_reference_dict() uses ints",
     ("message_reference", "channel_id"): "MessageReference.to_message_reference_dict() uses ints",
     ("message_reference", "guild_id"): "MessageReference.to_message_reference_dict() uses ints",
+    ("components", "**", "emoji", "id"): "PartialEmoji.to_dict() sends a custom emoji's id as an int",
 }
+_TREE_KEYS = ("components", "accessory", "component", "options")
 
 # Where the spec and Discord's documentation disagree, the stand-in follows the documentation; what
 # a response check would report there is left out: (the responses' status class, path prefix in
@@ -292,6 +295,8 @@ def _as_strings(node: Any, pattern: tuple[str, ...]) -> Any:
         is_id = isinstance(node, int) and not isinstance(node, bool) and node >= 0
         return str(node) if is_id else node
     key, rest = pattern[0], pattern[1:]
+    if key == "**":
+        return _in_tree(node, pattern)
     if isinstance(node, dict) and key in node:
         child = _as_strings(node[key], rest)
         return node if child is node[key] else {**node, key: child}
@@ -299,6 +304,23 @@ def _as_strings(node: Any, pattern: tuple[str, ...]) -> Any:
         items = [_as_strings(item, rest) for item in node]
         return node if all(a is b for a, b in zip(items, node, strict=True)) else items
     return node
+
+
+def _in_tree(node: Any, pattern: tuple[str, ...]) -> Any:
+    """`_as_strings` of ``pattern[1:]`` at every component of the tree ``node`` (a component, or
+    a list of them) and its select options."""
+    if isinstance(node, list):
+        items = [_in_tree(item, pattern) for item in node]
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    if not isinstance(node, dict):
+        return node
+    out = _as_strings(node, pattern[1:])
+    for key in _TREE_KEYS:
+        if key in out:
+            child = _in_tree(out[key], pattern)
+            if child is not out[key]:
+                out = {**out, key: child}
+    return out
 
 
 def _without_quirks(body: Any) -> Any:

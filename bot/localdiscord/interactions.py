@@ -499,7 +499,8 @@ def followup(
         raise limits.unknown("Webhook")
     original = record.original
     if record.response_type == 5 and original is not None and original.loading:
-        body = {k: v for k, v in body.items() if k != "flags"}
+        # The placeholder keeps its ephemerality; IS_COMPONENTS_V2 comes with the new body.
+        body = {**body, "flags": int(body.get("flags") or 0) & limits.FLAG_COMPONENTS_V2}
         edited = state.edit_message(original, body, files=files)
         answered(state, record, edited)
         return edited

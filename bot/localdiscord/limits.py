@@ -14,7 +14,10 @@ flattens ``errors`` ("In content: Must be 2000 or fewer in length.").
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import base64
+import binascii
+import re
+from collections.abc import Container, Iterator
 from typing import Any
 
 JSON = dict[str, Any]
@@ -30,6 +33,33 @@ TOKEN_SECONDS = 15 * 60.0
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+
+# Components V2 (https://discord.com/developers/docs/components/reference): the text of all text
+# displays of a message together, and the fields a message with IS_COMPONENTS_V2 cannot use.
+MAX_V2_TEXT = 4000
+V2_LEGACY_FIELDS = ("content", "embeds", "poll", "sticker_ids")
+MEDIA_SCHEMES = ("http", "https", "attachment")
+
+# Application emojis (https://discord.com/developers/docs/resources/emoji, "Application-Owned
+# Emoji", "Create Application Emoji", "Emoji Formats"): 2,000 per application, a 256 KiB image
+# in one of five formats; a name of 2-32 letters, digits and underscores (the spec gives only the
+# length).
+MAX_APP_EMOJIS = 2000
+MAX_EMOJI_BYTES = 256 * 1024
+EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
+_IMAGE_MAGIC = {
+    "image/png": lambda b: b.startswith(b"\x89PNG\r\n\x1a\n"),
+    "image/jpeg": lambda b: b.startswith(b"\xff\xd8\xff"),
+    "image/gif": lambda b: b.startswith((b"GIF87a", b"GIF89a")),
+    "image/webp": lambda b: b.startswith(b"RIFF") and b[8:12] == b"WEBP",
+    "image/avif": lambda b: b[4:12] == b"ftypavif",
+}
+_DATA_URI = re.compile(r"data:(?P<mime>[\w/+.-]+);base64,(?P<data>.*)", re.DOTALL)
+# A custom emoji in text (``<:name:id>``, animated ``<a:name:id>``), and an emoji's image on the
+# CDN (``{Asset.BASE}/emojis/{id}.png``).
+CUSTOM_EMOJI = re.compile(r"<a?:(\w{2,32}):(\d{15,21})>")
+EMOJI_URL = re.compile(r"/emojis/(\d{15,21})\.(?:png|webp|gif|jpg|jpeg|avif)(?:\?|$)")
 
 
 class DiscordError(Exception):
@@ -81,6 +111,7 @@ def unknown(what: str) -> DiscordError:
         "Webhook": 10015,
         "interaction": 10062,
         "Application": 10002,
+        "Emoji": 10014,
     }
     return DiscordError(404, codes[what], f"Unknown {what}")
 
@@ -152,36 +183,40 @@ def _walk_with_paths(components: list[JSON], path: tuple[str, ...]) -> Iterator[
                 yield from _walk_with_paths(child.get("components") or [], (*here, key, "components"))
 
 
-def _check_components(components: list[JSON], flags: int, base: tuple[str, ...]) -> Problems:
+def _check_components(
+    components: list[JSON], flags: int, base: tuple[str, ...], emoji_ids: Container[int] | None
+) -> Problems:
     """What the spec cannot say of a message's components
     (https://discord.com/developers/docs/components/reference): at most 5 action rows at the top
-    (40 components in all with IS_COMPONENTS_V2), a select alone in its row, custom ids unique in
-    the message."""
+    (40 components in all, 4,000 characters of text displays, media from http(s) or an
+    attachment with IS_COMPONENTS_V2), a select alone in its row, custom ids unique in the
+    message, and a custom emoji (``emoji.id``) on a button or select option one that exists
+    (``emoji_ids``; None: not checked)."""
     problems: Problems = []
     path = (*base, "components")
     if flags & FLAG_COMPONENTS_V2:
-        if sum(1 for _ in walk_components(components)) > MAX_V2_COMPONENTS:
-            problems.append(_too_long(path, MAX_V2_COMPONENTS))
+        problems += _check_v2(components, path)
     else:
         if len(components) > MAX_ROWS:
             problems.append(_too_long(path, MAX_ROWS))
         for r, row in enumerate(components):
-            row_path = (*path, str(r))
             if row.get("type") != 1:
-                problems.append(((*row_path, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1}."))
-                continue
-            children = row.get("components") or []
-            selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
-            if selects and len(children) > 1:
-                problems.append(
-                    (
-                        (*row_path, "components"),
-                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                        "The specified component exceeds the maximum width",
-                    )
-                )
+                problems.append(((*path, str(r), "type"), "BASE_TYPE_CHOICES", "Value must be one of {1}."))
     seen: set[str] = set()
     for where, component in _walk_with_paths(components, path):
+        children = component.get("components") or []
+        if (
+            component.get("type") == 1
+            and len(children) > 1
+            and any(c.get("type") in _SELECTS for c in children)
+        ):
+            problems.append(
+                (
+                    (*where, "components"),
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                )
+            )
         custom_id = component.get("custom_id")
         if custom_id is not None:
             if custom_id in seen:
@@ -193,6 +228,90 @@ def _check_components(components: list[JSON], flags: int, base: tuple[str, ...])
                     )
                 )
             seen.add(custom_id)
+        if emoji_ids is not None:
+            problems += _check_emojis(component, where, emoji_ids)
+    return problems
+
+
+_SELECTS = (3, 5, 6, 7, 8)
+
+
+def _check_emojis(component: JSON, where: tuple[str, ...], emoji_ids: Container[int]) -> Problems:
+    """A button's or select option's custom emoji that does not exist: Discord answers
+    ``BUTTON_COMPONENT_INVALID_EMOJI`` at ``emoji.name``, for select options too (as reported in
+    discord/discord-api-docs#8071)."""
+    problems: Problems = []
+    places = [((*where, "emoji"), component.get("emoji"))]
+    for index, option in enumerate(component.get("options") or []):
+        if isinstance(option, dict):
+            places.append(((*where, "options", str(index), "emoji"), option.get("emoji")))
+    for path, emoji in places:
+        emoji_id = emoji.get("id") if isinstance(emoji, dict) else None
+        if emoji_id is not None and (not str(emoji_id).isdigit() or int(emoji_id) not in emoji_ids):
+            problems.append(((*path, "name"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji"))
+    return problems
+
+
+def _check_v2(components: list[JSON], path: tuple[str, ...]) -> Problems:
+    """A Components V2 message's limits the spec cannot say
+    (https://discord.com/developers/docs/components/reference): 40 components counting nested
+    ones, 4,000 characters across its text displays, a thumbnail's or gallery item's media an
+    http(s) URL or an ``attachment://`` reference."""
+    problems: Problems = []
+    if sum(1 for _ in walk_components(components)) > MAX_V2_COMPONENTS:
+        problems.append(_too_long(path, MAX_V2_COMPONENTS))
+    text = sum(len(str(c.get("content") or "")) for c in walk_components(components) if c.get("type") == 10)
+    if text > MAX_V2_TEXT:
+        problems.append(_too_long(path, MAX_V2_TEXT))
+    for where, component in _walk_with_paths(components, path):
+        media: list[tuple[str, ...]] = [("media",)] if component.get("type") == 11 else []
+        if component.get("type") == 12:
+            media = [("items", str(i), "media") for i in range(len(component.get("items") or []))]
+        for keys in media:
+            node: Any = component
+            for key in keys:
+                node = node[int(key)] if isinstance(node, list) else (node or {}).get(key)
+            url = str((node or {}).get("url") or "")
+            scheme = url.split(":", 1)[0] if ":" in url else ""
+            if scheme not in MEDIA_SCHEMES:
+                problems.append(
+                    (
+                        (*where, *keys, "url"),
+                        "URL_TYPE_INVALID_SCHEME",
+                        f'Scheme "{scheme}" is not supported. Scheme must be one of {MEDIA_SCHEMES}.',
+                    )
+                )
+    return problems
+
+
+def _check_v2_fields(merged: JSON, body: JSON, current: JSON | None, base: tuple[str, ...]) -> Problems:
+    """A message with IS_COMPONENTS_V2 (after this request) carries no content, embeds, poll or
+    stickers (Discord: ``MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2``), and the flag,
+    once set, stays ("it can't be removed from that message",
+    https://discord.com/developers/docs/resources/message#message-object-message-flags)."""
+    problems: Problems = []
+    before = int((current or {}).get("flags") or 0)
+    flags = body.get("flags")
+    if before & FLAG_COMPONENTS_V2 and flags is not None and not int(flags) & FLAG_COMPONENTS_V2:
+        problems.append(
+            (
+                (*base, "flags"),
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",  # the stand-in's name: see docs/stand-in.md
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+            )
+        )
+        return problems
+    if not (before | int(flags or 0)) & FLAG_COMPONENTS_V2:
+        return problems
+    for key in V2_LEGACY_FIELDS:
+        if merged.get(key):
+            problems.append(
+                (
+                    (*base, key),
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"The '{key}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
+            )
     return problems
 
 
@@ -219,14 +338,23 @@ def _check_embeds(embeds: list[JSON], base: tuple[str, ...]) -> Problems:
     return problems
 
 
-def check_message(body: JSON, *, base: tuple[str, ...] = (), current: JSON | None = None) -> None:
+def check_message(
+    body: JSON,
+    *,
+    base: tuple[str, ...] = (),
+    current: JSON | None = None,
+    emoji_ids: Container[int] | None = None,
+) -> None:
     """Validate a message create (``current`` None) or edit body the way Discord does.
 
     Args:
         body: the JSON body (``content``, ``embeds``, ``components``, ``flags``, ...).
         base: where the message sits in the request (``("data",)`` for interaction callbacks),
             prefixed to every error path.
-        current: for an edit, the message's fields before it (to decide emptiness after it).
+        current: for an edit, the message's fields before it (to decide emptiness after it, and
+            whether it has IS_COMPONENTS_V2).
+        emoji_ids: the custom emojis that exist (a component's ``emoji.id`` must be one); None
+            skips that check.
 
     Raises:
         DiscordError: 50035 for shape errors, 50006 when the resulting message is empty.
@@ -235,15 +363,16 @@ def check_message(body: JSON, *, base: tuple[str, ...] = (), current: JSON | Non
     content = body.get("content")
     if isinstance(content, str) and len(content) > MAX_CONTENT:
         problems.append(_too_long((*base, "content"), MAX_CONTENT))
-    flags = int(body.get("flags") or (current or {}).get("flags") or 0)
+    flags = int(body.get("flags") or 0) | int((current or {}).get("flags") or 0)
     if body.get("components"):
-        problems += _check_components(body["components"], flags, base)
+        problems += _check_components(body["components"], flags, base, emoji_ids)
     if body.get("embeds"):
         problems += _check_embeds(body["embeds"], base)
     problems += _check_allowed_mentions(body.get("allowed_mentions") or {}, base)
+    merged = {**(current or {}), **{k: v for k, v in body.items() if k in _PAYLOAD_KEYS}}
+    problems += _check_v2_fields(merged, body, current, base)
     if problems:
         raise invalid_form(problems)
-    merged = {**(current or {}), **{k: v for k, v in body.items() if k in _PAYLOAD_KEYS}}
     if not any(merged.get(key) for key in _PAYLOAD_KEYS):
         raise empty_message()
 
@@ -314,3 +443,51 @@ def check_modal(body: JSON, *, base: tuple[str, ...] = ("data",)) -> None:
         problems.append(((*base, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."))
     if problems:
         raise invalid_form(problems)
+
+
+def check_emoji_name(name: Any, taken: bool) -> None:
+    """An application emoji's name: 2-32 letters, digits or underscores, unique in the application.
+
+    Raises:
+        DiscordError: 50035 at ``name``: ``STRING_TYPE_REGEX``, or
+            ``APPLICATION_EMOJI_NAME_ALREADY_TAKEN`` (the code Discord answers a duplicate with).
+    """
+    if not isinstance(name, str) or EMOJI_NAME.fullmatch(name) is None:
+        raise invalid_form(
+            [
+                (
+                    ("name",),
+                    "STRING_TYPE_REGEX",
+                    f"String value did not match validation regex: {EMOJI_NAME.pattern}",
+                )
+            ]
+        )
+    if taken:
+        raise invalid_form([(("name",), "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken")])
+
+
+def emoji_image(image: Any, count: int) -> tuple[str, bytes]:
+    """The ``(content type, bytes)`` of a new application emoji's image data
+    (``data:image/png;base64,...``, https://discord.com/developers/docs/reference#image-data),
+    the application holding ``count`` emojis already.
+
+    Raises:
+        DiscordError: 30008 at 2,000 emojis; 50035 at ``image`` for data that is not a PNG,
+            JPEG, GIF, WebP or AVIF image as its data URI says; 50138 for an image over 256 KiB
+            (Discord tries to shrink it first and says so).
+    """
+    if count >= MAX_APP_EMOJIS:
+        raise DiscordError(400, 30008, "Maximum number of emojis reached")
+    match = _DATA_URI.fullmatch(image) if isinstance(image, str) else None
+    data = b""
+    if match is not None:
+        try:
+            data = base64.b64decode(match["data"], validate=True)
+        except binascii.Error:
+            data = b""
+    mime = match["mime"] if match is not None else ""
+    if not data or not _IMAGE_MAGIC.get(mime, lambda b: False)(data):
+        raise invalid_form([(("image",), "IMAGE_INVALID", "Invalid image data")])
+    if len(data) > MAX_EMOJI_BYTES:
+        raise DiscordError(400, 50138, f"Failed to resize asset below the maximum size: {MAX_EMOJI_BYTES}")
+    return mime, data

@@ -114,6 +114,32 @@ class Channel:
 
 
 @dataclass(eq=False)
+class Emoji:
+    """An application emoji: its name and image (``content_type`` is the uploaded format; the
+    stand-in's CDN route serves these bytes)."""
+
+    id: int
+    name: str
+    image: bytes
+    content_type: str
+    user: User
+
+    @property
+    def animated(self) -> bool:
+        """Whether the image is a GIF (Discord marks animated uploads; the stand-in takes every
+        GIF as one)."""
+        return self.content_type == "image/gif"
+
+    @property
+    def mention(self) -> str:
+        """``<:name:id>`` (``<a:name:id>`` if animated), as text shows it."""
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"Emoji({self.name!r}, id={self.id})"
+
+
+@dataclass(eq=False)
 class Message:
     """A stored message, updated in place by edits.
 

@@ -17,7 +17,7 @@ from . import interactions, limits
 from .contract import Contract
 from .limits import JSON, DiscordError
 from .ratelimits import RateLimiter
-from .records import Channel, InteractionRecord, RequestRecord
+from .records import Channel, Emoji, InteractionRecord, RequestRecord
 from .state import PERMISSIONS, State
 
 API = "/api/v10"
@@ -95,6 +95,11 @@ class Rest:
             get(app + "/commands", self.get_commands),
             put(app + "/commands", self.put_commands),
             get(app + "/guilds/{guild_id}/commands", self.get_commands),
+            get(app + "/emojis", self.list_emojis),
+            post(app + "/emojis", self.create_emoji),
+            get(app + "/emojis/{emoji_id}", self.get_emoji),
+            patch(app + "/emojis/{emoji_id}", self.edit_emoji),
+            delete(app + "/emojis/{emoji_id}", self.delete_emoji),
             put(app + "/guilds/{guild_id}/commands", self.put_commands),
             post("/interactions/{interaction_id}/{token}/callback", self.callback),
             post(webhook, self.followup),
@@ -278,6 +283,49 @@ class Rest:
             stored.append(entry)
         self.state.commands[scope] = stored
         return json_response(stored)
+
+    # ------------------------------------------------------------------ application emojis
+
+    def _emoji(self, request: web.Request) -> Emoji:
+        self._scope(request)
+        return self.state.get_emoji(request.match_info["emoji_id"])
+
+    async def list_emojis(self, request: web.Request) -> web.Response:
+        """``{"items": [emoji, ...]}``, oldest first."""
+        self._scope(request)
+        return json_response({"items": [self.state.emoji_payload(e) for e in self.state.emojis.values()]})
+
+    async def create_emoji(self, request: web.Request) -> web.Response:
+        """``POST {"name", "image": data URI}``: 201 with the new emoji."""
+        self._scope(request)
+        body = self._body(request)
+        emoji = self.state.create_emoji(body.get("name"), body.get("image"))
+        return json_response(self.state.emoji_payload(emoji), 201)
+
+    async def get_emoji(self, request: web.Request) -> web.Response:
+        """One emoji (10014 Unknown Emoji)."""
+        return json_response(self.state.emoji_payload(self._emoji(request)))
+
+    async def edit_emoji(self, request: web.Request) -> web.Response:
+        """``PATCH {"name"}``: rename."""
+        emoji = self._emoji(request)
+        name = self._body(request).get("name", emoji.name)
+        return json_response(self.state.emoji_payload(self.state.rename_emoji(emoji, name)))
+
+    async def delete_emoji(self, request: web.Request) -> web.Response:
+        """204."""
+        self.state.delete_emoji(self._emoji(request))
+        return json_response(None)
+
+    async def emoji_image(self, request: web.Request) -> web.Response:
+        """``GET /emojis/{id}.{png|webp|gif|...}`` outside ``/api``, as Discord's CDN: the uploaded
+        image (in its own format whatever the extension; Discord converts, browsers and discord.py
+        read any), 404 for an unknown id."""
+        emoji_id, _, _ = request.match_info["file"].partition(".")
+        emoji = self.state.emojis.get(int(emoji_id)) if emoji_id.isdigit() else None
+        if emoji is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=emoji.image, content_type=emoji.content_type)
 
     # ------------------------------------------------------------------ interactions
 

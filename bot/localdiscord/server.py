@@ -33,20 +33,30 @@ DEFAULT_TOKEN = "local.stand-in.token"
 
 
 def point_discord_py_at(base_url: str) -> Callable[[], None]:
-    """Send every discord.py REST call to ``{base_url}/api/v10`` and open the gateway at
-    ``ws://…/gateway``; returns a function that restores the previous targets.
+    """Send every discord.py REST call to ``{base_url}/api/v10``, open the gateway at
+    ``ws://…/gateway`` and build CDN addresses (``Emoji.url``: ``{Asset.BASE}/emojis/{id}.png``)
+    on ``base_url``; returns a function that restores the previous targets.
 
     Args:
         base_url: ``http://127.0.0.1:PORT`` (what `StandIn.base_url` gives).
     """
     url = yarl.URL(base_url)
-    previous = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    previous = (
+        discord.http.Route.BASE,
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+        discord.asset.Asset.BASE,
+    )
     discord.http.Route.BASE = str(url / "api" / "v10")
+    discord.asset.Asset.BASE = str(url).rstrip("/")
     scheme = "wss" if url.scheme == "https" else "ws"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = url.with_scheme(scheme) / "gateway"
 
     def restore() -> None:
-        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = previous
+        (
+            discord.http.Route.BASE,
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+            discord.asset.Asset.BASE,
+        ) = previous
 
     return restore
 
@@ -122,7 +132,13 @@ class StandIn:
         self.ui = UI(self)
         self.app = web.Application(middlewares=[self.rest.middleware])
         self.app.add_routes(self.rest.routes())
-        self.app.add_routes([web.get("/gateway", self.gateway.handle), *self.ui.routes()])
+        self.app.add_routes(
+            [
+                web.get("/gateway", self.gateway.handle),
+                web.get("/emojis/{file}", self.rest.emoji_image),
+                *self.ui.routes(),
+            ]
+        )
         self._runner: web.AppRunner | None = None
         self.host = "127.0.0.1"
         self.port = 0

@@ -19,6 +19,7 @@ from .limits import FLAG_EPHEMERAL, JSON
 from .records import (
     Channel,
     Clock,
+    Emoji,
     InteractionRecord,
     Message,
     RequestRecord,
@@ -122,6 +123,10 @@ class State:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.commands: dict[int | None, list[JSON]] = {}
+        self.emojis: dict[int, Emoji] = {}
+        # Report (`fail`) text or media naming a custom emoji that does not exist: Discord shows
+        # such text as ":name:" and such an image as broken, without refusing (tests turn it on).
+        self.check_emojis = False
         self.interactions: dict[int, InteractionRecord] = {}
         self.tokens: dict[str, InteractionRecord] = {}
         self.requests: list[RequestRecord] = []
@@ -276,7 +281,7 @@ class State:
             DiscordError: the body breaks a limit (see `limits.check_message`).
         """
         if validate:
-            limits.check_message(body, base=base)
+            limits.check_message(body, base=base, emoji_ids=self.emojis)
         flags = int(body.get("flags") or 0)
         if not flags & FLAG_EPHEMERAL:
             ephemeral_for = None
@@ -322,7 +327,7 @@ class State:
             "attachments": message.attachments,
             "flags": message.flags,
         }
-        limits.check_message(body, base=base, current=current)
+        limits.check_message(body, base=base, current=current, emoji_ids=self.emojis)
         self._apply(message, body, editing=True)
         self._add_files(message, files)
         message.flags &= ~limits.FLAG_LOADING
@@ -352,13 +357,93 @@ class State:
         if "embeds" in body:
             message.embeds = [{"type": "rich", **embed} for embed in body["embeds"] or []]
         if "components" in body:
-            message.components = _number_components(body["components"] or [])
+            message.components = _number_components(body["components"] or [], self.ids.next)
         if "attachments" in body:
             kept = {str(a.get("id")) for a in body["attachments"] or []}
             message.attachments = [a for a in message.attachments if str(a["id"]) in kept]
         if editing and body.get("flags") is not None:
-            # Only SUPPRESS_EMBEDS (4) can change after creation.
-            message.flags = (message.flags & ~4) | (int(body["flags"]) & 4)
+            # Only SUPPRESS_EMBEDS can change after creation, and IS_COMPONENTS_V2 be set
+            # (`limits.check_message` refuses its removal).
+            flags = int(body["flags"])
+            suppress = limits.FLAG_SUPPRESS_EMBEDS
+            message.flags = (
+                (message.flags & ~suppress) | (flags & suppress) | (flags & limits.FLAG_COMPONENTS_V2)
+            )
+        if self.check_emojis and message.author is self.bot:
+            for problem in self._missing_emojis(message):
+                self.fail(problem)
+
+    def _missing_emojis(self, message: Message) -> list[str]:
+        """Custom emojis ``message`` shows in its text (``<:name:id>`` in content, embeds and text
+        displays) or as media (an emoji image URL) that do not exist."""
+        found = [int(i) for _, i in limits.CUSTOM_EMOJI.findall(message.text)]
+        for component in message.all_components():
+            for media in [component.get("media"), *[i.get("media") for i in component.get("items") or []]]:
+                url = (media or {}).get("url") if isinstance(media, dict) else None
+                found += [int(i) for i in limits.EMOJI_URL.findall(str(url or ""))]
+        return [
+            f"message {message.id} shows custom emoji {emoji_id}, which does not exist"
+            for emoji_id in dict.fromkeys(found)
+            if emoji_id not in self.emojis
+        ]
+
+    # ------------------------------------------------------------------ application emojis
+
+    def create_emoji(self, name: Any, image: Any) -> Emoji:
+        """A new application emoji from a create body's ``name`` and ``image`` (a data URI).
+
+        Raises:
+            DiscordError: a bad or taken name, bad image data, too large, 2,000 emojis already
+                (`limits.check_emoji_name`, `limits.emoji_image`).
+        """
+        limits.check_emoji_name(name, self._emoji_named(name) is not None)
+        content_type, data = limits.emoji_image(image, len(self.emojis))
+        emoji = Emoji(self.ids.next(), name, data, content_type, self.bot)
+        self.emojis[emoji.id] = emoji
+        self.changed()
+        return emoji
+
+    def rename_emoji(self, emoji: Emoji, name: Any) -> Emoji:
+        """Give ``emoji`` a new name.
+
+        Raises:
+            DiscordError: a bad name, or another emoji's.
+        """
+        other = self._emoji_named(name)
+        limits.check_emoji_name(name, other is not None and other is not emoji)
+        emoji.name = name
+        self.changed()
+        return emoji
+
+    def delete_emoji(self, emoji: Emoji) -> None:
+        """Remove an application emoji (messages that show it keep its id, as on Discord)."""
+        del self.emojis[emoji.id]
+        self.changed()
+
+    def get_emoji(self, emoji_id: int | str) -> Emoji:
+        """An application emoji by id.
+
+        Raises:
+            DiscordError: 10014 Unknown Emoji.
+        """
+        return _by_id(self.emojis, emoji_id, "Emoji")
+
+    def _emoji_named(self, name: Any) -> Emoji | None:
+        return next((e for e in self.emojis.values() if e.name == name), None)
+
+    def emoji_payload(self, emoji: Emoji) -> JSON:
+        """The emoji object (the spec's ``EmojiResponse``); an application's emojis name the bot
+        as their ``user`` when uploaded through the API."""
+        return {
+            "id": str(emoji.id),
+            "name": emoji.name,
+            "roles": [],
+            "user": self.user_payload(emoji.user),
+            "require_colons": True,
+            "managed": False,
+            "animated": emoji.animated,
+            "available": True,
+        }
 
     def _add_files(self, message: Message, files: Sequence[tuple[str, int]]) -> None:
         """Record uploaded files (name, size) as attachments of ``message``, replacing the
@@ -603,15 +688,28 @@ class State:
         return metadata
 
 
-def _number_components(components: list[JSON]) -> list[JSON]:
-    """Copy a component tree, giving every component without one an ``id`` (1, 2, ... in tree
-    order), as Discord does."""
+def _number_components(components: list[JSON], next_id: Callable[[], int]) -> list[JSON]:
+    """Copy a component tree as Discord answers it: every component without one gets an ``id``
+    (1, 2, ... in tree order), Components V2 ones the fields Discord fills in (a container's
+    ``accent_color`` and ``spoiler``, a separator's ``divider`` and ``spacing``, a media item's
+    ``description``, ``spoiler`` and unfurled ``media`` with an id from ``next_id``)."""
     counter = iter(range(1, 10_000))
+
+    def media(item: JSON) -> JSON:
+        url = str(item.get("url") or "")
+        return {
+            "id": str(next_id()),
+            "url": url,
+            "proxy_url": url,
+            **{k: v for k, v in item.items() if k != "url"},
+        }
 
     def copy(component: JSON) -> JSON:
         out: dict[str, Any] = {**component}
-        out.setdefault("id", next(counter))
-        if out.get("type") in (3, 5, 6, 7, 8):
+        if out.get("id") is None:
+            out["id"] = next(counter)
+        kind = out.get("type")
+        if kind in (3, 5, 6, 7, 8):
             out.pop("required", None)  # a select's ``required`` counts in modals only: not kept
         if isinstance(out.get("emoji"), dict):
             out["emoji"] = _emoji(out["emoji"])
@@ -624,15 +722,42 @@ def _number_components(components: list[JSON]) -> list[JSON]:
         for key in ("accessory", "component"):
             if isinstance(out.get(key), dict):
                 out[key] = copy(out[key])
+        for key, default in _V2_DEFAULTS.get(kind, {}).items():
+            if out.get(key) is None:
+                out[key] = default
+        if kind in (11, 13) and isinstance(out.get(_MEDIA_KEY[kind]), dict):
+            out[_MEDIA_KEY[kind]] = media(out[_MEDIA_KEY[kind]])
+        if kind == 12:
+            items = [{"description": None, "spoiler": False, **i} for i in out.get("items") or []]
+            out["items"] = [{**i, "spoiler": bool(i["spoiler"]), "media": media(i["media"])} for i in items]
+        if kind == 13:
+            out.setdefault("name", out["file"]["url"].rsplit("/", 1)[-1])
+            out.setdefault("size", None)
         return out
 
     return [copy(c) for c in components]
 
 
+# What Discord fills in for a Components V2 component sent without it (the spec's
+# ``*ComponentResponse`` schemas require these).
+_V2_DEFAULTS: dict[Any, dict[str, Any]] = {
+    17: {"accent_color": None, "spoiler": False},
+    14: {"divider": True, "spacing": 1},
+    11: {"description": None, "spoiler": False},
+    13: {"spoiler": False},
+}
+_MEDIA_KEY = {11: "media", 13: "file"}
+
+
 def _emoji(emoji: JSON) -> JSON:
     """A component's emoji as Discord answers it: a Unicode emoji (``"id": null`` in the request,
-    as discord.py sends it) has no ``id``."""
-    return {k: v for k, v in emoji.items() if v is not None}
+    as discord.py sends it) has no ``id``; a custom one has its id as a string (discord.py sends
+    an int) and ``animated``."""
+    out = {k: v for k, v in emoji.items() if v is not None}
+    if "id" in out:
+        out["id"] = str(out["id"])
+        out.setdefault("animated", False)
+    return out
 
 
 __all__ = ["PERMISSIONS", "State", "permission_bits"]

@@ -30,6 +30,8 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import struct
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -41,6 +43,26 @@ from .records import Channel, Clock, User
 from .server import StandIn, point_discord_py_at
 
 ClientFactory = Callable[[StandIn], discord.Client]
+
+
+def png(
+    width: int = 2, height: int = 2, color: tuple[int, int, int] = (0xE5, 0x39, 0x35), *, padding: int = 0
+) -> bytes:
+    """A valid RGB PNG of one ``color`` (``width`` x ``height`` pixels), for emoji uploads in
+    tests; ``padding`` bytes in a private chunk make the file larger without changing the picture.
+    A one-pixel white frame marks its edges when it is at least 3 pixels each way."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def pixel(x: int, y: int) -> bytes:
+        edge = width >= 3 and height >= 3 and (x in (0, width - 1) or y in (0, height - 1))
+        return b"\xff\xff\xff" if edge else bytes(color)
+
+    rows = b"".join(b"\x00" + b"".join(pixel(x, y) for x in range(width)) for y in range(height))
+    header = chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+    extra = chunk(b"prIv", b"\x00" * padding) if padding else b""
+    return b"\x89PNG\r\n\x1a\n" + header + extra + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 class _Collector(logging.Handler):
@@ -87,6 +109,7 @@ class LocalDiscord:
         self.stand_in.rate_limits = rate_limits
         self.stand_in.rest.check_responses = True  # and the gateway's events: Discord's shapes
         self.stand_in.gateway.check_payloads = True
+        self.stand_in.state.check_emojis = True  # text and images name emojis that exist
         self._factory = client_factory
         self._wait_ready = wait_ready
         self._timeout = timeout
@@ -265,4 +288,4 @@ def run_coroutine_test(
     return True
 
 
-__all__ = ["LocalDiscord", "run_coroutine_test"]
+__all__ = ["LocalDiscord", "png", "run_coroutine_test"]

@@ -125,7 +125,8 @@ class UI:
             {"guild", "me", "channel", "users": [{"id", "name", "bot"}], "channels": [{"id",
              "name"}], "commands": [command paths], "messages": [view] (channel, public),
              "side": [view] (own ephemerals anywhere, DMs), "modal": {...} | null,
-             "notices": [text]}
+             "notices": [text], "emojis": {id: name} (the application's, whose images
+             ``/emojis/{id}.png`` serves)}
 
         A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
         "ephemeral", "loading", "edited", "time", "command"}``.
@@ -155,6 +156,7 @@ class UI:
                 (self._modal_view(i) for i in reversed(mine) if i.modal and not i.modal_submitted), None
             ),
             "notices": notices,
+            "emojis": {str(e.id): e.name for e in stand_in.state.emojis.values()},
         }
 
     @staticmethod

@@ -10,6 +10,7 @@ and with them alice's first move are the same on every run.
 
 from __future__ import annotations
 
+import base64
 import re
 import shutil
 from collections.abc import Callable
@@ -18,9 +19,11 @@ from typing import Any
 
 import pytest
 
+from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Clock
-from bot.localdiscord.testing import LocalDiscord
+from bot.localdiscord.testing import LocalDiscord, png
 from tests.e2e.conftest import make_bot
+from tests.localdiscord.demo_bot import DemoBot
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
 async_playwright, expect = playwright_api.async_playwright, playwright_api.expect
@@ -224,3 +227,111 @@ async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -
             await expect(saved).to_contain_text("Wild Customizable: **Sing** first", timeout=WAIT_MS)
         finally:
             await browser.close()
+
+
+def data_uri(image: bytes) -> str:
+    """``data:image/png;base64,...`` for an emoji upload."""
+    return "data:image/png;base64," + base64.b64encode(image).decode()
+
+
+@pytest.fixture
+def v2_env() -> LocalDiscord:
+    """The stand-in's demo bot (a V2 message is put in place by the test) with alice in #uno."""
+    return LocalDiscord(DemoBot, users=("alice",), channels=("uno",), clock=StillClock())
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "screenshot"),
+    [
+        (1280, 900, SCREENSHOT.with_name("browser-v2.png")),
+        (390, 844, SCREENSHOT.with_name("browser-v2-phone.png")),
+    ],
+    ids=["desktop", "phone"],
+)
+async def test_components_v2_message_in_chromium(
+    v2_env: LocalDiscord, width: int, height: int, screenshot: Path
+) -> None:
+    """A Components V2 table (a red container, a section with the top card's thumbnail on the
+    right, a separator, a gallery, a card button with its custom emoji) shows its images from the
+    stand-in's emoji route, fits a phone's width, and its button inside the container clicks."""
+    stand_in = v2_env.stand_in
+    state, uno = stand_in.state, stand_in.channel("uno")
+    red = state.create_emoji("red_5", data_uri(png(48, 72, (0xE5, 0x39, 0x35))))
+    blue = state.create_emoji("blue_7", data_uri(png(48, 72, (0x1E, 0x88, 0xE5))))
+    url = f"{stand_in.base_url}/emojis/{{}}.png".format
+    body = {
+        "flags": FLAG_COMPONENTS_V2,
+        "components": [
+            {
+                "type": 17,
+                "accent_color": 0xE53935,
+                "components": [
+                    {
+                        "type": 9,
+                        "components": [
+                            {
+                                "type": 10,
+                                "content": f"## UNO table\nTop card {red.mention} **Red 5** · alice to play",
+                            }
+                        ],
+                        "accessory": {"type": 11, "media": {"url": url(red.id)}, "description": "Red 5"},
+                    },
+                    {"type": 14, "divider": True, "spacing": 1},
+                    {"type": 10, "content": f"- bob played {blue.mention} Blue 7\n- alice drew 1 card"},
+                    {
+                        "type": 12,
+                        "items": [{"media": {"url": url(red.id)}}, {"media": {"url": url(blue.id)}}],
+                    },
+                    {
+                        "type": 1,
+                        "components": [
+                            {
+                                "type": 2,
+                                "style": 1,
+                                "label": "Red 5",
+                                "custom_id": "v2:red5",
+                                "emoji": {"id": str(red.id), "name": "red_5"},
+                            },
+                            {"type": 2, "style": 2, "label": "My hand", "custom_id": "v2:hand"},
+                        ],
+                    },
+                ],
+            }
+        ],
+    }
+    state.create_message(uno, state.bot, body)
+    problems: list[str] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": width, "height": height})
+            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+            try:
+                await page.goto(stand_in.base_url)
+                await page.locator("#who").select_option(label="alice")
+                box = page.locator("#messages .container")
+                await expect(box).to_have_count(1, timeout=WAIT_MS)
+                await expect(box).to_have_css("border-left-color", "rgb(229, 57, 53)")
+                await expect(box.locator(".section .h2")).to_have_text("UNO table")
+                images = box.locator("img")
+                # thumbnail, emoji in the section, emoji in the list, two gallery items, the button's
+                await expect(images).to_have_count(6)
+                loaded = await images.evaluate_all("(all) => all.map((i) => i.complete && i.naturalWidth)")
+                assert loaded == [48, 48, 48, 48, 48, 48], loaded
+                text = await box.locator(".section .texts").bounding_box()
+                thumb = await box.locator(".section .accessory img.thumb").bounding_box()
+                assert text and thumb and thumb["x"] >= text["x"] + text["width"] - 1  # on the right
+                card = box.get_by_role("button", name="Red 5")
+                await expect(card.locator("img.emoji")).to_have_attribute("src", f"/emojis/{red.id}.png")
+                problems += await overflowing(page, width)
+                await card.click()
+                run = await stand_in.wait_until(lambda: stand_in.interactions)
+                assert run[-1].payload["data"]["custom_id"] == "v2:red5"
+            finally:
+                screenshot.parent.mkdir(exist_ok=True)
+                await page.screenshot(path=str(screenshot), full_page=True)
+                print(f"screenshot: {screenshot}")
+        finally:
+            await browser.close()
+    assert not problems, problems

@@ -33,6 +33,25 @@ def select(options: int, **fields: Any) -> dict[str, Any]:
     return {"type": 3, "custom_id": "pick", "options": values, **fields}
 
 
+V2 = 1 << 15
+
+
+def text(content: str) -> dict[str, Any]:
+    """A text display (Components V2)."""
+    return {"type": 10, "content": content}
+
+
+def section(*texts: str, accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A section of text displays with an accessory (a thumbnail of an https image by default)."""
+    thumbnail = {"type": 11, "media": {"url": "https://example.com/card.png"}}
+    return {"type": 9, "components": [text(t) for t in texts], "accessory": accessory or thumbnail}
+
+
+def container(*components: dict[str, Any]) -> dict[str, Any]:
+    """A container (Components V2)."""
+    return {"type": 17, "components": list(components)}
+
+
 def embed(**fields: Any) -> dict[str, Any]:
     """A message with one embed."""
     return {"embeds": [fields]}
@@ -95,6 +114,84 @@ SHAPES = [
         50035,
         "components",
         id="41 components v2",
+    ),
+    pytest.param(
+        {"flags": V2, "components": [container(*(text(f"t{i}") for i in range(40)))]},
+        50035,
+        "components",
+        id="41 components v2 nested",
+    ),
+    pytest.param(
+        {"flags": V2, "content": "hi", "components": [text("t")]}, 50035, "content", id="content with v2"
+    ),
+    pytest.param(
+        {"flags": V2, "embeds": [{"title": "t"}], "components": [text("t")]},
+        50035,
+        "embeds",
+        id="embeds with v2",
+    ),
+    pytest.param(
+        {"flags": V2, "components": [text("a" * 2000), container(text("b" * 2001))]},
+        50035,
+        "components",
+        id="v2 text over 4000",
+    ),
+    pytest.param(
+        {"flags": V2, "components": [section("a", "b", "c", "d")]},
+        50035,
+        "components.0.components",
+        id="section with 4 texts",
+    ),
+    pytest.param(
+        {"flags": V2, "components": [{"type": 9, "components": [text("a")]}]},
+        50035,
+        "components.0.accessory",
+        id="section without accessory",
+    ),
+    pytest.param(
+        {
+            "flags": V2,
+            "components": [section("a", accessory={"type": 11, "media": {"url": "ftp://x/y.png"}})],
+        },
+        50035,
+        "components.0.accessory.media.url",
+        id="thumbnail not http",
+    ),
+    pytest.param(
+        {"flags": V2, "components": [{"type": 12, "items": [{"media": {"url": "javascript:alert(1)"}}]}]},
+        50035,
+        "components.0.items.0.media.url",
+        id="gallery item not http",
+    ),
+    pytest.param(
+        {"components": [container(text("t"))]}, 50035, "components.0.type", id="v2 types without flag"
+    ),
+    pytest.param(
+        {"flags": V2, "components": [container(row(select(2), button("b")))]},
+        50035,
+        "components.0.components.0.components",
+        id="select sharing a row in a container",
+    ),
+    pytest.param(
+        {"components": [row({**button("b"), "emoji": {"id": "123456789012345678", "name": "gone"}})]},
+        50035,
+        "components.0.components.0.emoji.name",
+        id="unknown custom emoji on a button",
+    ),
+    pytest.param(
+        {
+            "components": [
+                row(
+                    {
+                        **select(1),
+                        "options": [{"label": "l", "value": "v", "emoji": {"id": "1234", "name": "x"}}],
+                    }
+                )
+            ]
+        },
+        50035,
+        "components.0.components.0.options.0.emoji.name",
+        id="unknown custom emoji on an option",
     ),
     pytest.param({"embeds": [{"title": str(i)} for i in range(11)]}, 50035, "embeds", id="11 embeds"),
     pytest.param(
