@@ -10,7 +10,7 @@ from bot.localdiscord.records import Channel, Message, User
 from bot.localdiscord.testing import LocalDiscord
 from bot.render.history import replayed
 from bot.replay import check, check_database
-from tests.e2e.helpers import bot_of, choose, command, open_table, play_out
+from tests.e2e.helpers import bot_of, choose, click, command, open_table, play_out, table_message
 
 
 async def pick(uno: LocalDiscord, user: User, channel: Channel, game_id: str) -> Message:
@@ -92,3 +92,20 @@ async def test_history_empty_and_per_channel(uno: LocalDiscord) -> None:
     assert listing is not None and len(listing.selects[0]["options"]) == 1
     answer = await command(uno, alice, channel, "uno history")
     assert answer is not None and "No game has been recorded" in answer.text
+
+
+async def test_spectator_is_told_they_are_watching(uno: LocalDiscord) -> None:
+    """A member who isn't at the table pressing My hand (or /uno hand) is told privately they
+    are watching and how to join the next game; a player who left is told they aren't playing."""
+    channel = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    table = await open_table(uno, channel, alice, [bob], bots=1)
+    answer = await click(uno, carol, table_message(uno, channel), "My hand")
+    assert answer is not None and answer.ephemeral and "You're watching this game" in answer.text
+    assert "Join" in answer.text
+    answer = await command(uno, carol, channel, "uno hand")
+    assert answer is not None and answer.ephemeral and "You're watching this game" in answer.text
+    await command(uno, bob, channel, "uno leave")
+    answer = await click(uno, bob, table_message(uno, channel), "My hand")
+    assert answer is not None and answer.text.endswith("You aren't playing in this game.")
+    assert table.game is not None and str(carol.id) not in table.game.hands
