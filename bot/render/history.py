@@ -66,18 +66,22 @@ def _edition(variant: str) -> str:
 
 
 def _names(result: GameResult, *, mention: bool) -> dict[str, str]:
-    """Each player's name (plain text): as shown then where the replay kept it; else a bot's
-    label, a forgotten player's, or a mention (``mention``; Discord shows the member's name)."""
+    """Each player's name: as shown then where the replay kept it (:func:`plain` in a message,
+    ``mention``; :func:`as_label` in a select's option); else a bot's label, a forgotten
+    player's, or a mention (in a message: Discord shows the member's name) or "a player"."""
     if result.replay is not None:
-        return {p: plain(n) for p, n in zip(result.replay["players"], result.replay["names"], strict=True)}
-    return {
-        p: f"Bot {p[3:]}"
-        if p.startswith("ai:")
-        else "a former player"
-        if p.startswith("forgotten:") or not mention
-        else f"<@{p}>"
-        for p in result.players
-    }
+        shown = plain if mention else as_label
+        return {p: shown(n) for p, n in zip(result.replay["players"], result.replay["names"], strict=True)}
+    return {p: _unnamed(p, mention=mention) for p in result.players}
+
+
+def _unnamed(player: str, *, mention: bool) -> str:
+    """A player of a game recorded without names (before replays were kept)."""
+    if player.startswith("ai:"):
+        return f"Bot {player[3:]}"
+    if player.startswith("forgotten:"):
+        return "a former player"
+    return f"<@{player}>" if mention else "a player"
 
 
 def _key_name(names: dict[str, str], key: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import ai
-from bot.render.history import FILE_LIMIT, replayed, summary
+from bot.render.history import FILE_LIMIT, history_list, history_options, replayed, summary
 from bot.replay import check, main
 from bot.service.acting import _game_result
 from bot.storage import GameRecord, GameResult
@@ -109,3 +109,16 @@ def test_file_cut_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(cut.encode()) <= 2000 < len(whole.encode())
     assert cut.endswith("… the rest of this game is too long for one file.\n")
     assert whole.startswith(cut.rsplit("\n…", 1)[0] + "\n")
+
+
+def test_list_names_as_each_place_shows_them() -> None:
+    """The list's message escapes a name's Markdown; the select's options (no Markdown there)
+    show it as typed; a game recorded without names shows bots by label, members by mention."""
+    named = GameRecord(played(3, bots=2, target=200), time.time())
+    legacy = GameRecord(dataclasses.replace(named.result, game_id="old", replay=None), time.time() - 60)
+    listing = history_list([named, legacy]).description or ""
+    assert "\\*Ana\\*, Bot 1, Bot 2" in listing and "<@10>, Bot 1, Bot 2" in listing
+    first, second = history_options([named, legacy])
+    assert "*Ana*, Bot 1, Bot 2" in str(first.description) and "\\" not in str(first.description)
+    assert "a player, Bot 1, Bot 2" in str(second.description) and second.value == "old"
+    assert "recorded before replays" in str(summary(legacy, None).description)
