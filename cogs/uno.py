@@ -233,6 +233,11 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             embed.add_field(name=name, value=render.record_text(**counts))
         await interaction.followup.send(embed=embed, allowed_mentions=NONE)
 
+    @app_commands.command(name="history")
+    async def history(self, interaction: discord.Interaction[UnoBot]) -> None:
+        """This channel's last UNO games: each one's rounds, and for its players the whole game."""
+        await self.service.history.show(interaction)
+
     @app_commands.command(name="forget-me")
     async def forget_me(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Remove your name from every UNO record (results stay counted, anonymously)."""

@@ -11,6 +11,7 @@ module                     its one job
                            back (:class:`Acting`, :class:`Change`)
 ``publishing.py``          the public messages: lobby, table, pings, summaries
 ``hands.py``               players' private hands, answered and kept up to date
+``history.py``             ``/uno history``: past games, their rounds and their text files
 ``updates.py``             background jobs; message updates one in flight per message
 ``scheduling.py``          AI moves, turn timers, lobby expiry
 this module                the front: wiring, what follows a change, restore and shutdown
@@ -34,6 +35,7 @@ from bot.service.acting import Acting, Change
 from bot.service.commands import Commands
 from bot.service.dispatch import Dispatch
 from bot.service.hands import Hands
+from bot.service.history import History
 from bot.service.lobby import Lobby
 from bot.service.publishing import LOBBY, PING, TABLE, Publisher
 from bot.service.registry import TableRegistry
@@ -58,6 +60,7 @@ class TableService:
     Attributes:
         lobby: the lobby's commands and buttons (the cog and dispatch call them).
         commands: the game's other ``/uno`` commands (the cog calls them).
+        history: ``/uno history`` and its select.
         dispatch: clicks on components (the components call it).
     """
 
@@ -73,6 +76,7 @@ class TableService:
         self.publisher = Publisher(self)
         self.lobby = Lobby(self)
         self.commands = Commands(self)
+        self.history = History(self)
         self.set_aside: dict[int, str] = {}
         """Channels whose saved table could not be read at the last start, and why."""
         self.dispatch = Dispatch(self)

@@ -227,7 +227,21 @@ def _game_result(table: Table) -> GameResult:
     game = table.game
     assert game is not None
     # The rounds recorded so far: all of them at the game's end; an abandoned round doesn't count.
-    return GameResult(**_shared(table), winners=list(game.winners), rounds=table.recorded_rounds)
+    return GameResult(
+        **_shared(table), winners=list(game.winners), rounds=table.recorded_rounds, replay=_replay(table)
+    )
+
+
+def _replay(table: Table) -> dict[str, Any] | None:
+    """What replays the table's game (``GameResult.replay``): its journal so far, with the seats'
+    names as shown now; None when the journal is unknown (a game saved before journals)."""
+    game = table.game
+    assert game is not None
+    saved = game.to_dict()  # once a game: its journal as the table's save writes it
+    if saved["journal"] is None:
+        return None
+    replay = {key: saved[key] for key in ("variant", "options", "seed", "players", "journal")}
+    return {**replay, "names": [table.name(p) for p in game.players]}
 
 
 def _shared(table: Table) -> dict[str, Any]:

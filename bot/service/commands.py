@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from bot.service import TableService
 
 NONE = discord.AllowedMentions.none()
+SPECTATOR = (
+    "You're watching this game: the table message shows every move. "
+    "To play in the next one, press Join in its lobby once this game ends (or open it with /uno new)."
+)
+"""What a member who isn't at the table is told when they ask for a hand."""
 
 
 class Commands:
@@ -163,12 +168,16 @@ class Commands:
         message that replaces the one shown before.
 
         Raises:
-            NotInGame: the game hasn't started, or they aren't (or are no longer) in it.
+            NotInGame: the game hasn't started, or they aren't (or are no longer) in it; a
+                member who never sat at the table is told they are watching, and how to play
+                in the next game.
         """
         table = self.tables.require(channel_of(interaction))
         player = str(interaction.user.id)
         if table.game is None:
             raise NotInGame("The game hasn't started yet.")
+        if table.seat(player) is None:
+            raise NotInGame(SPECTATOR)
         if player not in table.game.hands:
             raise NotInGame()  # the same words as any other button of the game
         await self.service.hands.respond(interaction, table, player, new=True)

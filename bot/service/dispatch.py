@@ -48,7 +48,8 @@ class Dispatch:
         *,
         unoffered: str = "",
     ) -> None:
-        """A click on a lobby (``scope`` ``"l"``), table (``"t"``) or hand (``"h"``) component;
+        """A click on a lobby (``scope`` ``"l"``), table (``"t"``), hand (``"h"``) or history
+        (``"g"``) component;
         every error is answered here (`reply_error`), a refusal in a hand by redrawing it.
 
         ``unoffered`` says what a select's click chose that the select didn't offer: refused, as
@@ -62,6 +63,9 @@ class Dispatch:
                 )
             if unoffered:
                 raise BadClick(unoffered, "That choice wasn't offered; press Refresh.")
+            if scope == "g":  # a past game: no table needed
+                await self.service.history.choose(interaction, values[0] if values else "")
+                return
             table = self.service.tables.require(channel_id)
             if scope == "l":
                 await self._on_lobby(interaction, table, version, verb, values)

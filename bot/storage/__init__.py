@@ -47,7 +47,15 @@ class RoundResult:
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game (same fields as a round, with the game's winners)."""
+    """One finished game (same fields as a round, with the game's winners).
+
+    Attributes:
+        rounds: the rounds it finished (an abandoned round doesn't count).
+        replay: what replays it (``Game.replay`` reads it): ``variant``, ``options``, ``seed``,
+            ``players`` (ids in seat order), ``journal`` (``[seat index or null, action text]``
+            per version) and ``names`` (each seat's name as shown then, in seat order); None
+            when its journal is unknown (a game saved before journals were kept).
+    """
 
     game_id: str
     guild_id: int
@@ -57,6 +65,20 @@ class GameResult:
     scores: dict[str, int]
     players: list[str]
     rounds: int
+    replay: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A recorded game as ``/uno history`` lists it.
+
+    Attributes:
+        result: the game's result, with its replay (None if not kept).
+        finished_at: when it was recorded (seconds since the epoch, ``time.time()``).
+    """
+
+    result: GameResult
+    finished_at: float
 
 
 @dataclass(frozen=True)
@@ -126,5 +148,13 @@ class Storage(Protocol):
     async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
         """One player's record in the guild, with per-variant counts."""
 
+    async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
+        """The channel's last recorded games (None: every channel's), newest first, at most
+        ``limit`` (None: all), each with its replay."""
+
+    async def game(self, game_id: str) -> GameRecord | None:
+        """One recorded game, with its replay; None if no finished game has that id."""
+
     async def forget_user(self, user_id: str) -> int:
-        """Remove a user's name from every record (results stay counted); returns rows changed."""
+        """Remove a user's name from every record (results stay counted; in replays their id
+        becomes ``forgotten:<n>`` and their name "a former player"); returns rows changed."""

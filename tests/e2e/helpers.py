@@ -233,6 +233,28 @@ async def play_randomly(
     return message
 
 
+async def play_out(
+    env: LocalDiscord, channel: Channel, table: Table, users: dict[str, User], rng: random.Random
+) -> None:
+    """Play the table's game to its end: each user (by seat name) through their hand's
+    components when the table message waits for them, the bots by themselves."""
+    s, game = env.stand_in, table.game
+    assert game is not None
+    for _ in range(3000):
+        if game.game_over:
+            break
+        name = table.name(game.pending.player)
+        if name not in users:  # a bot's move: it plays by itself
+            await s.wait_until(lambda: game.game_over or table.name(game.pending.player) in users, 10)
+            continue
+        # The table message names the player the game waits for, once it is published.
+        await s.wait_until(lambda name=name: waiting_for(table_message(env, channel)) == name, 10)
+        before = game.version
+        await play_randomly(env, users[name], await hand(env, users[name], channel), rng)
+        await s.wait_until(lambda before=before: game.version != before or game.game_over, 10)
+    assert game.game_over, "the game did not finish"
+
+
 def _picking(message: Message) -> bool:
     """True while a hand shows a color or player picker (a play in progress)."""
     return any(b.get("label") == "Back" for b in message.buttons)

@@ -9,7 +9,8 @@ import pytest
 
 from bot.engine.variants import VARIANTS
 from bot.localdiscord.testing import LocalDiscord
-from tests.e2e.helpers import hand, open_table, play_randomly, table_message, waiting_for
+from bot.replay import check
+from tests.e2e.helpers import bot_of, open_table, play_out
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -21,25 +22,13 @@ async def test_full_game_through_buttons(uno: LocalDiscord, variant: str) -> Non
     channel = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     table = await open_table(uno, channel, alice, [bob], bots=1, variant=variant, target_score=60)
-    game = table.game
-    assert game is not None
-    rng = random.Random(variant)
-    users = {"alice": alice, "bob": bob}
-    for _ in range(3000):
-        if game.game_over:
-            break
-        name = table.name(game.pending.player)
-        if name not in users:  # a bot's move: it plays by itself
-            await s.wait_until(lambda: game.game_over or table.name(game.pending.player) in users, 10)
-            continue
-        # The table message names the player the game waits for, once it is published.
-        await s.wait_until(lambda name=name: waiting_for(table_message(uno, channel)) == name, 10)
-        before = game.version
-        await play_randomly(uno, users[name], await hand(uno, users[name], channel), rng)
-        await s.wait_until(lambda before=before: game.version != before or game.game_over, 10)
-    assert game.game_over, "the game did not finish"
+    await play_out(uno, channel, table, {"alice": alice, "bob": bob}, random.Random(variant))
     final = await s.wait_for_message(channel, lambda m: "won!" in m.text)
     assert any(name in final.text for name in ("alice", "bob", "Bot 1"))
     assert uno.client.service.tables.get(channel.id) is None  # type: ignore[attr-defined]
-    rows = await uno.client.storage.leaderboard(s.guild_id, variant=variant)  # type: ignore[attr-defined]
+    storage = bot_of(uno).storage
+    rows = await storage.leaderboard(s.guild_id, variant=variant)
     assert sum(r.games_played for r in rows) == 2
+    # The game's replay is kept, and the engine plays it again to the recorded end.
+    (record,) = await storage.history(channel.id)
+    assert record.result.replay is not None and check(record.result) is None

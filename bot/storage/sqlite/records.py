@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from typing import Any
 
 import aiosqlite
+import orjson
 
-from bot.storage import GameResult, PlayerStats, Result, RoundResult
+from bot.storage import GameRecord, GameResult, PlayerStats, Result, RoundResult
 from bot.storage.sqlite.common import dumps, scalar
 
-__all__ = ["FORGOTTEN", "forget_user", "insert_result", "leaderboard", "stats"]
+__all__ = ["FORGOTTEN", "FORGOTTEN_NAME", "forget_user", "games", "insert_result", "leaderboard", "stats"]
 
 FORGOTTEN = "forgotten:"
+FORGOTTEN_NAME = "a former player"
+"""A forgotten player's name in the replays that named them."""
 _AI = "ai:"
 
 # One row per (person, played, won, rounds won, points) fact, for the leaderboard and stats:
@@ -147,6 +151,10 @@ async def _insert_game(db: aiosqlite.Connection, result: GameResult) -> None:
         "INSERT INTO game_players (game, person, won) VALUES (?, ?, ?)",
         [(game, ids[p], int(p in winners)) for p in everyone],
     )
+    if result.replay is not None:
+        await db.execute_fetchall(
+            "INSERT INTO game_replays (game, replay) VALUES (?, ?)", (game, dumps(result.replay))
+        )
 
 
 async def _people(db: aiosqlite.Connection, user_ids: list[str]) -> dict[str, int]:
@@ -251,6 +259,51 @@ async def stats(db: aiosqlite.Connection, guild_id: int, user_id: str) -> Player
     )
 
 
+# ---------------------------------------------------------------------- reading games
+
+
+async def games(
+    db: aiosqlite.Connection, *, channel_id: int | None = None, game_id: str | None = None, limit: int = -1
+) -> list[GameRecord]:
+    """Finished games, newest first, each with its replay (None where none was kept): those of
+    ``channel_id`` and/or the one ``game_id`` (None: any), at most ``limit`` (-1: all).
+
+    Raises:
+        sqlite3.Error: the query failed.
+        orjson.JSONDecodeError, KeyError: a record that isn't as written (a damaged row).
+    """
+    rows = await db.execute_fetchall(
+        "SELECT g.game_id, g.guild_id, g.channel_id, g.variant, g.rounds, g.result, g.finished_at, "
+        "r.replay FROM games AS g LEFT JOIN game_replays AS r ON r.game = g.id "
+        "WHERE g.finished_at IS NOT NULL AND (? IS NULL OR g.channel_id = ?) AND (? IS NULL OR g.game_id = ?) "
+        "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
+        (channel_id, channel_id, game_id, game_id, limit),
+    )
+    names: dict[int, str] = {}
+    if rows:
+        names.update((i, u) for i, u in await db.execute_fetchall("SELECT id, user_id FROM people"))
+
+    def key(members: list[int]) -> str:
+        return "+".join(names[m] for m in members)
+
+    records = []
+    for gid, guild, channel, variant, rounds, text, finished_at, replay in rows:
+        stored = orjson.loads(text)
+        result = GameResult(
+            game_id=gid,
+            guild_id=guild,
+            channel_id=channel,
+            variant=variant,
+            winners=[key(k) for k in stored["winners"]],
+            scores={key(k): int(v) for k, v in stored["scores"]},
+            players=[names[p] for p in stored["players"]],
+            rounds=int(rounds or 0),
+            replay=orjson.loads(replay) if replay is not None else None,
+        )
+        records.append(GameRecord(result, float(finished_at)))
+    return records
+
+
 # ---------------------------------------------------------------------- forget me
 
 
@@ -274,4 +327,37 @@ async def forget_user(db: aiosqlite.Connection, user_id: str) -> int:
         (person, person),
     )
     await db.execute_fetchall("UPDATE people SET user_id = ? || id WHERE id = ?", (FORGOTTEN, person))
+    replays = await db.execute_fetchall(
+        "SELECT r.game, r.replay FROM game_replays AS r JOIN game_players AS gp ON gp.game = r.game "
+        "WHERE gp.person = ?",
+        (person,),
+    )
+    await db.executemany(
+        "UPDATE game_replays SET replay = ? WHERE game = ?",
+        [
+            (dumps(_forgotten(orjson.loads(text), user_id, f"{FORGOTTEN}{person}")), game)
+            for game, text in replays
+        ],
+    )
     return records
+
+
+def _forgotten(replay: dict[str, Any], user_id: str, new_id: str) -> dict[str, Any]:
+    """A replay with ``user_id`` renamed ``new_id`` (its seat, and the actions that target it) and
+    their seat's name :data:`FORGOTTEN_NAME`; the game replays the same (the engine reads ids as
+    mere names).
+
+    >>> _forgotten({"players": ["7", "ai:1"], "names": ["Ana", "Bot 1"],
+    ...             "journal": [[None, "deal"], [1, "catch target=7"]]}, "7", "forgotten:3")
+    {'players': ['forgotten:3', 'ai:1'], 'names': ['a former player', 'Bot 1'], 'journal': [[None, 'deal'], [1, 'catch target=forgotten:3']]}
+    """
+    seats = [new_id if p == user_id else p for p in replay["players"]]
+    names = [
+        FORGOTTEN_NAME if p == user_id else n for p, n in zip(replay["players"], replay["names"], strict=True)
+    ]
+    target = f"target={user_id}"
+    journal = [
+        [seat, " ".join(f"target={new_id}" if word == target else word for word in text.split(" "))]
+        for seat, text in replay["journal"]
+    ]
+    return {**replay, "players": seats, "names": names, "journal": journal}

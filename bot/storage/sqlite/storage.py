@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from bot.storage import PlayerStats, Result, StorageError
+from bot.storage import GameRecord, PlayerStats, Result, StorageError
 from bot.storage.sqlite import records
 from bot.storage.sqlite.common import dumps
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Connection, Synchronous
@@ -264,10 +264,38 @@ class SqliteStorage:
         async with self._connection.use() as db:
             return await records.stats(db, guild_id, user_id)
 
+    async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
+        """The channel's last recorded games (None: every channel's), newest first, at most
+        ``limit`` (None: all; under 1: none), each with its replay (None where none was kept).
+
+        Raises:
+            StorageError: not open, the database failed, or a record can't be read.
+        """
+        if limit is not None and limit < 1:
+            return []
+        return await self._games(channel_id=channel_id, limit=-1 if limit is None else limit)
+
+    async def game(self, game_id: str) -> GameRecord | None:
+        """One recorded game with its replay; None if no finished game has that id.
+
+        Raises:
+            StorageError: not open, the database failed, or the record can't be read.
+        """
+        found = await self._games(game_id=game_id)
+        return found[0] if found else None
+
+    async def _games(self, **where: Any) -> list[GameRecord]:
+        async with self._connection.use() as db:
+            try:
+                return await records.games(db, **where)
+            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise StorageError(f"{self.path}: a game record can't be read: {exc!r}") from None
+
     async def forget_user(self, user_id: str) -> int:
         """Rename the user to ``forgotten:<n>`` in every result; the results stay counted.
 
-        Snapshots of tables in progress and channel settings are not rewritten: the bot should
+        Their seats in stored replays are renamed too (id ``forgotten:<n>``, name "a former
+        player"). Snapshots of tables in progress and channel settings are not rewritten: the bot should
         take the player out of any table first. Results recorded after this name them again
         (a new record).
 

@@ -1,0 +1,226 @@
+"""Past games (``/uno history``): the channel's list, a game's rounds, and the whole game as text.
+
+A stored game is played again through the engine from its replay (``GameResult.replay``), and each
+deal and action is written with the table's own log lines (:func:`~bot.render.log.log_lines`), so
+the file reads as the table's log did, with every player's hand at each deal. Names are the seats'
+names as shown when the game was played, each :func:`~bot.render.words.plain`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.engine.actions import Action
+from bot.engine.events import EventKind
+from bot.engine.game import Game
+from bot.engine.options import Options
+from bot.engine.variants import VARIANTS
+from bot.render.log import log_lines
+from bot.render.table import round_summary, standings
+from bot.render.words import as_label, cards_text, count, named, plain, scoring_text, trim
+from bot.storage import GameRecord, GameResult
+from bot.tables import Seat, Table, TableState
+
+__all__ = [
+    "FILE_LIMIT",
+    "Replayed",
+    "game_file_name",
+    "history_list",
+    "history_options",
+    "replayed",
+    "summary",
+]
+
+FILE_LIMIT = 8 * 1024 * 1024
+"""The most bytes a game's text file holds: under Discord's 10 MiB for a bot's upload."""
+LISTED = 10
+"""Games ``/uno history`` lists (a select holds 25 options)."""
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A stored game played again.
+
+    Attributes:
+        table: the game at its end, seated with the names shown when it was played.
+        rounds: one summary line per finished round (the table's own round summary).
+        text: the whole game as text, UTF-8 at most :data:`FILE_LIMIT` bytes.
+    """
+
+    table: Table
+    rounds: list[str]
+    text: str
+
+
+def _when(finished_at: float) -> str:
+    """``"2026-12-01 18:40 UTC"``: a date a select label or a file can show."""
+    return datetime.datetime.fromtimestamp(finished_at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _edition(variant: str) -> str:
+    return VARIANTS[variant].name if variant in VARIANTS else variant
+
+
+def _names(result: GameResult, *, mention: bool) -> dict[str, str]:
+    """Each player's name: as shown then where the replay kept it (:func:`plain` in a message,
+    ``mention``; :func:`as_label` in a select's option); else a bot's label, a forgotten
+    player's, or a mention (in a message: Discord shows the member's name) or "a player"."""
+    if result.replay is not None:
+        shown = plain if mention else as_label
+        return {p: shown(n) for p, n in zip(result.replay["players"], result.replay["names"], strict=True)}
+    return {p: _unnamed(p, mention=mention) for p in result.players}
+
+
+def _unnamed(player: str, *, mention: bool) -> str:
+    """A player of a game recorded without names (before replays were kept)."""
+    if player.startswith("ai:"):
+        return f"Bot {player[3:]}"
+    if player.startswith("forgotten:"):
+        return "a former player"
+    return f"<@{player}>" if mention else "a player"
+
+
+def _key_name(names: dict[str, str], key: str) -> str:
+    return " & ".join(names.get(m, "someone") for m in key.split("+"))
+
+
+def _line(record: GameRecord, *, mention: bool) -> tuple[str, str, str]:
+    """A listed game's edition, players and outcome (winner and rounds)."""
+    result = record.result
+    names = _names(result, mention=mention)
+    won = " & ".join(_key_name(names, w) for w in result.winners)
+    outcome = f"won by {won}" if won else "no winner"
+    return (
+        _edition(result.variant),
+        ", ".join(names[p] for p in result.players),
+        f"{outcome}, {count(result.rounds, 'round')}",
+    )
+
+
+def history_list(records: Sequence[GameRecord]) -> discord.Embed:
+    """The channel's last games, newest first: edition, date, players, winner and rounds."""
+    lines = []
+    for i, record in enumerate(records, 1):
+        edition, players, outcome = _line(record, mention=True)
+        when = discord.utils.format_dt(datetime.datetime.fromtimestamp(record.finished_at, datetime.UTC), "f")
+        lines.append(trim(f"**{i}.** {edition} · {when}\n{players} · {outcome}", 400))
+    embed = discord.Embed(
+        title="Last UNO games in this channel",
+        description="\n".join(lines) or "No game has been recorded in this channel yet.",
+    )
+    if records:
+        embed.set_footer(text="Choose one below: its rounds, and for its players the whole game as a file.")
+    return embed
+
+
+def history_options(records: Sequence[GameRecord]) -> list[discord.SelectOption]:
+    """One select option per listed game, its value the game's id."""
+    options = []
+    for i, record in enumerate(records, 1):
+        edition, players, outcome = _line(record, mention=False)
+        options.append(
+            discord.SelectOption(
+                label=as_label(f"{i}. {edition} · {_when(record.finished_at)}", 100),
+                value=record.result.game_id,
+                description=as_label(f"{outcome} · {players}", 100),
+            )
+        )
+    return options
+
+
+def replayed(record: GameRecord) -> Replayed:
+    """Play a stored game again, writing each deal (every hand dealt) and each action's log lines.
+
+    Raises:
+        ValueError: the game has no replay.
+        BadState, BadOption: its replay is malformed.
+        UnoError: the engine refused one of its actions (the replay is not consistent).
+    """
+    result, replay = record.result, record.result.replay
+    if replay is None:
+        raise ValueError(f"game {result.game_id} has no replay")
+    players = list(replay["players"])
+    seats = [Seat(p, str(n)) for p, n in zip(players, replay["names"], strict=True)]
+    game = Game(
+        players, variant=replay["variant"], options=Options.parse(replay["options"]), seed=int(replay["seed"])
+    )
+    table = Table(
+        result.guild_id,
+        result.channel_id,
+        seats[0],
+        variant=game.variant.id,
+        options=game.options,
+        state=TableState.PLAYING,
+        seats=seats,
+        game=game,
+        game_id=result.game_id,
+    )
+    lines = [
+        f"UNO game {result.game_id}: {game.variant.name}, ended {_when(record.finished_at)}",
+        f"Scoring: {scoring_text(game.options)}",
+        "Seats: " + ", ".join(f"{i}. {named(table, p)}" for i, p in enumerate(players, 1)),
+    ]
+    rounds: list[str] = []
+    for seat, text in replay["journal"]:
+        if seat is None:
+            lines.append("")
+            lines += log_lines(table, game.start_round())
+            lines += [
+                f"  {named(table, p)} holds {cards_text(_cards(game, p), game.side)}" for p in game.seated
+            ]
+            continue
+        events = game.apply(players[seat], Action.parse(text))
+        lines += log_lines(table, events)
+        if any(e.kind is EventKind.ROUND_OVER for e in events):
+            rounds.append(round_summary(table, game.round_winner, game.round_points))
+    lines.append("")
+    lines += _final(table)
+    return Replayed(table, rounds, _fitted(lines))
+
+
+def _cards(game: Game, player: str) -> list[str]:
+    return [c.name for c in game.hands[player]]
+
+
+def _final(table: Table) -> list[str]:
+    """The game's end: its standings, or the scores where it ended before a winner."""
+    game = table.game
+    assert game is not None
+    if not game.game_over:
+        scores = " · ".join(f"{named(table, k)} {v}" for k, v in game.scores.items())
+        return [f"The game ended before anyone won. Scores: {scores}"]
+    embed = standings(table)
+    return [str(embed.title), str(embed.description)]
+
+
+def _fitted(lines: list[str]) -> str:
+    """The lines as one text of at most :data:`FILE_LIMIT` bytes (a longer game is cut, saying so)."""
+    text = "\n".join(lines) + "\n"
+    if len(text.encode()) <= FILE_LIMIT:
+        return text
+    note = "\n… the rest of this game is too long for one file.\n"
+    cut = text.encode()[: FILE_LIMIT - len(note.encode())].decode(errors="ignore")
+    return cut[: cut.rfind("\n")] + note
+
+
+def summary(record: GameRecord, game: Replayed | None) -> discord.Embed:
+    """A game's private summary: each round's winner and points, and how it ended (``game``:
+    its replay; None for a game recorded without one, summed up from its result alone)."""
+    result = record.result
+    title = f"{_edition(result.variant)} · {_when(record.finished_at)}"
+    if game is None:
+        _, players, outcome = _line(record, mention=True)
+        text = f"{players}\n{outcome.capitalize()}.\nThis game was recorded before replays were kept."
+        return discord.Embed(title=title, description=text)
+    lines = [*game.rounds, "", *_final(game.table)]
+    return discord.Embed(title=title, description=trim("\n".join(lines), 4096))
+
+
+def game_file_name(record: GameRecord) -> str:
+    """The text file's name: ``uno-<date>-<game id>.txt``."""
+    day = datetime.datetime.fromtimestamp(record.finished_at, datetime.UTC).strftime("%Y%m%d")
+    return f"uno-{day}-{record.result.game_id}.txt"

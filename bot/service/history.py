@@ -1,0 +1,87 @@
+"""``/uno history``: the channel's last games, and one of them round by round and as a file.
+
+The list is private to the member who asks: it is a lookup of their own (a public list would
+flood the channel each time someone looks), and its select then answers only them. Choosing a game
+answers privately with its rounds; a member who sat at that table also gets the whole game as a
+text file (it shows every hand, so others are politely refused it). The game is replayed from
+storage off the event loop (a long game's replay and text take a noticeable time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.components import UnoSelect, view_of
+from bot.engine.errors import UnoError
+from bot.render import history as render
+from bot.service.interactions import acknowledge, channel_of
+from bot.tables import BadClick
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+__all__ = ["SCOPE", "History"]
+
+SCOPE = "g"
+"""The history select's ``custom_id`` scope (``unos:g:<channel>:0:game``)."""
+NONE = discord.AllowedMentions.none()
+log = logging.getLogger(__name__)
+
+
+class History:
+    """``/uno history`` and its select (see the module's docstring)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.storage = service.storage
+
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """``/uno history``: the channel's last games (at most ten), privately, with a select."""
+        channel_id = channel_of(interaction)
+        await acknowledge(interaction)
+        records = await self.storage.history(channel_id, limit=render.LISTED)
+        embed = render.history_list(records)
+        if not records:
+            await interaction.followup.send(embed=embed, ephemeral=True)
+            return
+        select = UnoSelect(
+            SCOPE, channel_id, 0, "game", options=render.history_options(records), placeholder="Choose a game"
+        )
+        await interaction.followup.send(
+            embed=embed, view=view_of(select), ephemeral=True, allowed_mentions=NONE
+        )
+
+    async def choose(self, interaction: discord.Interaction[Any], game_id: str) -> None:
+        """A game chosen in the list: its private summary, and its text file for its players.
+
+        Raises:
+            BadClick: no game of this channel has that id (the select offered it: a game
+                recorded elsewhere is never listed here).
+        """
+        # A new private answer (a component's usual acknowledgement would edit the list instead).
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.storage.game(game_id)
+        if record is None or record.result.channel_id != channel_of(interaction):
+            raise BadClick(f"history of game {game_id[:40]!r}", "That game isn't in this channel's history.")
+        replay: render.Replayed | None = None
+        note = ""
+        if record.result.replay is not None:
+            try:
+                replay = await asyncio.to_thread(render.replayed, record)
+            except UnoError as exc:  # a stored replay the engine no longer follows
+                log.warning("game %s: its replay can't be played again: %s", game_id, exc.message)
+                note = "This game's moves can't be shown (its replay no longer matches the rules)."
+        embed = render.summary(record, replay)
+        if replay is not None and str(interaction.user.id) not in record.result.players:
+            note = "The whole game as a file (with every hand) is only for the players who sat at that table."
+        if replay is None or note:
+            await interaction.followup.send(
+                note or discord.utils.MISSING, embed=embed, ephemeral=True, allowed_mentions=NONE
+            )
+            return
+        file = discord.File(io.BytesIO(replay.text.encode()), filename=render.game_file_name(record))
+        await interaction.followup.send(embed=embed, file=file, ephemeral=True, allowed_mentions=NONE)

@@ -1,0 +1,124 @@
+"""Past games from their replays: the text file of a long game, and the replay check with its
+command line (``python -m bot.replay``) catching a record its replay doesn't reach."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.engine import ai
+from bot.render.history import FILE_LIMIT, history_list, history_options, replayed, summary
+from bot.replay import check, main
+from bot.service.acting import _game_result
+from bot.storage import GameRecord, GameResult
+from bot.storage.sqlite import SqliteStorage
+from bot.tables import Seat, Table
+
+
+def played(seed: int, bots: int = 9, *, variant: str = "classic", target: int = 500) -> GameResult:
+    """A game of ``bots`` computer players and one human named with Markdown, played by the AI
+    to its end and recorded as the bot records it."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("10", "*Ana*"), variant=variant)
+    for _ in range(bots):
+        table.add_ai()
+    table.options = dataclasses.replace(table.options, target_score=target)
+    table.start(seed=seed)
+    game, rng = table.game, random.Random(seed)
+    assert game is not None
+    while not game.game_over:
+        if game.round_over:
+            table.recorded_rounds = game.round_no
+            game.start_round()
+            continue
+        game.apply(game.pending.player, ai.choose(game, game.pending.player, rng))
+    table.recorded_rounds = game.round_no
+    return _game_result(table)
+
+
+def test_long_game_file_fits_discord() -> None:
+    """A ten-player game to 2,000 points writes every round, every hand dealt and the standings,
+    names escaped, well under Discord's upload limit; its summary has a line per round."""
+    result = played(7, target=2000)
+    record = GameRecord(result, time.time())
+    started = time.perf_counter()
+    game = replayed(record)
+    seconds = time.perf_counter() - started
+    size = len(game.text.encode())
+    assert result.rounds >= 2 and len(game.rounds) == result.rounds
+    assert game.text.count("Start card:") == result.rounds and "\\*Ana\\* holds " in game.text
+    assert game.text.rstrip().splitlines()[-11].startswith("🏆")
+    assert size < FILE_LIMIT, size
+    embed = summary(record, game)
+    assert embed.description is not None and embed.description.count("Round ") >= result.rounds
+    print(
+        f"{result.rounds} rounds, {len(result.replay['journal'])} journal entries: {size} bytes in {seconds:.2f} s"
+    )
+
+
+def test_check_finds_a_record_its_replay_does_not_reach() -> None:
+    """The check passes on a recorded game and names what differs on a tampered record."""
+    result = played(3, bots=2, target=200)
+    assert check(result) is None
+    assert "rounds != stored 99" in str(check(dataclasses.replace(result, rounds=99)))
+    assert "winners" in str(check(dataclasses.replace(result, winners=["nobody"])))
+    broken = {**result.replay, "journal": [*result.replay["journal"], [0, "draw"]]}
+    assert "refused" in str(check(dataclasses.replace(result, replay=broken)))
+    with pytest.raises(ValueError, match="no replay"):
+        check(dataclasses.replace(result, replay=None))
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bot.replay`` checks every stored game (0), reports a mismatch (1), one game
+    by id, and refuses a missing file or game (2) without making a database."""
+    good, bad = played(1, bots=2, target=200), played(2, bots=2, target=200)
+    bad = dataclasses.replace(bad, game_id="tampered", rounds=bad.rounds + 1)
+    old = dataclasses.replace(played(4, bots=1, target=100), game_id="old", replay=None)
+    db = tmp_path / "uno.db"
+
+    async def record(*results: GameResult) -> None:
+        storage = SqliteStorage(db, checkpoint_seconds=None)
+        await storage.open()
+        await storage.delete_table(2, results)
+        await storage.close()
+
+    asyncio.run(record(good, old))
+    assert main(["--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert f"ok        {good.game_id}" in out and "no replay old" in out
+    assert "1 game(s) replayed, 0 mismatch(es), 1 without a replay" in out
+    asyncio.run(record(bad))
+    assert main(["--db", str(db)]) == 1
+    assert "MISMATCH  tampered: " in capsys.readouterr().out
+    assert main(["--db", str(db), "--game", good.game_id]) == 0
+    assert main(["--db", str(db), "--game", "nope"]) == 2
+    assert main(["--db", str(tmp_path / "missing.db")]) == 2
+    assert not (tmp_path / "missing.db").exists()
+
+
+def test_file_cut_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game longer than a file may hold is cut at a line's end, saying so, within the limit."""
+    record = GameRecord(played(5, bots=3, target=300), time.time())
+    whole = replayed(record).text
+    monkeypatch.setattr("bot.render.history.FILE_LIMIT", 2000)
+    cut = replayed(record).text
+    assert len(cut.encode()) <= 2000 < len(whole.encode())
+    assert cut.endswith("… the rest of this game is too long for one file.\n")
+    assert whole.startswith(cut.rsplit("\n…", 1)[0] + "\n")
+
+
+def test_list_names_as_each_place_shows_them() -> None:
+    """The list's message escapes a name's Markdown; the select's options (no Markdown there)
+    show it as typed; a game recorded without names shows bots by label, members by mention."""
+    named = GameRecord(played(3, bots=2, target=200), time.time())
+    legacy = GameRecord(dataclasses.replace(named.result, game_id="old", replay=None), time.time() - 60)
+    listing = history_list([named, legacy]).description or ""
+    assert "\\*Ana\\*, Bot 1, Bot 2" in listing and "<@10>, Bot 1, Bot 2" in listing
+    first, second = history_options([named, legacy])
+    assert "*Ana*, Bot 1, Bot 2" in str(first.description) and "\\" not in str(first.description)
+    assert "a player, Bot 1, Bot 2" in str(second.description) and second.value == "old"
+    assert "recorded before replays" in str(summary(legacy, None).description)
