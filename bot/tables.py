@@ -44,6 +44,16 @@ class TableState(enum.StrEnum):
     """Closed, expired or ended: forgotten by the registry and storage."""
 
 
+class Removal(enum.StrEnum):
+    """Why a player was taken out of a game rather than leaving by themselves (saved as its
+    value; the table shows it in their row)."""
+
+    TIMEOUTS = "timeouts"
+    """Removed by the bot after too many timeouts in a row (docs/rules.md §5.2)."""
+    KICKED = "kicked"
+    """Removed by the host or a moderator (``/uno kick``, docs/rules.md §5.1)."""
+
+
 class LobbyError(UnoError):
     """A lobby action that cannot be done (full table, not the host, already seated, ...)."""
 
@@ -117,6 +127,8 @@ class Table:
         message_id: the public lobby/table message.
         log: the last events as short lines for the table message.
         timeouts: consecutive timeouts per player (3 remove them; docs/rules.md §5.2).
+        removed: why each player taken out of the game was (a player who left by themselves
+            has no entry).
         lobby_version: bumped by every lobby change (stale-button checks before the game).
         base_version: this table's own start for the versions its buttons carry, drawn at random,
             so a button from an earlier table in the channel is stale here too.
@@ -139,6 +151,7 @@ class Table:
     message_id: int | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     timeouts: dict[str, int] = field(default_factory=dict)
+    removed: dict[str, Removal] = field(default_factory=dict)
     lobby_version: int = 0
     # Buttons carry at most 9 digits (`components._ID`): room for 2**29 + a long game's moves.
     base_version: int = field(default_factory=lambda: random.randrange(1, 1 << 29))
@@ -302,11 +315,15 @@ class Table:
         self.touched = time.time()
         return events
 
-    def leave_game(self, player_id: str) -> list[Event]:
-        """A player leaves a game in progress (docs/rules.md §5.1). Raises NotInGame."""
+    def leave_game(self, player_id: str, removal: Removal | None = None) -> list[Event]:
+        """A player leaves a game in progress (docs/rules.md §5.1), by themselves or, with
+        ``removal``, taken out for that reason (kept in :attr:`removed`). Raises NotInGame."""
         if self.game is None:
             raise NotInGame()
-        return self.game.apply(player_id, Action(ActionKind.LEAVE))
+        events = self.game.apply(player_id, Action(ActionKind.LEAVE))
+        if removal is not None:
+            self.removed[player_id] = removal
+        return events
 
     # ---------------------------------------------------------------- snapshot
 
@@ -327,6 +344,7 @@ class Table:
             "message_id": self.message_id,
             "log": list(self.log),
             "timeouts": dict(self.timeouts),
+            "removed": dict(self.removed),
             "lobby_version": self.lobby_version,
             "base_version": self.base_version,
             "touched": self.touched,
@@ -363,6 +381,7 @@ class Table:
                 recorded_rounds=int(data.get("recorded_rounds", 0)),
                 pinged=str(data.get("pinged", "")),
                 ping_message_id=data.get("ping_message_id"),
+                removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise BadOption(f"table snapshot is malformed: {exc!r}") from None
@@ -400,6 +419,7 @@ __all__ = [
     "BadClick",
     "LobbyError",
     "NoTable",
+    "Removal",
     "Seat",
     "StaleAction",
     "Table",

@@ -11,12 +11,11 @@ from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank
 from bot.engine.game import Game
 from bot.engine.options import PendingKind
-from bot.render.table import pending_text
+from bot.render.table import decision_text, pending_text, stake_text
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
     EMOJI,
-    PENDING_TEXT,
     as_label,
     button_style,
     card_label,
@@ -78,7 +77,7 @@ def hand(
     closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
     status = (
-        f"🟢 Your move: {PENDING_TEXT[game.pending.kind].removeprefix('to ')}."
+        f"🟢 Your move: {decision_text(game).removeprefix('to ')}."
         if mine
         else "You are no longer in this game."
         if left and tbl.state is not TableState.OVER
@@ -183,6 +182,8 @@ def _decision_items(
     for action in decisions:
         if action.kind in ACTION_BUTTONS:
             label, style = ACTION_BUTTONS[action.kind]
+            if action.kind is ActionKind.ACCEPT:  # what accepting costs: "Take 4 cards"
+                label = stake_text(game).capitalize()
             items.append(UnoButton("h", ch, v, "a", action.text(), label=label, style=style, row=row))
         elif action.kind is ActionKind.CHOOSE_COLOR:
             items.append(_color_button(tbl, action))

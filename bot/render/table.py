@@ -5,9 +5,10 @@ from __future__ import annotations
 import discord
 
 from bot.components import UnoButton, view_of
-from bot.engine.cards import Side
+from bot.engine import effects
+from bot.engine.cards import Rank, Side
 from bot.engine.game import Game
-from bot.engine.options import Scoring
+from bot.engine.options import PendingKind, Scoring
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
@@ -15,6 +16,7 @@ from bot.render.words import (
     count,
     face_label,
     named,
+    out_text,
     points_text,
     scoring_text,
     trim,
@@ -25,7 +27,7 @@ from bot.tables import Table, TableState
 def _player_line(table: Table, game: Game, player: str) -> str:
     seat = table.seat(player)
     shown = ("🤖 " if seat and seat.is_ai else "") + named(table, player)
-    state = game.out.get(player)
+    state = out_text(table, player)
     if state:
         return f"　~~{shown}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
@@ -54,7 +56,31 @@ def pending_text(table: Table, game: Game) -> str:
         return "The game has ended."
     if game.round_over or p.player is None:
         return "The round is over."
-    return f"Waiting for **{named(table, p.player)}** {PENDING_TEXT[p.kind]}."
+    return f"Waiting for **{named(table, p.player)}** {decision_text(game)}."
+
+
+def stake_text(game: Game) -> str:
+    """What accepting the pending penalty or challenge costs its player: ``"take 4 cards"`` (the
+    stacked total, docs/rules.md §4.1), ``"draw until pink comes"`` (Wild Draw Color, §7.9), or
+    ``"lose the turn"`` (a Skip or Reverse, answerable in Harry Potter, §9)."""
+    p = game.pending
+    if p.rank is Rank.WILD_DRAW_COLOR and game.color is not None:
+        return f"draw until {game.color.value} comes"
+    return f"take {count(p.total, 'card')}" if p.total else "lose the turn"
+
+
+def decision_text(game: Game) -> str:
+    """The decision the game waits for, as ``"to …"``: a penalty's or challenge's cost and the
+    answers open to it (``"to take 4 cards or stack a Draw Two"``), else ``PENDING_TEXT``."""
+    p = game.pending
+    if p.kind not in (PendingKind.PENALTY, PendingKind.CHALLENGE) or p.rank is None:
+        return PENDING_TEXT[p.kind]
+    answers = ["challenge"] if p.kind is PendingKind.CHALLENGE else []
+    if p.kind is PendingKind.PENALTY and effects.stackable(game, p.rank):
+        answers.append(f"stack a {p.rank.value.title()}")
+    if effects.cancellable(game, p.rank):
+        answers.append("answer with Invisibility")
+    return f"to {stake_text(game)}" + "".join(f" or {a}" for a in answers)
 
 
 def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:

@@ -18,7 +18,7 @@ from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.render.log import LINES
-from bot.tables import Seat, Table
+from bot.tables import Removal, Seat, Table
 
 
 def _check_embed(embed: discord.Embed) -> None:
@@ -540,3 +540,65 @@ def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners
         render.lobby(table)[0].to_dict(),
     ]
     assert "\u202e" not in str(shown) and "<@123456789012345678>" not in str(shown)  # no override, no mention
+
+
+def _labels(view: discord.ui.View) -> list[str]:
+    return [str(c.get("label")) for row in view.to_components() for c in row["components"]]
+
+
+def test_a_stacked_penalty_shows_its_total_and_who_takes_it() -> None:
+    """After two stacked Draw Twos the table says who takes how many (or stacks), and the hand's
+    Accept button says what it costs (docs/rules.md §4.1)."""
+    options = Options(house_rules=frozenset({HouseRule.STACKING}))
+    table = _dealt(
+        {"1": ["red draw two", "green draw two", "red 4"], "2": ["blue draw two", "blue 5"]}, options
+    )
+    game = table.game
+    assert game is not None
+    game.play("1", "red draw two")
+    game.play("2", "blue draw two")
+    assert game.pending.kind is PendingKind.PENALTY and game.pending.total == 4
+    embed, _ = render.table(table)
+    assert "Waiting for **Ana** to take 4 cards or stack a Draw Two." in str(embed.description)
+    _, hand, view = render.hand(table, "1")
+    assert "🟢 Your move: take 4 cards or stack a Draw Two." in str(hand.description)
+    assert "Take 4 cards" in _labels(view) and "Accept" not in _labels(view)
+
+
+def test_a_challenge_and_a_wild_draw_color_say_what_accepting_costs() -> None:
+    """A Wild Draw Four's victim takes 4 or challenges; a Wild Draw Color's draws until its color."""
+    table = _dealt({"1": ["wild draw four", "red 4"], "2": ["blue 5"]})
+    game = table.game
+    assert game is not None
+    game.play("1", "wild draw four", color=Color.GREEN)
+    assert "Waiting for **Ben** to take 4 cards or challenge." in str(render.table(table)[0].description)
+    assert "Take 4 cards" in _labels(render.hand(table, "2")[2])
+    flip = _dealt(
+        {"1": ["red 1 / wild draw color", "red 2 / pink 2"], "2": ["blue 5 / teal 5"]}, variant="flip"
+    )
+    game = flip.game
+    assert game is not None
+    game.side = Side.DARK
+    game.play("1", "red 1 / wild draw color", color=Color.PINK)
+    assert "to draw until pink comes or challenge" in str(render.table(flip)[0].description)
+    assert "Draw until pink comes" in _labels(render.hand(flip, "2")[2])
+
+
+def test_a_player_removed_for_timeouts_is_labelled_so_not_as_left() -> None:
+    """A player the bot removed for timeouts (or who was kicked) is labelled with why, unlike one
+    who left by themselves; the reason survives a snapshot, and an older snapshot restores."""
+    table = _table("classic", 4, Options(), 2)
+    game = table.game
+    assert game is not None
+    timed_out, kicked, leaver = game.players[1:]
+    table.leave_game(timed_out, Removal.TIMEOUTS)
+    table.leave_game(kicked, Removal.KICKED)
+    table.leave_game(leaver)
+    again = Table.from_snapshot(table.to_snapshot())
+    embed, _ = render.table(again)
+    rows = str(next(f.value for f in embed.fields if f.name == "Players")).splitlines()
+    assert rows[1].endswith("(removed: timed out)") and rows[2].endswith("(removed: kicked)")
+    assert rows[3].endswith("(left)")
+    old = table.to_snapshot()
+    del old["removed"]  # saved before removals were kept
+    assert Table.from_snapshot(old).removed == {}

@@ -43,7 +43,7 @@ async def test_challenge_and_its_reveal(uno: LocalDiscord) -> None:
     await click(uno, alice, message, "green")
     assert game.pending.kind is PendingKind.CHALLENGE
     bob_hand = await hand(uno, bob, ch)
-    assert "Challenge!" in labels(bob_hand) and "Accept" in labels(bob_hand)
+    assert "Challenge!" in labels(bob_hand) and "Take 4 cards" in labels(bob_hand)
     answer = await click(uno, bob, bob_hand, "Challenge!")
     assert answer is not None and "alice's hand (shown to you)" in answer.text
     assert len(game.hands[table_of(uno, ch).seats[0].id]) == 6  # guilty: alice drew four
