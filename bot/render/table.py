@@ -15,6 +15,8 @@ from bot.render.words import (
     PENDING_TEXT,
     count,
     face_label,
+    face_order,
+    face_short,
     named,
     out_text,
     points_text,
@@ -40,11 +42,51 @@ def _player_line(table: Table, game: Game, player: str) -> str:
         line += " · forgot UNO"
     if game.protected == player:
         line += " · 🛡️ protected"
-    if game.variant.two_sided and n:
-        other = game.side.other
-        backs = " ".join(face_label(c.face(other)).split(" ", 1)[0] for c in game.hands[player])
-        line += f"\n　　backs: {backs}"
     return line
+
+
+FIELD = 1024  # an embed field's value, in characters
+
+
+def inactive_faces(table: Table, game: Game) -> list[tuple[str, str]]:
+    """Every hand's inactive faces, which everyone sees in a two-sided edition (docs/rules.md §7):
+    one line a player, ``"alice: 🟧6 🟪skip 🌈wild+color"``, each sorted as a hand is, as
+    embed fields (name, value). In one field if they fit, else in two, each line cut to its
+    share with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
+    Empty for one-sided editions."""
+    other = game.side.other
+    rows = [
+        (f"{named(table, p)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
+        for p in game.players
+        if game.hands.get(p) and p not in game.out
+    ]
+    if not game.variant.two_sided or not rows:
+        return []
+    title = f"The {game.variant.side_names[0 if other is Side.LIGHT else 1]} side of every hand"
+    lines = [" ".join([who, *map(face_short, faces)]) for who, faces in rows]
+    if len("\n".join(lines)) <= FIELD:
+        return [(title, "\n".join(lines))]
+    per_field = (len(rows) + 1) // 2
+    share = (FIELD - (per_field - 1)) // per_field  # each line's share of its field
+    lines = [_cut(who, [face_short(f) for f in faces], share) for who, faces in rows]
+    return [
+        (title, "\n".join(lines[:per_field])),
+        (f"{title} (continued)", "\n".join(lines[per_field:])),
+    ]
+
+
+def _cut(who: str, faces: list[str], limit: int) -> str:
+    """``who`` and as many ``faces`` as fit in ``limit`` characters, with "… +N" for the rest."""
+    line = " ".join([who, *faces])
+    if len(line) <= limit:
+        return line
+    shown = who
+    for n, face in enumerate(faces):
+        more = f" … +{len(faces) - n}"
+        if len(shown) + 1 + len(face) + len(f" … +{len(faces) - n - 1}") > limit:
+            return trim(shown + more, limit)
+        shown += " " + face
+    return shown  # not reached: the whole line would have fit
 
 
 def pending_text(table: Table, game: Game) -> str:
@@ -107,6 +149,8 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     )
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
     embed.add_field(name="Players", value=trim(players), inline=False)
+    for name, value in inactive_faces(tbl, game):
+        embed.add_field(name=name, value=value, inline=False)
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
         embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=trim(scores), inline=False)

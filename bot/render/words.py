@@ -88,6 +88,21 @@ def face_label(face: Face) -> str:
     return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
 
 
+SHORT_RANKS = {
+    Rank.REVERSE: "rev", Rank.DRAW_ONE: "+1", Rank.DRAW_TWO: "+2", Rank.DRAW_THREE: "+3",
+    Rank.DRAW_FIVE: "+5", Rank.SKIP_EVERYONE: "skip all", Rank.WILD_DRAW_TWO: "wild+2",
+    Rank.WILD_DRAW_FOUR: "wild+4", Rank.WILD_DRAW_COLOR: "wild+color", Rank.WILD_SUPER_HERO: "super hero",
+    Rank.WILD_VILLAIN: "villain",
+}  # fmt: skip
+"""A rank's short text where many cards share a line (others: the rank's own name, ``"7"``)."""
+
+
+def face_short(face: Face) -> str:
+    """A face in a few characters, its color as the emoji and no color name: ``"🟧6"``,
+    ``"🟪skip all"``, ``"🌈wild+color"``."""
+    return (EMOJI[face.color] if face.color else WILD_EMOJI) + SHORT_RANKS.get(face.rank, face.rank.value)
+
+
 def card_label(card: Card, side: Side) -> str:
     """The card as its holder sees it (active face)."""
     return face_label(card.face(side))

@@ -602,3 +602,49 @@ def test_a_player_removed_for_timeouts_is_labelled_so_not_as_left() -> None:
     old = table.to_snapshot()
     del old["removed"]  # saved before removals were kept
     assert Table.from_snapshot(old).removed == {}
+
+
+def _fields(embed: discord.Embed) -> dict[str, str]:
+    return {str(f.name): str(f.value) for f in embed.fields}
+
+
+def test_flip_shows_every_hands_inactive_faces_in_full() -> None:
+    """On a Flip table every hand's inactive faces show in full (a Wild and a Wild Draw Color
+    differ, numbers show), the holder's too; the holder's hand pairs each card with its back
+    (docs/rules.md §7)."""
+    hand = ["red 1 / orange 6", "blue 2 / purple skip", "green 3 / wild draw color", "yellow 4 / wild"]
+    table = _dealt({"1": hand, "2": ["red 5 / teal 5"]}, variant="flip")
+    fields = _fields(render.table(table)[0])
+    assert fields["The dark side of every hand"] == "Ana: 🟧6 🟪skip 🌈wild 🌈wild+color\nBen: 🩵5"
+    assert "backs" not in fields["Players"]
+    _, own, _ = render.hand(table, "1")
+    assert "🟨 yellow 4 (back: 🌈 wild)" in _fields(own)["Your cards"]
+    assert "🟩 green 3 (back: 🌈 wild draw color)" in _fields(own)["Your cards"]
+    game = table.game
+    assert game is not None
+    game.side = Side.DARK
+    assert _fields(render.table(table)[0])["The light side of every hand"].startswith("Ana: 🟥1 🟨4 🟩3 🟦2")
+
+
+def test_ten_flip_hands_of_twenty_cards_fit_with_a_count_of_what_is_cut() -> None:
+    """The worst case: ten players with the worst names, twenty of the longest faces each: the
+    faces take two fields, each line cut to its share with the count of faces left out, and the
+    table fits Discord's limits."""
+    table = _dealt({"1": ["red 1 / pink 1"], "2": ["red 2 / pink 2"]}, variant="flip")
+    seats = [Seat(str(10**17 + i), WORST_NAMES[i % len(WORST_NAMES)]) for i in range(10)]
+    table.seats = seats
+    game, _ = Game.from_deal(
+        [s.id for s in seats], variant="flip", options=Options(), dealer=seats[-1].id,
+        hands={s.id: [Card.parse("red 1 / wild draw color")] * 20 for s in seats},
+        draw_pile=[Card.parse("blue 1 / pink 2")], discard_pile=[Card.parse("red 9 / teal 3")],
+    )  # fmt: skip
+    table.game = game
+    table.log.extend([f"{render.named(table, seats[0].id)} " + "x" * 80] * 8)
+    embed, _ = render.table(table)
+    _check_embed(embed)
+    faces = [f for f in embed.fields if str(f.name).startswith("The dark side")]
+    lines = "\n".join(str(f.value) for f in faces).splitlines()
+    assert len(faces) == 2 and len(lines) == 10
+    for line in lines:
+        shown = line.count("🌈wild+color")
+        assert 5 <= shown < 20 and line.endswith(f"… +{20 - shown}"), line
