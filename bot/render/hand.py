@@ -27,7 +27,7 @@ from bot.render.words import (
     sorted_hand,
     trim,
 )
-from bot.tables import Table, TableState
+from bot.tables import Reveal, Table, TableState
 
 CARD_BUTTONS = 15  # up to three rows of card buttons; beyond that, a paged select
 SELECT_PAGE = 25
@@ -104,7 +104,11 @@ def hand(
     if not left:
         embed.add_field(name="Your cards", value=trim("\n".join(shown) or "none"), inline=False)
     for other, seen in game.revealed.get(player, {}).items():
-        embed.add_field(name=f"{named(tbl, other)}'s hand (shown to you)", value=trim(cards_text(seen, side)))
+        reveal = tbl.reveals.get(other)
+        if reveal is not None:  # else it has changed since: what was seen is no longer so
+            embed.add_field(
+                name=f"{named(tbl, other)}'s hand {_when(reveal)}", value=trim(cards_text(seen, side))
+            )
     items: list[discord.ui.Item[Any]] = []
     if completions:
         assert pick is not None
@@ -119,6 +123,15 @@ def hand(
             )
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
     return content, embed, view_of(*items)
+
+
+def _when(shown: Reveal) -> str:
+    """When a hand shown to the player was shown: ``"when the Howler was played"``, ``"at the
+    challenge of the Wild Draw Four"`` (shown only while it is unchanged since)."""
+    rank = Rank(shown.by)
+    if rank.is_restricted:
+        return f"at the challenge of the {rank.value.title()}"
+    return f"when the {rank.value.title()} was played"
 
 
 def _asks_color(pick: Action, completions: list[Action]) -> bool:

@@ -648,3 +648,30 @@ def test_ten_flip_hands_of_twenty_cards_fit_with_a_count_of_what_is_cut() -> Non
     for line in lines:
         shown = line.count("🌈wild+color")
         assert 5 <= shown < 20 and line.endswith(f"… +{20 - shown}"), line
+
+
+def test_a_howler_reveal_says_when_and_goes_once_the_hand_changes() -> None:
+    """A hand the Howler showed is in the others' hands with when it was shown, survives a
+    snapshot, and is gone from them once that hand changes (docs/rules.md §9.6)."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("1", "Ana"), variant="harry-potter")
+    table.join(Seat("2", "Ben"))
+    table.join(Seat("3", "Cy"))
+    game, _ = Game.from_deal(
+        ["1", "2", "3"], variant="harry-potter", options=Options(), dealer="3",
+        hands={"1": [Card.parse("howler"), Card.parse("green 4")], "2": [Card.parse("red 5"), Card.parse("blue 6")],
+               "3": [Card.parse("green 8"), Card.parse("blue 0")]},
+        draw_pile=[Card.parse("blue 1"), Card.parse("blue 2")], discard_pile=[Card.parse("red 7")],
+    )  # fmt: skip
+    table.game, table.state = game, "playing"
+    table.track_reveals(game.play("1", "howler", color=Color.RED, target="3"))
+    table.track_reveals(game.apply("3", Action.parse("reveal")))
+    table = Table.from_snapshot(table.to_snapshot())
+    game = table.game
+    assert game is not None
+    shown = _fields(render.hand(table, "2")[1])
+    assert shown["Cy's hand when the Howler was played"] == "🟩 green 8, 🟦 blue 0"
+    table.track_reveals(game.play("2", "red 5"))  # another hand changes: still shown
+    assert "Cy's hand when the Howler was played" in _fields(render.hand(table, "1")[1])
+    table.track_reveals(game.draw("3"))  # Cy's hand changes: gone from the others' hands
+    for viewer in ("1", "2"):
+        assert not any("Cy's hand" in name for name in _fields(render.hand(table, viewer)[1]))

@@ -45,11 +45,11 @@ async def test_challenge_and_its_reveal(uno: LocalDiscord) -> None:
     bob_hand = await hand(uno, bob, ch)
     assert "Challenge!" in labels(bob_hand) and "Take 4 cards" in labels(bob_hand)
     answer = await click(uno, bob, bob_hand, "Challenge!")
-    assert answer is not None and "alice's hand (shown to you)" in answer.text
+    assert answer is not None and "alice's hand at the challenge of the Wild Draw Four" in answer.text
     assert len(game.hands[table_of(uno, ch).seats[0].id]) == 6  # guilty: alice drew four
     await uno.stand_in.wait_until(lambda: "guilty" in table_message(uno, ch).text)
     # Only bob saw alice's hand.
-    assert not any("alice's hand (shown to you)" in m.text for m in uno.stand_in.visible_messages(alice, ch))
+    assert not any("alice's hand at the" in m.text for m in uno.stand_in.visible_messages(alice, ch))
 
 
 async def test_catch_from_the_table(uno: LocalDiscord) -> None:
@@ -144,7 +144,7 @@ async def test_howler_shows_the_hand_to_the_table(uno: LocalDiscord) -> None:
     assert "Let them see" in labels(carol_hand)
     await click(uno, carol, carol_hand, "Let them see")
     bob_hand = await hand(uno, bob, ch)
-    assert "carol's hand (shown to you)" in bob_hand.text and "green 8" in bob_hand.text
+    assert "carol's hand when the Howler was played" in bob_hand.text and "green 8" in bob_hand.text
 
 
 async def test_seven_o_asks_whom_to_swap_hands_with(uno: LocalDiscord) -> None:
