@@ -49,7 +49,8 @@ FIELD = 1024  # an embed field's value, in characters
 
 
 def inactive_faces(table: Table, game: Game) -> list[tuple[str, str]]:
-    """Every hand's inactive faces, which everyone sees in a two-sided edition (docs/rules.md §7):
+    """Every hand's inactive faces, which everyone sees in a two-sided edition (docs/rules.md §7,
+    ruling 49):
     one line a player, ``"alice: 🟧6 🟪skip 🌈wild+color"``, each sorted as a hand is, as
     embed fields (name, value). In one field if they fit, else in two, each line cut to its
     share with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
