@@ -18,12 +18,13 @@ import random
 import secrets
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.actions import Action, ActionKind
 from bot.engine.errors import BadOption, NotInGame, UnoError
-from bot.engine.events import Event
+from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.engine.variants import get_variant
@@ -42,6 +43,16 @@ class TableState(enum.StrEnum):
     """The game is dealt and in progress."""
     OVER = "over"
     """Closed, expired or ended: forgotten by the registry and storage."""
+
+
+class Removal(enum.StrEnum):
+    """Why a player was taken out of a game rather than leaving by themselves (saved as its
+    value; the table shows it in their row)."""
+
+    TIMEOUTS = "timeouts"
+    """Removed by the bot after too many timeouts in a row (docs/rules.md §5.2)."""
+    KICKED = "kicked"
+    """Removed by the host or a moderator (``/uno kick``, docs/rules.md §5.1)."""
 
 
 class LobbyError(UnoError):
@@ -82,6 +93,22 @@ class NoTable(UnoError):
     default_message = "There is no UNO table in this channel. Start one with /uno new."
 
 
+class Reveal(NamedTuple):
+    """A hand shown to other players (a Howler, a challenge, Special Agent Mater), for as long
+    as it is unchanged.
+
+    Attributes:
+        round_no: the round it was shown in.
+        by: the rank of the card that showed it (``Rank`` value: ``"howler"``, ``"wild draw four"``
+            for a challenge of it, ``"special agent mater"``).
+        hand: the hand's cards (names, sorted) once the move that showed it was made.
+    """
+
+    round_no: int
+    by: str
+    hand: tuple[str, ...]
+
+
 @dataclass
 class Seat:
     """A player at the table.
@@ -117,6 +144,10 @@ class Table:
         message_id: the public lobby/table message.
         log: the last events as short lines for the table message.
         timeouts: consecutive timeouts per player (3 remove them; docs/rules.md §5.2).
+        removed: why each player taken out of the game was (a player who left by themselves
+            has no entry).
+        reveals: the hands shown to others still as they were shown, by player
+            (:meth:`track_reveals`).
         lobby_version: bumped by every lobby change (stale-button checks before the game).
         base_version: this table's own start for the versions its buttons carry, drawn at random,
             so a button from an earlier table in the channel is stale here too.
@@ -139,6 +170,8 @@ class Table:
     message_id: int | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     timeouts: dict[str, int] = field(default_factory=dict)
+    removed: dict[str, Removal] = field(default_factory=dict)
+    reveals: dict[str, Reveal] = field(default_factory=dict)
     lobby_version: int = 0
     # Buttons carry at most 9 digits (`components._ID`): room for 2**29 + a long game's moves.
     base_version: int = field(default_factory=lambda: random.randrange(1, 1 << 29))
@@ -302,11 +335,31 @@ class Table:
         self.touched = time.time()
         return events
 
-    def leave_game(self, player_id: str) -> list[Event]:
-        """A player leaves a game in progress (docs/rules.md §5.1). Raises NotInGame."""
+    def leave_game(self, player_id: str, removal: Removal | None = None) -> list[Event]:
+        """A player leaves a game in progress (docs/rules.md §5.1), by themselves or, with
+        ``removal``, taken out for that reason (kept in :attr:`removed`). Raises NotInGame."""
         if self.game is None:
             raise NotInGame()
-        return self.game.apply(player_id, Action(ActionKind.LEAVE))
+        events = self.game.apply(player_id, Action(ActionKind.LEAVE))
+        if removal is not None:
+            self.removed[player_id] = removal
+        return events
+
+    def track_reveals(self, events: Sequence[Event]) -> None:
+        """Keep :attr:`reveals` after a move and its ``events``: a hand shown by them is noted as
+        it is now; one that changed since it was shown (or in an earlier round) is dropped, so
+        other players see a shown hand only while it still is what they were shown."""
+        game = self.game
+        if game is None:
+            return
+        for event in events:
+            if event.kind is EventKind.HAND_REVEALED and event.player in game.hands:
+                self.reveals[event.player] = Reveal(
+                    game.round_no, event.data["by"], _held(game, event.player)
+                )
+        for player, shown in list(self.reveals.items()):
+            if shown.round_no != game.round_no or shown.hand != _held(game, player):
+                del self.reveals[player]
 
     # ---------------------------------------------------------------- snapshot
 
@@ -327,6 +380,8 @@ class Table:
             "message_id": self.message_id,
             "log": list(self.log),
             "timeouts": dict(self.timeouts),
+            "removed": dict(self.removed),
+            "reveals": {p: [r.round_no, r.by, list(r.hand)] for p, r in self.reveals.items()},
             "lobby_version": self.lobby_version,
             "base_version": self.base_version,
             "touched": self.touched,
@@ -363,12 +418,22 @@ class Table:
                 recorded_rounds=int(data.get("recorded_rounds", 0)),
                 pinged=str(data.get("pinged", "")),
                 ping_message_id=data.get("ping_message_id"),
+                removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
+                reveals={
+                    p: Reveal(int(n), str(by), tuple(hand))
+                    for p, (n, by, hand) in data.get("reveals", {}).items()
+                },
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise BadOption(f"table snapshot is malformed: {exc!r}") from None
         table.log.extend(data.get("log", []))
         table.timeouts = {k: int(v) for k, v in data.get("timeouts", {}).items()}
         return table
+
+
+def _held(game: Game, player: str) -> tuple[str, ...]:
+    """A player's hand as card names, sorted (what :class:`Reveal` compares)."""
+    return tuple(sorted(card.name for card in game.hands.get(player, ())))
 
 
 def check_options(options: Options) -> Options:
@@ -400,6 +465,8 @@ __all__ = [
     "BadClick",
     "LobbyError",
     "NoTable",
+    "Removal",
+    "Reveal",
     "Seat",
     "StaleAction",
     "Table",

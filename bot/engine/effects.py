@@ -236,7 +236,7 @@ def special_agent_mater(game: Game, play: Play) -> None:
     """Special Agent Mater: its player privately sees every other hand."""
     for other in game.seated:
         if other != play.player:
-            game.show_hand_to(other, [play.player])
+            game.show_hand_to(other, [play.player], Rank.SPECIAL_AGENT_MATER)
     game.pass_turn(play.player)
 
 

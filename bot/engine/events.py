@@ -18,7 +18,8 @@ color-named          color
 uno-called           (none)
 player-caught        by: the catcher
 challenge            by (challenger), guilty (bool)
-hand-revealed        to: list of viewers; cards (PRIVATE to those viewers)
+hand-revealed        to: list of viewers; cards (PRIVATE to those viewers); by: the rank that
+                     showed it (a challenged restricted wild, howler, special agent mater)
 penalty-pending      decision: challenge | penalty; total (cards, stacking)
 penalty-blocked      card: the penalty card Save The Day blocked
 protected            by: the Save The Day's player

@@ -719,7 +719,7 @@ class Game:
             raise CannotChallenge()
         bluffer = p.source
         assert bluffer is not None and p.rank is not None
-        self.show_hand_to(bluffer, [player])
+        self.show_hand_to(bluffer, [player], p.rank)
         guilty = self._holds_color(bluffer, p.prev_color) if p.guilty is None else p.guilty
         self.emit(EventKind.CHALLENGE, bluffer, by=player, guilty=guilty)
         if guilty:
@@ -795,7 +795,7 @@ class Game:
         self._expect(player, PendingKind.HOWLER)
         source = self.pending.source
         assert source is not None
-        self.show_hand_to(player, [v for v in self.seated if v != player])
+        self.show_hand_to(player, [v for v in self.seated if v != player], Rank.HOWLER)
         self.pass_turn(source)
         return self._flush()
 
@@ -1150,14 +1150,15 @@ class Game:
         elif total:
             self.draw_cards(player, total, reason)
 
-    def show_hand_to(self, player: str, viewers: Iterable[str]) -> None:
-        """Show ``player``'s hand to ``viewers`` (challenge, Special Agent Mater, Howler): kept in
-        :attr:`revealed` for the round and announced as ``hand-revealed``."""
+    def show_hand_to(self, player: str, viewers: Iterable[str], by: Rank) -> None:
+        """Show ``player``'s hand to ``viewers`` because of a card of rank ``by`` (a challenged
+        restricted wild, Special Agent Mater, Howler): kept in :attr:`revealed` for the round and
+        announced as ``hand-revealed``."""
         viewers = list(viewers)
         cards = _names(self.hands[player])
         for v in viewers:
             self.revealed.setdefault(v, {})[player] = list(cards)
-        self.emit(EventKind.HAND_REVEALED, player, to=viewers, cards=cards)
+        self.emit(EventKind.HAND_REVEALED, player, to=viewers, cards=cards, by=by.value)
 
     def flip(self) -> None:
         """Turn the table over (docs/rules.md §7.1): the discard pile and the draw pile as

@@ -11,12 +11,11 @@ from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank
 from bot.engine.game import Game
 from bot.engine.options import PendingKind
-from bot.render.table import pending_text
+from bot.render.table import decision_text, pending_text, stake_text
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
     EMOJI,
-    PENDING_TEXT,
     as_label,
     button_style,
     card_label,
@@ -28,7 +27,7 @@ from bot.render.words import (
     sorted_hand,
     trim,
 )
-from bot.tables import Table, TableState
+from bot.tables import Reveal, Table, TableState
 
 CARD_BUTTONS = 15  # up to three rows of card buttons; beyond that, a paged select
 SELECT_PAGE = 25
@@ -78,7 +77,7 @@ def hand(
     closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
     status = (
-        f"🟢 Your move: {PENDING_TEXT[game.pending.kind].removeprefix('to ')}."
+        f"🟢 Your move: {decision_text(game).removeprefix('to ')}."
         if mine
         else "You are no longer in this game."
         if left and tbl.state is not TableState.OVER
@@ -105,7 +104,11 @@ def hand(
     if not left:
         embed.add_field(name="Your cards", value=trim("\n".join(shown) or "none"), inline=False)
     for other, seen in game.revealed.get(player, {}).items():
-        embed.add_field(name=f"{named(tbl, other)}'s hand (shown to you)", value=trim(cards_text(seen, side)))
+        reveal = tbl.reveals.get(other)
+        if reveal is not None:  # else it has changed since: what was seen is no longer so
+            embed.add_field(
+                name=f"{named(tbl, other)}'s hand {_when(reveal)}", value=trim(cards_text(seen, side))
+            )
     items: list[discord.ui.Item[Any]] = []
     if completions:
         assert pick is not None
@@ -120,6 +123,15 @@ def hand(
             )
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
     return content, embed, view_of(*items)
+
+
+def _when(shown: Reveal) -> str:
+    """When a hand shown to the player was shown: ``"when the Howler was played"``, ``"at the
+    challenge of the Wild Draw Four"`` (shown only while it is unchanged since)."""
+    rank = Rank(shown.by)
+    if rank.is_restricted:
+        return f"at the challenge of the {rank.value.title()}"
+    return f"when the {rank.value.title()} was played"
 
 
 def _asks_color(pick: Action, completions: list[Action]) -> bool:
@@ -183,6 +195,8 @@ def _decision_items(
     for action in decisions:
         if action.kind in ACTION_BUTTONS:
             label, style = ACTION_BUTTONS[action.kind]
+            if action.kind is ActionKind.ACCEPT:  # what accepting costs: "Take 4 cards"
+                label = stake_text(game).capitalize()
             items.append(UnoButton("h", ch, v, "a", action.text(), label=label, style=style, row=row))
         elif action.kind is ActionKind.CHOOSE_COLOR:
             items.append(_color_button(tbl, action))

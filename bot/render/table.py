@@ -5,16 +5,20 @@ from __future__ import annotations
 import discord
 
 from bot.components import UnoButton, view_of
-from bot.engine.cards import Side
+from bot.engine import effects
+from bot.engine.cards import Rank, Side
 from bot.engine.game import Game
-from bot.engine.options import Scoring
+from bot.engine.options import PendingKind, Scoring
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
     PENDING_TEXT,
     count,
     face_label,
+    face_order,
+    face_short,
     named,
+    out_text,
     points_text,
     scoring_text,
     trim,
@@ -25,7 +29,7 @@ from bot.tables import Table, TableState
 def _player_line(table: Table, game: Game, player: str) -> str:
     seat = table.seat(player)
     shown = ("🤖 " if seat and seat.is_ai else "") + named(table, player)
-    state = game.out.get(player)
+    state = out_text(table, player)
     if state:
         return f"　~~{shown}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
@@ -38,11 +42,52 @@ def _player_line(table: Table, game: Game, player: str) -> str:
         line += " · forgot UNO"
     if game.protected == player:
         line += " · 🛡️ protected"
-    if game.variant.two_sided and n:
-        other = game.side.other
-        backs = " ".join(face_label(c.face(other)).split(" ", 1)[0] for c in game.hands[player])
-        line += f"\n　　backs: {backs}"
     return line
+
+
+FIELD = 1024  # an embed field's value, in characters
+
+
+def inactive_faces(table: Table, game: Game) -> list[tuple[str, str]]:
+    """Every hand's inactive faces, which everyone sees in a two-sided edition (docs/rules.md §7,
+    ruling 49):
+    one line a player, ``"alice: 🟧6 🟪skip 🌈wild+color"``, each sorted as a hand is, as
+    embed fields (name, value). In one field if they fit, else in two, each line cut to its
+    share with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
+    Empty for one-sided editions."""
+    other = game.side.other
+    rows = [
+        (f"{named(table, p)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
+        for p in game.players
+        if game.hands.get(p) and p not in game.out
+    ]
+    if not game.variant.two_sided or not rows:
+        return []
+    title = f"The {game.variant.side_names[0 if other is Side.LIGHT else 1]} side of every hand"
+    lines = [" ".join([who, *map(face_short, faces)]) for who, faces in rows]
+    if len("\n".join(lines)) <= FIELD:
+        return [(title, "\n".join(lines))]
+    per_field = (len(rows) + 1) // 2
+    share = (FIELD - (per_field - 1)) // per_field  # each line's share of its field
+    lines = [_cut(who, [face_short(f) for f in faces], share) for who, faces in rows]
+    return [
+        (title, "\n".join(lines[:per_field])),
+        (f"{title} (continued)", "\n".join(lines[per_field:])),
+    ]
+
+
+def _cut(who: str, faces: list[str], limit: int) -> str:
+    """``who`` and as many ``faces`` as fit in ``limit`` characters, with "… +N" for the rest."""
+    line = " ".join([who, *faces])
+    if len(line) <= limit:
+        return line
+    shown = who
+    for n, face in enumerate(faces):
+        more = f" … +{len(faces) - n}"
+        if len(shown) + 1 + len(face) + len(f" … +{len(faces) - n - 1}") > limit:
+            return trim(shown + more, limit)
+        shown += " " + face
+    return shown  # not reached: the whole line would have fit
 
 
 def pending_text(table: Table, game: Game) -> str:
@@ -54,7 +99,31 @@ def pending_text(table: Table, game: Game) -> str:
         return "The game has ended."
     if game.round_over or p.player is None:
         return "The round is over."
-    return f"Waiting for **{named(table, p.player)}** {PENDING_TEXT[p.kind]}."
+    return f"Waiting for **{named(table, p.player)}** {decision_text(game)}."
+
+
+def stake_text(game: Game) -> str:
+    """What accepting the pending penalty or challenge costs its player: ``"take 4 cards"`` (the
+    stacked total, docs/rules.md §4.1), ``"draw until pink comes"`` (Wild Draw Color, §7.9), or
+    ``"lose the turn"`` (a Skip or Reverse, answerable in Harry Potter, §9)."""
+    p = game.pending
+    if p.rank is Rank.WILD_DRAW_COLOR and game.color is not None:
+        return f"draw until {game.color.value} comes"
+    return f"take {count(p.total, 'card')}" if p.total else "lose the turn"
+
+
+def decision_text(game: Game) -> str:
+    """The decision the game waits for, as ``"to …"``: a penalty's or challenge's cost and the
+    answers open to it (``"to take 4 cards or stack a Draw Two"``), else ``PENDING_TEXT``."""
+    p = game.pending
+    if p.kind not in (PendingKind.PENALTY, PendingKind.CHALLENGE) or p.rank is None:
+        return PENDING_TEXT[p.kind]
+    answers = ["challenge"] if p.kind is PendingKind.CHALLENGE else []
+    if p.kind is PendingKind.PENALTY and effects.stackable(game, p.rank):
+        answers.append(f"stack a {p.rank.value.title()}")
+    if effects.cancellable(game, p.rank):
+        answers.append("answer with Invisibility")
+    return f"to {stake_text(game)}" + "".join(f" or {a}" for a in answers)
 
 
 def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -81,6 +150,8 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     )
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
     embed.add_field(name="Players", value=trim(players), inline=False)
+    for name, value in inactive_faces(tbl, game):
+        embed.add_field(name=name, value=value, inline=False)
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
         embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=trim(scores), inline=False)

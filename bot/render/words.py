@@ -11,7 +11,7 @@ from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
-from bot.tables import Table
+from bot.tables import Removal, Table
 
 EMOJI = {
     Color.RED: "🟥", Color.YELLOW: "🟨", Color.GREEN: "🟩", Color.BLUE: "🟦",
@@ -35,6 +35,8 @@ PENDING_TEXT = {
     PendingKind.HOWLER: "to answer the Howler",
     PendingKind.DRAW_DECISION: "to play the drawn card or keep it",
 }
+REMOVAL_TEXT = {Removal.TIMEOUTS: "removed: timed out", Removal.KICKED: "removed: kicked"}
+"""How the table labels a player taken out of the game, by why (one who left is "left")."""
 HOUSE_RULE_NAMES = {
     HouseRule.STACKING: "Stacking",
     HouseRule.JUMP_IN: "Jump-in",
@@ -84,6 +86,21 @@ def record_text(*, games_played: int, games_won: int, rounds_won: int, points: i
 def face_label(face: Face) -> str:
     """``"🟥 red 7"``, ``"🌈 wild draw four"``."""
     return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
+
+
+SHORT_RANKS = {
+    Rank.REVERSE: "rev", Rank.DRAW_ONE: "+1", Rank.DRAW_TWO: "+2", Rank.DRAW_THREE: "+3",
+    Rank.DRAW_FIVE: "+5", Rank.SKIP_EVERYONE: "skip all", Rank.WILD_DRAW_TWO: "wild+2",
+    Rank.WILD_DRAW_FOUR: "wild+4", Rank.WILD_DRAW_COLOR: "wild+color", Rank.WILD_SUPER_HERO: "super hero",
+    Rank.WILD_VILLAIN: "villain",
+}  # fmt: skip
+"""A rank's short text where many cards share a line (others: the rank's own name, ``"7"``)."""
+
+
+def face_short(face: Face) -> str:
+    """A face in a few characters, its color as the emoji and no color name: ``"🟧6"``,
+    ``"🟪skip all"``, ``"🌈wild+color"``."""
+    return (EMOJI[face.color] if face.color else WILD_EMOJI) + SHORT_RANKS.get(face.rank, face.rank.value)
 
 
 def card_label(card: Card, side: Side) -> str:
@@ -194,6 +211,14 @@ def named(tbl: Table, key: str | None) -> str:
     if key and "+" in key and tbl.seat(key) is None:
         return " & ".join(named(tbl, member) for member in key.split("+"))
     return plain(tbl.name(key))
+
+
+def out_text(tbl: Table, player: str) -> str | None:
+    """Why a player is out of the game, as their row says it: ``"left"``, ``"removed: timed out"``,
+    ``"removed: kicked"`` or ``"eliminated"``; None while they play."""
+    state = tbl.game.out.get(player) if tbl.game else None
+    removal = tbl.removed.get(player)
+    return REMOVAL_TEXT[removal] if state == "left" and removal is not None else state
 
 
 def trim(text: str, limit: int = 1024) -> str:

@@ -101,6 +101,7 @@ class Change:
         table, game = self.table, self.table.game
         assert game is not None
         self.log(events)
+        table.track_reveals(events)
         table.touched = time.time()  # the last move: a game idle for long ends (scheduling.py)
         if game.round_over:
             if table.recorded_rounds < game.round_no:
@@ -112,6 +113,7 @@ class Change:
                 return
             self.posts.append(Post(render.round_summary(table, game.round_winner, game.round_points)))
             table.log.extend(render.log_lines(table, game.start_round()))
+            table.track_reveals(())  # the round's shown hands go with it
         if not any(not s.is_ai and table.in_game(s.id) for s in table.seats):
             # Everyone human left or was removed: bots don't play on for nobody (nor score).
             # The game still counts as played, and lost, by every human who sat in it.

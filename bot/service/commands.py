@@ -18,7 +18,7 @@ from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of
 from bot.service.publishing import TABLE
 from bot.storage import StorageError
-from bot.tables import LobbyError, Table, TableState
+from bot.tables import LobbyError, Removal, Table, TableState
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -84,7 +84,7 @@ class Commands:
                 raise NotInGame(f"{render.plain(member.display_name)} isn't at this table.")
             if table.game is not None and not table.in_game(player):
                 raise NotInGame(f"{render.plain(member.display_name)} isn't in this game any more.")
-            change.played(table.leave_game(player))
+            change.played(table.leave_game(player, Removal.KICKED))
         await self.service.publisher.say(table, change.posts)
         await interaction.followup.send(
             f"{render.plain(member.display_name)} was removed from the game.", ephemeral=True

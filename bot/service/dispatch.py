@@ -129,9 +129,9 @@ class Dispatch:
         if verb == "hand":
             await self.service.commands.show_hand(interaction)
         elif verb == "uno":
-            await self.act(interaction, table, None, Action(ActionKind.UNO), answer="You called UNO!")
+            await self.act(interaction, table, None, Action(ActionKind.UNO), in_hand=False)
         elif verb == "catch":
-            await self.act(interaction, table, None, _catch, answer="Caught!")
+            await self.act(interaction, table, None, _catch, in_hand=False)
         else:
             raise BadClick(f"table verb {verb!r}")
 
@@ -172,7 +172,7 @@ class Dispatch:
                     await hands.respond(interaction, table, player, pick=action)
                     return
                 action = completions[0]  # only the card was left out: a drawn card's play
-        await self.act(interaction, table, version or None, action, answer=None)
+        await self.act(interaction, table, version or None, action)
 
     async def act(
         self,
@@ -181,11 +181,13 @@ class Dispatch:
         version: int | None,
         action: Action | Callable[[Game, str], Action],
         *,
-        answer: str | None,
+        in_hand: bool = True,
     ) -> None:
         """Apply one engine action (or the one ``action(game, player)`` makes) for the interacting
-        player; answer with their hand redrawn (``answer`` None: a click in the hand) or with the
-        private text ``answer``.
+        player; answer in place: with their hand redrawn (a click in the hand), or, for a press on
+        the table message (not ``in_hand``: UNO!, Catch), with that message updated, its log
+        saying what happened (`Publisher.answer_in_place`). No new message either way; only a
+        refusal gets one, private.
 
         The interaction is acknowledged first (a deferred update): the answer waits for the
         table's lock and for the move to be saved, and Discord wants an acknowledgement within
@@ -211,10 +213,10 @@ class Dispatch:
             table.timeouts.pop(player, None)
             change.played(events)
         await self.service.publisher.say(table, change.posts)
-        if answer is None:
+        if in_hand:
             await self.service.hands.respond(interaction, table, player)
         else:
-            await interaction.followup.send(answer, ephemeral=True)
+            self.service.publisher.answer_in_place(table, interaction)
         self.service.after(change)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import discord
@@ -141,28 +142,42 @@ def _only_watching(table: Table, player: str) -> bool:
 async def _edit_original(
     webhook: discord.Webhook, content: str, embed: discord.Embed, view: discord.ui.View
 ) -> None:
-    """Edit an interaction's own message (``@original``) through its token, as
-    `Webhook.edit_message` does, minus turning the response into a `discord.Message` that
-    nobody reads (one per hand refresh, the bot's most frequent request).
+    """Edit a hand: its interaction's own message (see :func:`edit_originals`)."""
+    await edit_originals([webhook], embed, view, content=content)
+
+
+async def edit_originals(
+    webhooks: Sequence[discord.Webhook],
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    *,
+    content: str | None = None,
+) -> None:
+    """Edit interactions' own messages (``@original``) through their tokens to the same
+    ``embed``, ``view`` (and ``content``, if given), as `Webhook.edit_message` does, minus
+    turning each response into a `discord.Message` that nobody reads (one per hand refresh, the
+    bot's most frequent request).
 
     Raises:
-        discord.HTTPException: Discord refused the edit (NotFound: the token has expired or the
-            message is gone).
+        discord.HTTPException: Discord refused an edit (NotFound: the token has expired or the
+            message is gone); the ones after it are not made.
     """
-    with handle_message_parameters(content=content, embed=embed, view=view, allowed_mentions=NONE) as params:
+    text = discord.utils.MISSING if content is None else content
+    with handle_message_parameters(content=text, embed=embed, view=view, allowed_mentions=NONE) as params:
         release(view)  # in the payload now
-        await async_context.get().edit_webhook_message(
-            webhook.id,
-            webhook.token,  # type: ignore[arg-type]  # an interaction's webhook always has one
-            "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
-            session=webhook.session,
-            proxy=webhook.proxy,
-            proxy_auth=webhook.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-            with_components=True,
-        )
+        for webhook in webhooks:
+            await async_context.get().edit_webhook_message(
+                webhook.id,
+                webhook.token,  # type: ignore[arg-type]  # an interaction's webhook always has one
+                "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
+                session=webhook.session,
+                proxy=webhook.proxy,
+                proxy_auth=webhook.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+                with_components=True,
+            )
 
 
 async def _delete(hand: OpenHand) -> None:

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import handle_message_parameters
@@ -20,6 +20,7 @@ from discord.http import handle_message_parameters
 from bot import render
 from bot.components import release
 from bot.service.acting import NotSaved, Post
+from bot.service.hands import edit_originals
 from bot.tables import NoTable, TableState
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ class Publisher:
         self.client = service.client
         self.updates = service.updates
         self._posting: dict[int, asyncio.Future[None]] = {}
+        self._answers: dict[int, list[discord.Webhook]] = {}
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """The table's channel, for sending (no cache needed)."""
@@ -59,6 +61,14 @@ class Publisher:
             embed = render.lobby_over(table, title, footer)
             self.updates.ask((table.channel_id, LOBBY), lambda: self.edit(table, message_id, embed, None))
 
+    def answer_in_place(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        """Answer a press on the table message (UNO!, Catch; acknowledged by a deferred update)
+        with that message updated: the next update of the table, which `publish` asks for and
+        which renders the table as it is when it runs, edits it through the press's token. A
+        press on an older table message is left with its acknowledgement."""
+        if interaction.message is not None and interaction.message.id == table.message_id:
+            self._answers.setdefault(table.channel_id, []).append(interaction.followup)
+
     async def _show_lobby(self, table: Table, *, post: bool = False) -> None:
         """Edit the lobby message; with ``post``, post it if it has none (a restart after the
         lobby was saved and before its message was: `/uno new` posts it otherwise)."""
@@ -76,11 +86,17 @@ class Publisher:
     async def _show_table(self, table: Table, *, repost: bool = False) -> None:
         """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone).
         A table message deleted during play ends the game."""
+        answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
         if table.game is None:
             return
         embed, view = render.table(table)
         try:
-            if table.message_id is None:
+            if answers and table.message_id is not None:
+                try:
+                    await edit_originals(answers, embed, view)
+                except discord.HTTPException:  # the press's token: the table message is edited alone
+                    await self.edit(table, table.message_id, *render.table(table))
+            elif table.message_id is None:
                 message = await self.channel(table).send(embed=embed, view=view, allowed_mentions=NONE)
                 async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
                     table.message_id = message.id

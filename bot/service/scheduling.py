@@ -19,7 +19,7 @@ from bot.engine import ai
 from bot.engine.actions import Action, ActionKind
 from bot.engine.events import Event
 from bot.service.acting import NotSaved
-from bot.tables import NoTable, Table, TableState
+from bot.tables import NoTable, Removal, Table, TableState
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -111,7 +111,7 @@ class Scheduler:
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     if count >= self.defaults.max_timeouts:
                         change.log(events, f"{name} was removed after {count} timeouts")
-                        events = game.apply(timed_out, Action(ActionKind.LEAVE))
+                        events = table.leave_game(timed_out, Removal.TIMEOUTS)
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     events += game.apply(player, ai.choose(game, player, self._rng))
                 elif not events:

@@ -18,7 +18,7 @@ from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.render.log import LINES
-from bot.tables import Seat, Table
+from bot.tables import Removal, Seat, Table
 
 
 def _check_embed(embed: discord.Embed) -> None:
@@ -540,3 +540,138 @@ def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners
         render.lobby(table)[0].to_dict(),
     ]
     assert "\u202e" not in str(shown) and "<@123456789012345678>" not in str(shown)  # no override, no mention
+
+
+def _labels(view: discord.ui.View) -> list[str]:
+    return [str(c.get("label")) for row in view.to_components() for c in row["components"]]
+
+
+def test_a_stacked_penalty_shows_its_total_and_who_takes_it() -> None:
+    """After two stacked Draw Twos the table says who takes how many (or stacks), and the hand's
+    Accept button says what it costs (docs/rules.md §4.1)."""
+    options = Options(house_rules=frozenset({HouseRule.STACKING}))
+    table = _dealt(
+        {"1": ["red draw two", "green draw two", "red 4"], "2": ["blue draw two", "blue 5"]}, options
+    )
+    game = table.game
+    assert game is not None
+    game.play("1", "red draw two")
+    game.play("2", "blue draw two")
+    assert game.pending.kind is PendingKind.PENALTY and game.pending.total == 4
+    embed, _ = render.table(table)
+    assert "Waiting for **Ana** to take 4 cards or stack a Draw Two." in str(embed.description)
+    _, hand, view = render.hand(table, "1")
+    assert "🟢 Your move: take 4 cards or stack a Draw Two." in str(hand.description)
+    assert "Take 4 cards" in _labels(view) and "Accept" not in _labels(view)
+
+
+def test_a_challenge_and_a_wild_draw_color_say_what_accepting_costs() -> None:
+    """A Wild Draw Four's victim takes 4 or challenges; a Wild Draw Color's draws until its color."""
+    table = _dealt({"1": ["wild draw four", "red 4"], "2": ["blue 5"]})
+    game = table.game
+    assert game is not None
+    game.play("1", "wild draw four", color=Color.GREEN)
+    assert "Waiting for **Ben** to take 4 cards or challenge." in str(render.table(table)[0].description)
+    assert "Take 4 cards" in _labels(render.hand(table, "2")[2])
+    flip = _dealt(
+        {"1": ["red 1 / wild draw color", "red 2 / pink 2"], "2": ["blue 5 / teal 5"]}, variant="flip"
+    )
+    game = flip.game
+    assert game is not None
+    game.side = Side.DARK
+    game.play("1", "red 1 / wild draw color", color=Color.PINK)
+    assert "to draw until pink comes or challenge" in str(render.table(flip)[0].description)
+    assert "Draw until pink comes" in _labels(render.hand(flip, "2")[2])
+
+
+def test_a_player_removed_for_timeouts_is_labelled_so_not_as_left() -> None:
+    """A player the bot removed for timeouts (or who was kicked) is labelled with why, unlike one
+    who left by themselves; the reason survives a snapshot, and an older snapshot restores."""
+    table = _table("classic", 4, Options(), 2)
+    game = table.game
+    assert game is not None
+    timed_out, kicked, leaver = game.players[1:]
+    table.leave_game(timed_out, Removal.TIMEOUTS)
+    table.leave_game(kicked, Removal.KICKED)
+    table.leave_game(leaver)
+    again = Table.from_snapshot(table.to_snapshot())
+    embed, _ = render.table(again)
+    rows = str(next(f.value for f in embed.fields if f.name == "Players")).splitlines()
+    assert rows[1].endswith("(removed: timed out)") and rows[2].endswith("(removed: kicked)")
+    assert rows[3].endswith("(left)")
+    old = table.to_snapshot()
+    del old["removed"]  # saved before removals were kept
+    assert Table.from_snapshot(old).removed == {}
+
+
+def _fields(embed: discord.Embed) -> dict[str, str]:
+    return {str(f.name): str(f.value) for f in embed.fields}
+
+
+def test_flip_shows_every_hands_inactive_faces_in_full() -> None:
+    """On a Flip table every hand's inactive faces show in full (a Wild and a Wild Draw Color
+    differ, numbers show), the holder's too; the holder's hand pairs each card with its back
+    (docs/rules.md §7)."""
+    hand = ["red 1 / orange 6", "blue 2 / purple skip", "green 3 / wild draw color", "yellow 4 / wild"]
+    table = _dealt({"1": hand, "2": ["red 5 / teal 5"]}, variant="flip")
+    fields = _fields(render.table(table)[0])
+    assert fields["The dark side of every hand"] == "Ana: 🟧6 🟪skip 🌈wild 🌈wild+color\nBen: 🩵5"
+    assert "backs" not in fields["Players"]
+    _, own, _ = render.hand(table, "1")
+    assert "🟨 yellow 4 (back: 🌈 wild)" in _fields(own)["Your cards"]
+    assert "🟩 green 3 (back: 🌈 wild draw color)" in _fields(own)["Your cards"]
+    game = table.game
+    assert game is not None
+    game.side = Side.DARK
+    assert _fields(render.table(table)[0])["The light side of every hand"].startswith("Ana: 🟥1 🟨4 🟩3 🟦2")
+
+
+def test_ten_flip_hands_of_twenty_cards_fit_with_a_count_of_what_is_cut() -> None:
+    """The worst case: ten players with the worst names, twenty of the longest faces each: the
+    faces take two fields, each line cut to its share with the count of faces left out, and the
+    table fits Discord's limits."""
+    table = _dealt({"1": ["red 1 / pink 1"], "2": ["red 2 / pink 2"]}, variant="flip")
+    seats = [Seat(str(10**17 + i), WORST_NAMES[i % len(WORST_NAMES)]) for i in range(10)]
+    table.seats = seats
+    game, _ = Game.from_deal(
+        [s.id for s in seats], variant="flip", options=Options(), dealer=seats[-1].id,
+        hands={s.id: [Card.parse("red 1 / wild draw color")] * 20 for s in seats},
+        draw_pile=[Card.parse("blue 1 / pink 2")], discard_pile=[Card.parse("red 9 / teal 3")],
+    )  # fmt: skip
+    table.game = game
+    table.log.extend([f"{render.named(table, seats[0].id)} " + "x" * 80] * 8)
+    embed, _ = render.table(table)
+    _check_embed(embed)
+    faces = [f for f in embed.fields if str(f.name).startswith("The dark side")]
+    lines = "\n".join(str(f.value) for f in faces).splitlines()
+    assert len(faces) == 2 and len(lines) == 10
+    for line in lines:
+        shown = line.count("🌈wild+color")
+        assert 5 <= shown < 20 and line.endswith(f"… +{20 - shown}"), line
+
+
+def test_a_howler_reveal_says_when_and_goes_once_the_hand_changes() -> None:
+    """A hand the Howler showed is in the others' hands with when it was shown, survives a
+    snapshot, and is gone from them once that hand changes (docs/rules.md §9.6)."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("1", "Ana"), variant="harry-potter")
+    table.join(Seat("2", "Ben"))
+    table.join(Seat("3", "Cy"))
+    game, _ = Game.from_deal(
+        ["1", "2", "3"], variant="harry-potter", options=Options(), dealer="3",
+        hands={"1": [Card.parse("howler"), Card.parse("green 4")], "2": [Card.parse("red 5"), Card.parse("blue 6")],
+               "3": [Card.parse("green 8"), Card.parse("blue 0")]},
+        draw_pile=[Card.parse("blue 1"), Card.parse("blue 2")], discard_pile=[Card.parse("red 7")],
+    )  # fmt: skip
+    table.game, table.state = game, "playing"
+    table.track_reveals(game.play("1", "howler", color=Color.RED, target="3"))
+    table.track_reveals(game.apply("3", Action.parse("reveal")))
+    table = Table.from_snapshot(table.to_snapshot())
+    game = table.game
+    assert game is not None
+    shown = _fields(render.hand(table, "2")[1])
+    assert shown["Cy's hand when the Howler was played"] == "🟩 green 8, 🟦 blue 0"
+    table.track_reveals(game.play("2", "red 5"))  # another hand changes: still shown
+    assert "Cy's hand when the Howler was played" in _fields(render.hand(table, "1")[1])
+    table.track_reveals(game.draw("3"))  # Cy's hand changes: gone from the others' hands
+    for viewer in ("1", "2"):
+        assert not any("Cy's hand" in name for name in _fields(render.hand(table, viewer)[1]))

@@ -27,7 +27,8 @@ from bot.localdiscord.server import StandIn
 REPO = Path(__file__).resolve().parents[2]
 GAME_SEED = 1  # the bots' game.seed setting (see `BotProcess`)
 CONTROL = {"Refresh", "Back", "◀", "▶"}
-DECISIONS = {"Draw", "Keep it", "Accept", "Challenge!", "Let them see", "Keep all my cards"}
+DECISIONS = {"Draw", "Keep it", "Challenge!", "Let them see", "Keep all my cards"}
+ACCEPTS = ("Take ", "Draw until ", "Lose the turn")  # an Accept button says what it costs
 COLORS = {c.value for c in Color}
 HAND = "Your hand at"
 STALE = "⚠️"
@@ -266,7 +267,9 @@ def policy(message: Message, *, call_uno: bool = True) -> tuple[dict[str, Any], 
     if "UNO!" in by_label and (call_uno or len(by_label) == 1):
         return by_label["UNO!"], None
     by_label.pop("UNO!", None)
-    cards = sorted(label for label in by_label if label not in DECISIONS | COLORS)
+    cards = sorted(
+        label for label in by_label if label not in DECISIONS | COLORS and not label.startswith(ACCEPTS)
+    )
     if cards:
         return by_label[cards[0]], None
     if message.selects:

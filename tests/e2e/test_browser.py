@@ -23,6 +23,7 @@ from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Clock
 from bot.localdiscord.testing import LocalDiscord, png
 from tests.e2e.conftest import make_bot
+from tests.e2e.crashing import ACCEPTS
 from tests.localdiscord.demo_bot import DemoBot
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
@@ -162,7 +163,8 @@ async def make_a_move(hand: Any) -> re.Pattern[str]:
     labels = [label.strip() for label in await buttons.all_inner_texts()]
     playable = [label for label in labels if label in cards]
     if not playable:
-        choice = "Draw" if "Draw" in labels else "Accept"
+        # Else accept what is pending (its button says the cost: "Take 4 cards", "Draw until …").
+        choice = "Draw" if "Draw" in labels else next(label for label in labels if label.startswith(ACCEPTS))
         await hand.get_by_role("button", name=choice, exact=True).click()
         return re.compile(r"alice drew \d+ cards?")
     card = next((label for label in playable if "wild" in label), playable[0])

@@ -11,7 +11,7 @@ after every restart, and every time the test looks at a table, each table's save
 * replay from its seed to exactly the saved state (``Game.replay``);
 * extend the journal saved before (nothing saved is ever lost);
 * hold every action the test saw acknowledged as applied (a hand's click answered as a move, a
-  Catch answered "Caught!", ``/uno leave`` answered "You left") exactly once: a hand's action
+  Catch answered in place by the table message, ``/uno leave`` answered "You left") exactly once: a hand's action
   at the version its button carried, a table's or command's between the versions before and
   after it; and no action twice where the user clicked once (a click retried after a kill).
 
@@ -405,7 +405,7 @@ class Run:
                     table,
                     user,
                     Action(ActionKind.CATCH),
-                    "Caught!",
+                    "",  # answered in place: the table message, not a private text
                     lambda: self.s.click(user, message, catch["custom_id"]),
                 )
                 return True
@@ -443,7 +443,8 @@ class Run:
         start: Callable[[], Awaitable[InteractionRecord]],
     ) -> None:
         """A table's button or a command that applies one action: tried again while unanswered
-        (a kill); checked against the journal."""
+        (a kill); checked against the journal. ``applied_text``: what its answer says when the
+        action was applied ("": a table's button, answered by the table message updated)."""
         low = int(self.saved(table, "before")["game"]["version"])  # type: ignore[index]
         for attempt in range(6):
             self.out.retries += attempt > 0
@@ -453,10 +454,13 @@ class Run:
             if record.answered_at:
                 break
         answer = record.current_answer()
-        text = answer.message.text if answer is not None and answer.message is not None else ""
+        said = answer.message if answer is not None else None
+        # Applied: answered with ``applied_text``, or ("") with the table message edited in place
+        # (a refusal is a private message).
+        applied = said is not None and (applied_text in said.text if applied_text else not said.ephemeral)
         after = self.saved(table, "after")
         high = int(after["game"]["version"]) if after and after.get("game") else 10**9
-        self.verify(Ack(table, user, clicked, low, high, None, applied_text in text), after)
+        self.verify(Ack(table, user, clicked, low, high, None, applied), after)
 
     async def turn(self, table: Table, user: User, message: Message) -> None:
         """The user opens their hand (My hand, or ``/uno hand``) and plays by the policy while it

@@ -190,6 +190,13 @@ async def test_when_the_host_leaves_the_next_player_may_end(uno: LocalDiscord) -
     await command(uno, bob, ch, "uno kick", member=carol)
     game = table.game
     assert game is not None and str(carol.id) in game.out
+    # The table tells a kicked player from one who left by herself.
+    await uno.stand_in.wait_until(
+        lambda: (
+            "carol~~ (removed: kicked)" in table_message(uno, ch).text
+            and "alice~~ (left)" in table_message(uno, ch).text
+        )
+    )
     answer = await command(uno, bob, ch, "uno kick", member=carol)  # again: about carol, not bob
     assert answer is not None and answer.text.endswith("carol isn't in this game any more.")
     assert uno.client.service.tables.get(ch.id) is table  # type: ignore[attr-defined]  # bob and the bot play on

@@ -43,13 +43,13 @@ async def test_challenge_and_its_reveal(uno: LocalDiscord) -> None:
     await click(uno, alice, message, "green")
     assert game.pending.kind is PendingKind.CHALLENGE
     bob_hand = await hand(uno, bob, ch)
-    assert "Challenge!" in labels(bob_hand) and "Accept" in labels(bob_hand)
+    assert "Challenge!" in labels(bob_hand) and "Take 4 cards" in labels(bob_hand)
     answer = await click(uno, bob, bob_hand, "Challenge!")
-    assert answer is not None and "alice's hand (shown to you)" in answer.text
+    assert answer is not None and "alice's hand at the challenge of the Wild Draw Four" in answer.text
     assert len(game.hands[table_of(uno, ch).seats[0].id]) == 6  # guilty: alice drew four
     await uno.stand_in.wait_until(lambda: "guilty" in table_message(uno, ch).text)
     # Only bob saw alice's hand.
-    assert not any("alice's hand (shown to you)" in m.text for m in uno.stand_in.visible_messages(alice, ch))
+    assert not any("alice's hand at the" in m.text for m in uno.stand_in.visible_messages(alice, ch))
 
 
 async def test_catch_from_the_table(uno: LocalDiscord) -> None:
@@ -68,10 +68,39 @@ async def test_catch_from_the_table(uno: LocalDiscord) -> None:
     table = await uno.stand_in.wait_until(
         lambda: (m := table_message(uno, ch)) and not m.component(label="Catch").get("disabled") and m
     )
-    await click(uno, bob, table, "Catch")
+    private = len(uno.stand_in.visible_messages(bob, ch))
+    answer = await click(uno, bob, table, "Catch")
     game = table_of(uno, ch).game
     assert game is not None and len(game.hands[table_of(uno, ch).seats[0].id]) == 3
-    await uno.stand_in.wait_until(lambda: "caught alice" in table_message(uno, ch).text)
+    # Answered in place: the table message itself, its log saying it; no private message.
+    assert answer is not None and answer.id == table.id and not answer.ephemeral
+    assert "bob caught alice without UNO: +2 cards" in answer.text
+    assert len(uno.stand_in.visible_messages(bob, ch)) == private
+
+
+async def test_uno_from_the_table_is_answered_in_place(uno: LocalDiscord) -> None:
+    """UNO! pressed on the table message is answered with that message (its log line), and the
+    caller's open hand is redrawn in place: no new private message buries the hand."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    game = rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": ["red 2", "green 4"], "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    mine = await hand(uno, alice, ch)
+    assert "UNO!" in labels(mine)
+    seen = [m.id for m in uno.stand_in.visible_messages(alice, ch)]
+    answer = await click(uno, alice, table_message(uno, ch), "UNO!")
+    assert answer is not None and answer.id == table_message(uno, ch).id and not answer.ephemeral
+    assert "📣 alice: UNO!" in answer.text and table_of(uno, ch).seats[0].id in game.called
+    await uno.stand_in.wait_until(
+        lambda: (
+            "UNO!" not in labels(next(m for m in uno.stand_in.visible_messages(alice, ch) if m.id == mine.id))
+        )
+    )
+    assert [m.id for m in uno.stand_in.visible_messages(alice, ch)] == seen  # nothing new
 
 
 async def test_flip_turns_the_table(uno: LocalDiscord) -> None:
@@ -88,6 +117,8 @@ async def test_flip_turns_the_table(uno: LocalDiscord) -> None:
     text = await uno.stand_in.wait_until(lambda: "alice played" in (t := table_message(uno, ch).text) and t)
     assert "Side: **dark**" in text
     assert "teal 1" in text and "FLIP!" in text
+    # Every hand's light faces, in full: alice's two cards, bob's one.
+    assert "The light side of every hand" in text and "alice: 🟩2" in text and "bob: 🟦6" in text
     bob_hand = await hand(uno, bob, ch)
     assert "🩷 pink 3" in bob_hand.text and "(back: 🟦 blue 6)" in bob_hand.text
 
@@ -113,7 +144,7 @@ async def test_howler_shows_the_hand_to_the_table(uno: LocalDiscord) -> None:
     assert "Let them see" in labels(carol_hand)
     await click(uno, carol, carol_hand, "Let them see")
     bob_hand = await hand(uno, bob, ch)
-    assert "carol's hand (shown to you)" in bob_hand.text and "green 8" in bob_hand.text
+    assert "carol's hand when the Howler was played" in bob_hand.text and "green 8" in bob_hand.text
 
 
 async def test_seven_o_asks_whom_to_swap_hands_with(uno: LocalDiscord) -> None:

@@ -95,6 +95,7 @@ def test_a_player_is_removed_after_max_timeouts() -> None:
     ]
     assert at == sorted(at), table.log
     assert storage.tables[CHANNEL]["timeouts"] == {ANA: 2}
+    assert storage.tables[CHANNEL]["removed"] == {ANA: "timeouts"}  # shown as removed, not "left"
 
 
 def test_an_idle_lobby_expires() -> None:
