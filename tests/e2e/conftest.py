@@ -5,6 +5,7 @@ The harness fails a test on any ERROR log of discord.py, unknown route or Discor
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,13 +25,28 @@ from bot.storage.sqlite import SqliteStorage
 USERS = ("alice", "bob", "carol")
 
 
+# The end-to-end tests' share of `contract.TOTALS` (the stand-in's own tests, run in the same
+# process, send violations on purpose).
+E2E_TOTALS: Counter[str] = Counter()
+
+
+@pytest.fixture(autouse=True)
+def spec_counts() -> Iterator[None]:
+    """Add what this end-to-end test's traffic had checked against the spec to `E2E_TOTALS`."""
+    before = Counter(contract.TOTALS)
+    yield
+    E2E_TOTALS.update(Counter(contract.TOTALS) - before)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """How much of the bots' traffic was checked against Discord's OpenAPI spec (a violation
-    fails its test: the bot gets Discord's 50035, which the harness fails on)."""
-    totals = contract.TOTALS
+    """How much of the bots' traffic in the end-to-end tests was checked against Discord's
+    OpenAPI spec (a violation fails its test: the bot gets Discord's 50035, which the harness
+    fails on)."""
+    totals = E2E_TOTALS
     terminalreporter.write_line(
-        f"Discord's spec: {totals['requests']} request bodies checked, {totals['violations']} violations; "
-        f"{totals['responses']} REST responses and {totals['gateway events']} gateway events checked"
+        f"Discord's spec, end-to-end tests: {totals['requests']} request bodies checked, "
+        f"{totals['violations']} violations; {totals['responses']} REST responses and "
+        f"{totals['gateway events']} gateway events checked"
     )
 
 
