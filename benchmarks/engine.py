@@ -7,7 +7,8 @@ prints one JSON line:
   CPU seconds of this process (``time.process_time``), so that other load on the machine does not
   skew the figures (rlcard is timed the same way); ``wall_seconds`` is the elapsed time;
 * ``decisions_per_second``, ``decisions_per_game``: decisions made (``Game.apply`` calls);
-* ``p50_decision_us``, ``p99_decision_us``: time the engine takes for one decision (``apply``);
+* ``p50_decision_us``, ``p99_decision_us``: time the engine takes for one decision (``apply``, or
+  with ``--listed`` the search's unvalidated ``apply_listed``; ``path`` says which);
 * ``bytes_per_live_game``: memory held by one game in mid-round (tracemalloc over many games);
 * ``rlcard``: rlcard 1.2.0's UNO env and bare game measured in the same run, when rlcard is
   installed (``pip install -e '.[bench]'``), else null; ``vs_rlcard_env`` is our games per
@@ -39,8 +40,11 @@ def _players(n: int) -> list[str]:
     return [f"p{i}" for i in range(n)]
 
 
-def run(variant: str, players: int, games: int, seed: int, options: Options) -> dict[str, Any]:
-    """Play ``games`` rounds and return the figures (see the module docstring)."""
+def run(
+    variant: str, players: int, games: int, seed: int, options: Options, listed: bool = False
+) -> dict[str, Any]:
+    """Play ``games`` rounds and return the figures (see the module docstring); ``listed``: each
+    decision through ``Game.apply_listed`` (the search's unvalidated path) instead of ``apply``."""
     timings: list[int] = []
     decisions = 0
     clock = time.perf_counter_ns
@@ -51,12 +55,13 @@ def run(variant: str, players: int, games: int, seed: int, options: Options) -> 
         game = Game(names, variant=variant, options=options, seed=seed * 1_000_003 + i)
         game.start_round()
         rng = random.Random(seed * 7_919 + i)
+        apply = game.apply_listed if listed else game.apply
         while not game.round_over:
             player = game.pending.player
             assert player is not None
             action = random_action(game, player, rng)
             t0 = clock()
-            game.apply(player, action)
+            apply(player, action)
             timings.append(clock() - t0)
         decisions += len(timings) - decisions
     seconds = time.process_time() - start
@@ -65,6 +70,7 @@ def run(variant: str, players: int, games: int, seed: int, options: Options) -> 
     return {
         "variant": variant,
         "players": players,
+        "path": "apply_listed" if listed else "apply",
         "games": games,
         "seconds": round(seconds, 3),
         "wall_seconds": round(wall, 3),
@@ -109,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--house-rule", action="append", default=[], choices=[r.value for r in HouseRule])
     parser.add_argument("--repeat", type=int, default=3, help="runs of each side; the fastest counts")
     parser.add_argument("--no-rlcard", action="store_true", help="skip the rlcard comparison")
+    parser.add_argument("--listed", action="store_true", help="apply through Game.apply_listed")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -117,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     skip = args.no_rlcard or args.players != rlcard_adapter.PLAYERS
     results, baselines = [], []
     for _ in range(max(1, args.repeat)):  # interleaved, so both sides meet the same machine load
-        results.append(run(args.variant, args.players, args.games, args.seed, options))
+        results.append(run(args.variant, args.players, args.games, args.seed, options, args.listed))
         measured = None if skip else rlcard_adapter.measure_rlcard(args.games, args.seed)
         if measured is not None:
             baselines.append(measured)

@@ -1,7 +1,11 @@
-"""Computer players: a sensible AI and a uniformly random agent, and a driver that plays rounds.
+"""Computer players at three levels (:class:`AiLevel`), a uniformly random agent, and a driver
+that plays rounds.
 
-The AI follows color, keeps its wilds for need, names its strongest color, calls UNO, catches,
-and challenges a restricted wild when the odds favor it.
+One entry point, :func:`choose`, takes the level. The normal AI follows color, keeps its wilds for
+need, names its strongest color, calls UNO, catches, and challenges a restricted wild when the
+odds favor it. The easy one plays any card it may, sometimes forgets to call UNO or to catch, and
+never challenges. The hard one searches (bot/engine/search.py): it samples the hidden cards and
+plays each candidate out many times with the normal AI in every seat.
 
 >>> import random
 >>> from bot.engine.game import Game
@@ -14,15 +18,39 @@ True
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Callable, Mapping
 
+from bot.engine import search
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Color, Rank
 from bot.engine.game import Game
 from bot.engine.options import PendingKind
 
 Policy = Callable[[Game, str, random.Random], Action]
+
+
+class AiLevel(enum.StrEnum):
+    """How well a computer player plays; the value is the level's name."""
+
+    EASY = "easy"
+    """Plays any card it may, forgets some UNO calls and catches, never plans or challenges."""
+    NORMAL = "normal"
+    """A sensible heuristic: follows color, keeps wilds for need, always calls and catches."""
+    HARD = "hard"
+    """Searches: samples the hidden cards and plays each candidate out (bot/engine/search.py)."""
+
+
+EASY_UNO_CALL = 0.5
+"""The chance that the easy AI calls UNO when a call counts (else it plays without calling)."""
+EASY_CATCH = 0.5
+"""The chance that the easy AI makes a catch it could make (judged once per game version)."""
+HARD_BUDGET = 0.2
+"""The hard AI's default search time per decision, in seconds."""
+MAX_CANDIDATES = 10
+"""Above this many candidate actions, the hard AI searches wilds with one color each (the
+normal AI's color), not all four."""
 
 # Points are shed first; among equals, actions hurt the next player more than numbers.
 _ACTION_BONUS = {Rank.DRAW_TWO: 6, Rank.DRAW_THREE: 6, Rank.DRAW_FIVE: 6, Rank.DRAW_ONE: 4,
@@ -94,12 +122,41 @@ def _score_play(game: Game, player: str, action: Action) -> float:
     return score + same_color  # stay in a color we hold
 
 
-def choose(game: Game, player: str, rng: random.Random) -> Action:
-    """The AI's action for ``player``'s pending decision (a UNO call first when one counts).
+def choose(
+    game: Game,
+    player: str,
+    rng: random.Random,
+    level: AiLevel | str = AiLevel.NORMAL,
+    *,
+    budget: float | None = HARD_BUDGET,
+    playouts: int | None = None,
+) -> Action:
+    """The computer player's action at ``level`` for ``player``'s pending decision (a UNO call
+    first when one counts, which the easy level sometimes forgets). Every action returned is
+    listed by ``game.legal_actions(player)``.
+
+    Args:
+        game: the game; not changed.
+        player: the seated player whose decision is pending.
+        rng: the random generator of the choice (easy's lapses, hard's samples).
+        level: ``"easy"``, ``"normal"`` or ``"hard"`` (:class:`AiLevel`).
+        budget: hard only: seconds of search per decision (wall clock); None: no time limit.
+        playouts: hard only: at most this many playouts per decision. With ``budget`` None the
+            choice depends only on the inputs and ``rng``'s state (deterministic).
 
     Raises:
-        ValueError: ``player`` has nothing to decide.
+        ValueError: ``player`` has nothing to decide, or an unknown level.
     """
+    level = AiLevel(level)
+    if level is AiLevel.NORMAL:
+        return _normal(game, player, rng)
+    if level is AiLevel.EASY:
+        return _easy(game, player, rng)
+    return _hard(game, player, rng, budget, playouts)
+
+
+def _normal(game: Game, player: str, rng: random.Random) -> Action:
+    """The normal AI (see the module docstring). Raises ValueError: nothing to decide."""
     actions = game.legal_actions(player)
     kinds = {a.kind for a in actions}
     pending = game.pending
@@ -159,11 +216,79 @@ def _with_choices(game: Game, player: str, action: Action, card: Card | None = N
     return Action(action.kind, card=action.card, color=color, target=target)
 
 
-def catches(game: Game, player: str) -> list[Action]:
-    """Catches ``player`` can make now (an AI makes every one of them at once)."""
+def _easy(game: Game, player: str, rng: random.Random) -> Action:
+    """The easy AI: a random playable card (never a draw when one fits), its most held color, a
+    random target; UNO called with chance :data:`EASY_UNO_CALL`; never challenges."""
+    if game.pending.player != player or game.round_over:
+        raise ValueError(f"{player} has nothing to decide")
+    if game.can_call_uno(player) and rng.random() < EASY_UNO_CALL:
+        return _UNO
+    actions = game.decisions(player)
+    kind = game.pending.kind
+    plays = [a for a in actions if a.kind in (ActionKind.PLAY, ActionKind.PLAY_DRAWN)]
+    if kind is PendingKind.TURN or kind is PendingKind.DRAW_DECISION:
+        actions = plays or actions
+    elif kind is PendingKind.CHALLENGE:
+        actions = [a for a in actions if a.kind is not ActionKind.CHALLENGE]
+    pick = actions[int(rng.random() * len(actions))]
+    if pick.color is not None:
+        color = game.most_held_color(player)
+        pick = next(a for a in actions if a[:2] == pick[:2] and a.color is color and a.target == pick.target)
+    return pick
+
+
+def _hard(game: Game, player: str, rng: random.Random, budget: float | None, playouts: int | None) -> Action:
+    """The hard AI: UNO when it counts, then a search over its decisions (bot/engine/search.py)
+    with the normal AI as the playout policy."""
+    if game.pending.player != player or game.round_over:
+        raise ValueError(f"{player} has nothing to decide")
+    if game.can_call_uno(player):
+        return _UNO
+    actions = game.decisions(player)
+    if len(actions) > MAX_CANDIDATES and game.pending.kind is not PendingKind.COLOR:
+        # One color per wild (the normal AI's) keeps the candidates few enough to search well.
+        seen: set[tuple[object, ...]] = set()
+        kept = []
+        for a in actions:
+            if a.color is not None:
+                a = _with_choices(game, player, a, a.card if a.card is not None else game.drawn)._replace(
+                    target=a.target
+                )
+            key = (a.kind, a.card, a.color, a.target)
+            if key not in seen:
+                seen.add(key)
+                kept.append(a)
+        actions = kept
+    default = _normal(game, player, rng)
+    if default not in actions:  # a wild's color the pruning did not keep
+        actions = [*actions, default]
+    return search.best_action(
+        game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
+    )
+
+
+def catches(
+    game: Game,
+    player: str,
+    level: AiLevel | str = AiLevel.NORMAL,
+    rng: random.Random | None = None,
+) -> list[Action]:
+    """Catches ``player`` makes now at ``level``: normal and hard make every one they can at
+    once; easy makes each with chance :data:`EASY_CATCH`, judged by ``rng`` or, without one, by
+    a generator seeded from the game's version and the player (so asking again before the game
+    changes gives the same answer).
+
+    Raises:
+        ValueError: an unknown level.
+    """
+    level = AiLevel(level)
     if player not in game.hands or game.round_over:
         return []
-    return [Action(ActionKind.CATCH, target=t) for t in sorted(game.catch_targets(player))]
+    found = [Action(ActionKind.CATCH, target=t) for t in sorted(game.catch_targets(player))]
+    if level is AiLevel.EASY and found:
+        coin = rng or random.Random(f"{game.version}:{player}")
+        found = [a for a in found if coin.random() < EASY_CATCH]
+    return found
 
 
 def play_round(
@@ -174,9 +299,11 @@ def play_round(
     default: Policy = random_action,
     max_steps: int = 5000,
     after_step: Callable[[Game], None] | None = None,
+    levels: Mapping[str, AiLevel | str] | None = None,
 ) -> int:
     """Play the current round to its end: each pending decision goes to the player's policy
-    (``default`` for players without one); players with a policy catch whenever they can.
+    (``default`` for players without one); players with a policy catch as :func:`catches` says
+    at their level in ``levels`` (normal when not given: whenever they can).
 
     Returns:
         The number of decisions made.
@@ -196,7 +323,8 @@ def play_round(
         if after_step is not None:
             after_step(game)
         for watcher in policies:
-            for catch in catches(game, watcher):
+            level = levels.get(watcher, AiLevel.NORMAL) if levels else AiLevel.NORMAL
+            for catch in catches(game, watcher, level, rng if level is AiLevel.EASY else None):
                 game.apply(watcher, catch)
                 if after_step is not None:
                     after_step(game)

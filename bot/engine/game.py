@@ -548,6 +548,77 @@ class Game:
             self._journal.append((player, action))
         return events
 
+    def apply_listed(self, player: str, action: Action) -> None:
+        """Carry out an action just listed by :meth:`decisions` or :meth:`legal_actions` for
+        ``player``, without validating it: the fast path of search playouts (``ai`` level hard).
+
+        The result is that of :meth:`apply` for a listed action (journal included); for any
+        other action it is undefined, so callers pass only listed actions, unchanged. Events are
+        not returned.
+        """
+        kind = action.kind
+        if kind is ActionKind.PLAY and action.card is not None:
+            card = action.card
+            if self.pending.kind is PendingKind.TURN:
+                self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
+                self._play(player, card, action.color, action.target)
+            else:
+                how = effects.answer(self, card.face(self.side))
+                assert how is not None
+                self._answer(player, card, action.color, how)
+        elif kind is ActionKind.DRAW:
+            self.catchable.clear()
+            self._draw_for_turn(player)
+        elif kind is ActionKind.PLAY_DRAWN and self.drawn is not None:
+            card, self.drawn = self.drawn, None
+            self._play(player, card, action.color, action.target)
+        else:  # rarer kinds: their validating method
+            _HANDLERS[kind](self, player, action)
+            if self._journal is not None:
+                self._journal.append((player, action))
+            return
+        self._flush()
+        if self._journal is not None:
+            self._journal.append((player, action))
+
+    def copy(self, *, journal: bool = True, rng: random.Random | None = None) -> Game:
+        """An independent copy of the game, cheaper than ``from_dict(to_dict())``: cards, faces,
+        options and the variant are immutable and shared; lists, dicts and sets are copied.
+
+        Args:
+            journal: False: the copy keeps no journal (:attr:`journal` is None), for speed.
+            rng: the copy's random generator (its own from then on); None: a copy of this
+                game's generator in its current state.
+        """
+        new = Game.__new__(Game)
+        new.variant, new.options, new.players, new.seed = (
+            self.variant,
+            self.options,
+            list(self.players),
+            self.seed,
+        )
+        if rng is None:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self._rng.getstate())
+            new._rng, new._rng_saved = rng, self._rng_saved
+        else:
+            new.rng = rng
+        new._no_bluffing, new._jump_in = self._no_bluffing, self._jump_in
+        new._target_ranks, new._special_ranks = self._target_ranks, self._special_ranks
+        new.out, new.scores, new.deck = dict(self.out), dict(self.scores), self.deck  # the deck never changes
+        new.round_no, new.dealer, new.version = self.round_no, self.dealer, self.version
+        new._journal = list(self._journal) if journal and self._journal is not None else None
+        new.game_over, new.winners = self.game_over, list(self.winners)
+        new.hands = {p: list(h) for p, h in self.hands.items()}
+        new.draw_pile, new.discard_pile = list(self.draw_pile), list(self.discard_pile)
+        new.side, new.color, new.direction, new.pending = self.side, self.color, self.direction, self.pending
+        new.called, new.catchable, new.protected = set(self.called), set(self.catchable), self.protected
+        new.revealed = {v: {t: list(c) for t, c in r.items()} for v, r in self.revealed.items()}
+        new.drawn, new.round_over, new.round_winner = self.drawn, self.round_over, self.round_winner
+        new.round_points, new.repeats = self.round_points, dict(self.repeats)
+        new._reshuffled, new._events = self._reshuffled, list(self._events)
+        return new
+
     def play(
         self,
         player: str,

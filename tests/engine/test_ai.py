@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.engine import ai
+from bot.engine import ai, search
 from bot.engine.cards import Card
 from bot.engine.game import Action, Game
 from bot.engine.options import Options, PendingKind
@@ -251,3 +254,206 @@ def test_random_action_is_legal() -> None:
             if game.pending.kind is PendingKind.TURN and plays:
                 assert action.kind != "draw"
             game.apply(player, action)
+
+
+# ---------------------------------------------------------------------------- levels
+
+HARD_PLAYOUTS = 12
+"""Playouts per hard decision in tests: deterministic (no time budget) and fast."""
+
+
+def position(variant: str, options: dict[str, Any], seed: int, steps: int) -> Game:
+    """A 4-player round of ``variant`` after ``steps`` random decisions (fewer if it ends)."""
+    game = Game(["a", "b", "c", "d"], variant=variant, options=Options.parse(options), seed=seed)
+    game.start_round()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        player = game.pending.player
+        if game.round_over or player is None:
+            break
+        game.apply(player, ai.random_action(game, player, rng))
+    return game
+
+
+def choose_hard(game: Game, player: str, seed: int) -> Action:
+    return ai.choose(game, player, random.Random(seed), "hard", budget=None, playouts=HARD_PLAYOUTS)
+
+
+@settings(deadline=None, derandomize=True, database=None, max_examples=40)
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 60),
+    level=st.sampled_from(list(ai.AiLevel)),
+)
+def test_every_level_acts_legally(
+    config: tuple[str, dict[str, Any]], seed: int, steps: int, level: str
+) -> None:
+    """At any position of any edition, each level's action is legal, and the game accepts it."""
+    variant, options = config
+    game = position(variant, options, seed, steps)
+    if game.round_over:
+        return
+    player = game.pending.player
+    assert player is not None
+    action = ai.choose(game, player, random.Random(seed), level, budget=None, playouts=HARD_PLAYOUTS)
+    assert action in game.legal_actions(player), (level, action, game.pending)
+    game.apply(player, action)
+
+
+def test_every_level_plays_whole_rounds_of_every_edition() -> None:
+    """One round per edition with easy, normal and hard at the table: every action is legal."""
+    for i, (variant, options) in enumerate(CONFIGS):
+        game = position(variant, options, i, 0)
+        levels = {"a": "easy", "b": "normal", "c": "hard", "d": "normal"}
+        policies = {
+            p: partial(ai.choose, level=level, budget=None, playouts=HARD_PLAYOUTS)
+            for p, level in levels.items()
+        }
+        checked = {p: legal_only(policy) for p, policy in policies.items()}
+        ai.play_round(game, checked, random.Random(i), levels=levels)
+        assert game.round_over
+
+
+def legal_only(policy: ai.Policy) -> ai.Policy:
+    def checked(game: Game, player: str, rng: random.Random) -> Action:
+        action = policy(game, player, rng)
+        assert action in game.legal_actions(player), (player, action, game.pending)
+        return action
+
+    return checked
+
+
+def test_unknown_level_is_refused() -> None:
+    game = two_cards_on_turn()
+    with pytest.raises(ValueError):
+        ai.choose(game, "ana", random.Random(0), "grandmaster")
+
+
+def test_hard_is_deterministic_with_a_playout_count() -> None:
+    """With a playout count and no time budget, the same position and seed give the same action;
+    over many positions, hard sometimes departs from normal (it does search)."""
+    departs = 0
+    for seed in range(30):
+        game = position("classic", {}, seed, 6 + seed % 5)
+        player = game.pending.player
+        if game.round_over or player is None:
+            continue
+        first = choose_hard(game, player, seed)
+        assert choose_hard(game.copy(), player, seed) == first
+        departs += first != ai.choose(game, player, random.Random(seed))
+    assert departs > 0
+
+
+def hidden_replaced(game: Game, player: str, seed: int) -> Game:
+    """A copy of ``game`` whose cards hidden from ``player`` are dealt again, consistently with
+    what ``player`` sees: the other hands keep their sizes (in Flip each slot keeps its inactive
+    face, and the draw pile's top card too), the draw pile its size; the seed, the generator,
+    the challenge's verdict and what others were shown change."""
+    rng = random.Random(seed)
+    copy = game.copy(rng=random.Random(seed + 1))
+    copy.seed = seed + 1
+    hidden = game.side.other
+    two_sided = game.deck[0].dark is not None
+    others = [p for p in game.seated if p != player]
+    slots = [(p, i) for p in others for i in range(len(game.hands[p]))]
+    slots += [("draw", i) for i in range(len(game.draw_pile))]
+
+    def card_at(slot: tuple[str, int]) -> Card:
+        owner, i = slot
+        return game.draw_pile[i] if owner == "draw" else game.hands[owner][i]
+
+    def key(slot: tuple[str, int]) -> object:
+        owner, i = slot
+        free = owner == "draw" and i != len(game.draw_pile) - 1
+        return None if not two_sided or free else card_at(slot).face(hidden)
+
+    # Shuffle the cards among slots of the same public key (unconstrained slots together).
+    by_key: dict[object, list[tuple[str, int]]] = {}
+    for slot in slots:
+        by_key.setdefault(key(slot), []).append(slot)
+    for group in by_key.values():
+        cards = [card_at(s) for s in group]
+        rng.shuffle(cards)
+        for (owner, i), card in zip(group, cards, strict=True):
+            (copy.draw_pile if owner == "draw" else copy.hands[owner])[i] = card
+    if copy.pending.guilty is not None:
+        copy.pending = copy.pending._replace(guilty=not copy.pending.guilty)
+    copy.revealed = {v: r for v, r in copy.revealed.items() if v == player}
+    copy.repeats = {"0123456789abcdef": 2}
+    return copy
+
+
+@pytest.mark.parametrize(("variant", "options"), CONFIGS[:5], ids=CONFIG_IDS[:5])
+def test_hard_never_reads_a_hidden_card(variant: str, options: dict[str, Any]) -> None:
+    """The hard AI's decision depends only on what is public and its own hand: with the hidden
+    cards dealt again (consistently with what it sees), the same seed gives the same decision."""
+    changed = 0
+    for seed in range(12):
+        game = position(variant, options, seed, 5 + seed)
+        player = game.pending.player
+        if game.round_over or player is None:
+            continue
+        other = hidden_replaced(game, player, seed)
+        changed += other.to_dict()["hands"] != game.to_dict()["hands"]
+        assert choose_hard(other, player, seed) == choose_hard(game, player, seed), seed
+    assert changed > 5
+
+
+def test_determinize_keeps_what_is_public() -> None:
+    """A sample keeps the player's hand, the discard pile, every hand size and the draw pile's size,
+    and in Flip every inactive face of the other hands and of the draw pile's top card."""
+    for seed in range(10):
+        game = position("flip", {}, seed, 10 + seed)
+        player = game.pending.player
+        if game.round_over or player is None:
+            continue
+        world = search.determinize(game, player, random.Random(seed))
+        hidden = game.side.other
+        assert world.hands[player] == game.hands[player]
+        assert world.discard_pile == game.discard_pile
+        for p in game.seated:
+            assert [c.face(hidden) for c in world.hands[p]] == [c.face(hidden) for c in game.hands[p]]
+        assert world.draw_pile[-1].face(hidden) is game.draw_pile[-1].face(hidden)
+        assert len(world.draw_pile) == len(game.draw_pile)
+        assert sorted(c.name for c in world.deck) == sorted(
+            c.name for cards in [*world.hands.values(), world.draw_pile, world.discard_pile] for c in cards
+        )
+        assert world.journal is None
+
+
+def test_easy_sometimes_forgets_uno_and_catches() -> None:
+    """Easy calls UNO on some seeds and plays without calling on others; it makes some catches
+    and misses others; normal always calls and catches."""
+    uno = [
+        ai.choose(two_cards_on_turn(), "ana", random.Random(s), "easy") == Action("uno") for s in range(40)
+    ]
+    assert 0 < sum(uno) < 40
+    assert all(ai.choose(two_cards_on_turn(), "ana", random.Random(s)) == Action("uno") for s in range(5))
+    game = two_cards_on_turn()
+    game.play("ana", "red 2")
+    made = [bool(ai.catches(game, "ben", "easy", random.Random(s))) for s in range(40)]
+    assert 0 < sum(made) < 40
+    assert ai.catches(game, "ben", "easy") == ai.catches(game, "ben", "easy")  # no rng: stable
+    assert all(
+        ai.catches(game, "ben", level) == [Action("catch", target="ana")] for level in ("normal", "hard")
+    )
+
+
+def test_easy_never_challenges() -> None:
+    """Facing a Wild Draw Four, easy accepts (normal challenges a two-card bluffer)."""
+    game, _ = Game.from_deal(
+        ["ana", "ben"],
+        variant="classic",
+        dealer="ben",
+        hands={
+            "ana": [Card.parse(c) for c in ("wild draw four", "red 2", "blue 3")],
+            "ben": [Card.parse(c) for c in ("green 5", "yellow 6", "green 9")],
+        },
+        draw_pile=[Card.parse(c) for c in ("blue 1", "blue 2", "green 1", "green 2")],
+        discard_pile=[Card.parse("red 7")],
+    )
+    game.play("ana", "wild draw four", color="blue")
+    assert game.pending.kind is PendingKind.CHALLENGE
+    assert ai.choose(game, "ben", random.Random(0)) == Action("challenge")
+    assert all(ai.choose(game, "ben", random.Random(s), "easy") == Action("accept") for s in range(10))

@@ -1230,3 +1230,35 @@ def test_seed_is_kept() -> None:
     """A game remembers its seed; without one it picks a seed of its own."""
     assert Game(PLAYERS, seed=42).seed == 42
     assert isinstance(Game(PLAYERS).seed, int)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {}),
+        ("flip-marvel", {"house_rules": ["stacking"]}),
+        ("harry-potter", {}),
+        ("classic", {"house_rules": ["stacking", "seven-o", "jump-in"]}),
+        ("dc-super-hero-girls", {"customizable_rule": "swap-hands"}),
+    ],
+)
+def test_copy_and_apply_listed_match_apply(variant: str, options: dict[str, object]) -> None:
+    """A copy equals its game (journal included) and is independent of it; applying each listed
+    action through ``apply_listed`` leaves the same game, journal included, as ``apply``."""
+    for seed in range(6):
+        game = Game(["a", "b", "c", "d"], variant=variant, options=Options.parse(options), seed=seed)
+        game.start_round()
+        fast = game.copy()
+        assert fast.to_dict() == game.to_dict()
+        rng = random.Random(seed)
+        while not game.round_over:
+            player = game.pending.player
+            assert player is not None
+            action = ai.random_action(game, player, rng)
+            game.apply(player, action)
+            fast.apply_listed(player, action)
+            assert fast.to_dict() == game.to_dict()
+        bare = game.copy(journal=False)
+        assert bare.journal is None and game.journal is not None
+        bare.hands["a"].clear()
+        assert game.to_dict() == fast.to_dict()
