@@ -113,7 +113,7 @@ class CardEmojis:
         is at its emoji limit) stays without an emoji: one WARNING says how many and why.
         Raises nothing for Discord's refusals."""
         try:
-            self._take(await self._client.fetch_application_emojis())
+            self.learn(await self._client.fetch_application_emojis())
         except discord.HTTPException as exc:
             log.warning(
                 "card emojis: cannot list the application's emojis (%s); cards are shown as text", exc
@@ -144,7 +144,7 @@ class CardEmojis:
                     errors.append(exc)
                     return
                 self.created += 1
-                self._take([emoji])
+                self.learn([emoji])
 
         async with asyncio.TaskGroup() as group:
             for name in missing:
@@ -152,7 +152,7 @@ class CardEmojis:
         if errors:
             # Another process of this bot may have made some of them meanwhile (the name was taken).
             with contextlib.suppress(discord.HTTPException):  # the warning below says what is missing
-                self._take(await self._client.fetch_application_emojis())
+                self.learn(await self._client.fetch_application_emojis())
             without = len(self._faces) - len(self._emojis)
             if without:
                 full = any(e.code == MAX_EMOJIS_REACHED for e in errors)
@@ -166,8 +166,9 @@ class CardEmojis:
                     why,
                 )
 
-    def _take(self, emojis: Iterable[discord.Emoji]) -> None:
-        """Keep the emojis named as card faces (others of the application are not ours)."""
+    def learn(self, emojis: Iterable[discord.Emoji]) -> None:
+        """Use ``emojis`` (of the application) for the card faces they are named as; the others
+        are not ours and are ignored."""
         for emoji in emojis:
             if emoji.name in self._faces:
                 self._emojis[emoji.name] = discord.PartialEmoji(

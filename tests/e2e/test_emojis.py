@@ -166,3 +166,21 @@ async def test_a_bot_whose_uploads_fail_starts_and_plays(
     (warning,) = warnings(caplog)
     assert f"{len(NAMES)} of {len(NAMES)}" in warning and "50138" in warning
     await plays(refusing)
+
+
+@pytest.fixture
+def switched_off(tmp_path: Path) -> LocalDiscord:
+    """The bot with ``discord.card_emojis = false``."""
+    return LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", card_emojis=False),
+        users=USERS,
+        channels=("uno",),
+        rate_limits=False,
+    )
+
+
+async def test_a_bot_without_card_emojis_asks_nothing_and_plays(switched_off: LocalDiscord) -> None:
+    """Card emojis switched off: no request to the emoji routes, and the bot plays."""
+    await plays(switched_off)
+    assert bot_of(switched_off).card_emojis.done.is_set()
+    assert not [r for r in switched_off.stand_in.requests if "/emojis" in r.path]
