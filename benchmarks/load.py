@@ -289,6 +289,10 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
             task = asyncio.create_task(client.start(spec.token))
             while client.get_guild(spec.guild_id) is None and not task.done():
                 await asyncio.sleep(0.02)
+            # A fresh stand-in has none of the card emojis: their upload (once per application,
+            # not the steady state) ends before the load starts.
+            while isinstance(client, UnoBot) and not client.card_emojis.done.is_set() and not task.done():
+                await asyncio.sleep(0.05)
             if not task.done():
                 handler.armed = True
                 ready.set()

@@ -95,6 +95,20 @@ async def test_every_card_face_becomes_an_emoji_and_a_restart_uploads_nothing(un
     assert all(again.for_face(f, side) == emojis.for_face(f, side) for f, side in FACES)
 
 
+async def test_a_restart_in_the_middle_of_the_first_sync_makes_only_the_rest(uno: LocalDiscord) -> None:
+    """Stopped while uploading, the bot's next start uploads only the faces still missing: each
+    face is uploaded once in all, and no name is taken twice (Discord would refuse it: 50035)."""
+    s = uno.stand_in
+    await s.wait_until(lambda: len(s.state.emojis) >= 30, timeout=30)
+    await uno.restart_client()
+    emojis = bot_of(uno).card_emojis
+    await s.wait_until(emojis.done.is_set, timeout=60)
+    assert 0 < emojis.created <= len(NAMES) - 30
+    assert sorted(e.name for e in s.state.emojis.values()) == sorted(NAMES) and len(emojis) == len(NAMES)
+    route = f"/applications/{s.application_id}/emojis"
+    assert sum(r.method == "POST" and r.path == route and r.status == 201 for r in s.requests) == len(NAMES)
+
+
 @pytest.fixture
 def one_made_before(tmp_path: Path) -> LocalDiscord:
     """The bot's application already has an emoji named as the red 7, and one of its own."""
