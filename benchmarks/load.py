@@ -152,6 +152,11 @@ class BotSpec:
     sent_log: str | None = None
     lazy_tasks: bool = False  # asyncio's plain event loop instead of the production bot's
 
+    @property
+    def base_url(self) -> str:
+        """The stand-in's ``http://HOST:PORT`` (its CDN too)."""
+        return self.api_url.removesuffix("/api/v10")
+
 
 class CallbackSends:
     """An aiohttp trace (``discord.Client(http_trace=...)``) noting when the bot writes each
@@ -244,7 +249,7 @@ class PongBot(discord.Client):
 
 def make_pong_bot(spec: BotSpec) -> PongBot:
     """The pong bot, pointed at the stand-in."""
-    point_discord_py_at(spec.api_url.removesuffix("/api/v10"))
+    point_discord_py_at(spec.base_url)
     return PongBot(spec.guild_id)
 
 
@@ -284,6 +289,10 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
             task = asyncio.create_task(client.start(spec.token))
             while client.get_guild(spec.guild_id) is None and not task.done():
                 await asyncio.sleep(0.02)
+            # A fresh stand-in has none of the card emojis: their upload (once per application,
+            # not the steady state) ends before the load starts.
+            while isinstance(client, UnoBot) and not client.card_emojis.done.is_set() and not task.done():
+                await asyncio.sleep(0.05)
             if not task.done():
                 handler.armed = True
                 ready.set()

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.components import UnoButton, UnoSelect, Unreadable
+from bot.emojis import CardEmojis
 from bot.errors import reply_error
 from bot.service import TableService
 from bot.settings import Settings
@@ -27,9 +28,11 @@ EXTENSIONS = ("cogs.uno",)
 
 def point_at(settings: Settings) -> None:
     """Send every REST call and the gateway to the configured addresses (a REST proxy, a
-    Discord-compatible server, or the local stand-in)."""
+    Discord-compatible server, or the local stand-in), and build image addresses (an emoji's
+    ``url``) on the configured CDN."""
     discord.http.Route.BASE = settings.discord.api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord.gateway_url)
+    discord.asset.Asset.BASE = settings.discord.cdn_base
 
 
 class UnoBot(commands.Bot):
@@ -61,10 +64,12 @@ class UnoBot(commands.Bot):
         self.storage = storage
         self.sync_global = sync_global
         self.service = TableService(self, storage, settings.game)
+        self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)
         self.tree.on_error = self._on_app_command_error
 
     async def setup_hook(self) -> None:
-        """Open storage, load cogs and components, sync commands, restore saved tables."""
+        """Open storage, load cogs and components, sync commands, restore saved tables, then
+        make the missing card emojis in the background (`CardEmojis`)."""
         await self.storage.open()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -84,6 +89,7 @@ class UnoBot(commands.Bot):
         restored = await self.service.restore()
         if restored:
             log.info("restored %d table(s)", restored)
+        self.card_emojis.start()
         # What start-up made (modules, discord.py, the restored tables) lives on: keep it out of
         # the collector's full passes, which otherwise pause every table for 0.1 s and more.
         gc.collect()
@@ -97,6 +103,7 @@ class UnoBot(commands.Bot):
     async def close(self) -> None:
         """Stop timers, disconnect, close storage (whatever happened before)."""
         try:
+            await self.card_emojis.close()
             await self.service.close()
             await super().close()
         finally:

@@ -32,6 +32,8 @@ class StandInAddress(Protocol):
     @property
     def token(self) -> str: ...
     @property
+    def base_url(self) -> str: ...
+    @property
     def api_url(self) -> str: ...
     @property
     def gateway_url(self) -> str: ...
@@ -40,12 +42,14 @@ class StandInAddress(Protocol):
 
 
 def local_settings(settings: Settings, stand_in: StandInAddress) -> Settings:
-    """The settings with Discord replaced by the stand-in (token, addresses, command guild)."""
+    """The settings with Discord replaced by the stand-in (token, REST, gateway and CDN addresses,
+    command guild)."""
     discord_settings = settings.discord.model_copy(
         update={
             "token": SecretStr(stand_in.token),
             "api_base": stand_in.api_url,
             "gateway_url": stand_in.gateway_url,
+            "cdn_base": stand_in.base_url,  # it serves the emojis' images too
             "dev_guild_id": stand_in.guild_id,
             "sync_commands": True,
         }

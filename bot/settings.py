@@ -49,10 +49,12 @@ class DiscordSettings(Section):
     token: SecretStr | None = None
     api_base: str = "https://discord.com/api/v10"
     gateway_url: str = "wss://gateway.discord.gg"
+    cdn_base: str = "https://cdn.discordapp.com"
     dev_guild_id: int | None = None
     sync_commands: bool = True
+    card_emojis: bool = True
 
-    @field_validator("api_base", "gateway_url")
+    @field_validator("api_base", "gateway_url", "cdn_base")
     @classmethod
     def _url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://", "ws://", "wss://")):

@@ -187,7 +187,16 @@ def png(image: Image.Image, compress_level: int = 6) -> bytes:
 
 
 @cache
-def card_png(face: Face, side: Side = Side.LIGHT, height: int = 128) -> bytes:
-    """The face as PNG bytes, ``height`` pixels tall (see ``card_image``); the same face, side and
-    height always give the same bytes."""
-    return png(card_image(face, side, height))
+def card_png(face: Face, side: Side = Side.LIGHT, height: int = 128, *, square: bool = False) -> bytes:
+    """The face as PNG bytes, ``height`` pixels tall (see ``card_image``); the same arguments
+    always give the same bytes.
+
+    ``square``: the card centred on a transparent ``height`` x ``height`` canvas, the shape
+    Discord gives an emoji (128 x 128 is the size it asks for); the card itself is unchanged.
+    """
+    image = card_image(face, side, height)
+    if square:
+        canvas = Image.new("RGBA", (height, height))
+        canvas.alpha_composite(image, ((height - image.width) // 2, 0))
+        image = canvas
+    return png(image)

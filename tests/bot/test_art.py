@@ -47,6 +47,21 @@ def test_every_face_renders(edition: str, face: Face, side: Side, height: int) -
     assert image.getpixel((image.width // 2, image.height // 2))[3] == 255
 
 
+def test_emoji_pictures_are_square_cards_within_discords_limit() -> None:
+    """Every face as an emoji (``square=True``, 128 px): a 128 x 128 PNG within Discord's 256 KiB,
+    the card unchanged in the middle and transparent at its sides."""
+    for face, side in all_faces():
+        data = card_png(face, side, 128, square=True)
+        assert len(data) <= 256 * 1024
+        image = decode(data)
+        assert (image.size, image.mode) == ((128, 128), "RGBA")
+        card = card_image(face, side, 128)
+        left = (128 - card.width) // 2
+        assert image.crop((left, 0, left + card.width, 128)).tobytes() == card.tobytes()
+        sides = [image.crop((0, 0, left, 128)), image.crop((left + card.width, 0, 128, 128))]
+        assert all(part.getextrema()[3] == (0, 0) for part in sides)
+
+
 def test_every_deck_face_has_art() -> None:
     """Each face of each deck, on its side, is among the faces drawn (and the command writes)."""
     drawn = {emoji_name(f, s) for f, s in all_faces()}

@@ -93,10 +93,11 @@ def no_rest_under_lock() -> Iterator[LockWatch]:
     assert not LOCKS.under_lock, f"REST requests sent under a table's lock: {LOCKS.under_lock}"
 
 
-def make_bot(stand_in: StandIn, db: Path, **game: Any) -> UnoBot:
-    """The production bot configured for the stand-in (fast AI, no turn timer unless asked),
-    watched by `LOCKS`."""
+def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = True, **game: Any) -> UnoBot:
+    """The production bot configured for the stand-in (fast AI, no turn timer unless asked;
+    ``card_emojis``: the setting), watched by `LOCKS`."""
     settings = load_settings(None, environ={}, require_token=False)
+    settings.discord.card_emojis = card_emojis
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
     settings.game.turn_seconds = game.pop("turn_seconds", 0)
     settings.game.seed = game.pop("seed", 1)  # the same deals every run
