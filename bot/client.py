@@ -63,8 +63,8 @@ class UnoBot(commands.Bot):
         self.settings = settings
         self.storage = storage
         self.sync_global = sync_global
-        self.service = TableService(self, storage, settings.game)
         self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)
+        self.service = TableService(self, storage, settings.game, self.card_emojis)
         self.tree.on_error = self._on_app_command_error
 
     async def setup_hook(self) -> None:

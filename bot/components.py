@@ -137,7 +137,7 @@ class UnoButton(_Addressed, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         label: str,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
-        emoji: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
         row: int | None = None,
     ) -> None:
         address = self._address(scope, channel, version, verb, arg)

@@ -8,21 +8,24 @@ import discord
 
 from bot.components import UnoButton, UnoSelect, view_of
 from bot.engine.actions import Action, ActionKind
-from bot.engine.cards import Card, Face, Rank
+from bot.engine.cards import Card, Face, Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import PendingKind
-from bot.render.table import decision_text, pending_text, stake_text
+from bot.render.table import FIELD, decision_text, pending_text, stake_text
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
     EMOJI,
+    TEXT_ONLY,
+    Faces,
     as_label,
     button_style,
-    card_label,
     cards_text,
     count,
+    face_button,
     face_label,
     face_order,
+    face_text,
     named,
     sorted_hand,
     trim,
@@ -51,16 +54,26 @@ ACTION_BUTTONS = {
 
 
 def hand(
-    tbl: Table, player: str, *, page: int = 0, pick: Action | None = None, notice: str = ""
+    tbl: Table,
+    player: str,
+    *,
+    page: int = 0,
+    pick: Action | None = None,
+    notice: str = "",
+    faces: Faces = TEXT_ONLY,
 ) -> tuple[str, discord.Embed, discord.ui.View]:
     """A player's private hand: every card, and their possible decisions as components, each
-    carrying its action's text (``Action.text()``).
+    carrying its action's text (``Action.text()``); a Show as picture button (verb ``pic``).
 
     Args:
         page: page of the card select when more cards can be played than buttons fit.
         pick: a play in progress that still needs its color, then its player
             (`Game.completions` say which): the hand asks for it.
         notice: a line shown above the hand (e.g. why a click was refused).
+        faces: the cards' emojis (`bot.emojis.CardEmojis`): on the card buttons and options, with
+            the card's name but not its color square, and in the text before each card's name
+            (as text where the field would pass Discord's 1,024 characters); default: none, every
+            card as text.
 
     Returns:
         The message content (naming the channel), the embed and the view.
@@ -90,31 +103,28 @@ def hand(
         status = _pick_status(game, pick, completions)
     embed = discord.Embed(
         title="Not in this game" if left else count(len(cards), "card"),
-        description=f"Top card: **{face_label(game.top)}**"
+        description=f"Top card: **{face_text(game.top, side, faces)}**"
         + (f" → **{game.color.value}**" if game.top.color is None and game.color else "")
         + f"\n{status}",
         color=EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31,
     )
-    shown = []
-    for card in sorted_hand(cards, side):
-        label = card_label(card, side)
-        if card.dark is not None:
-            label += f" (back: {face_label(card.face(side.other))})"
-        shown.append(f"**{label}**" if card in playable and mine else label)
     if not left:
-        embed.add_field(name="Your cards", value=trim("\n".join(shown) or "none"), inline=False)
+        listed = _cards_list(cards, side, playable if mine else set(), faces)
+        if len(listed) > FIELD:
+            listed = _cards_list(cards, side, playable if mine else set())
+        embed.add_field(name="Your cards", value=trim(listed or "none"), inline=False)
     for other, seen in game.revealed.get(player, {}).items():
         reveal = tbl.reveals.get(other)
         if reveal is not None:  # else it has changed since: what was seen is no longer so
             embed.add_field(
-                name=f"{named(tbl, other)}'s hand {_when(reveal)}", value=trim(cards_text(seen, side))
+                name=f"{named(tbl, other)}'s hand {_when(reveal)}", value=trim(cards_text(seen, side, faces))
             )
     items: list[discord.ui.Item[Any]] = []
     if completions:
         assert pick is not None
         items = _pick_items(tbl, pick, completions)
     elif live:
-        items = _decision_items(tbl, game, player, decisions, page)
+        items = _decision_items(tbl, game, player, decisions, page, faces)
     if live:
         if game.can_call_uno(player):
             uno = Action(ActionKind.UNO).text()
@@ -122,7 +132,21 @@ def hand(
                 UnoButton("h", ch, v, "a", uno, label="UNO!", style=discord.ButtonStyle.danger, row=4)
             )
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
+    if not closed:
+        items.append(UnoButton("h", ch, v, "pic", label="Show as picture", emoji="🖼️", row=4))
     return content, embed, view_of(*items)
+
+
+def _cards_list(cards: list[Card], side: Side, bold: set[Card], faces: Faces = TEXT_ONLY) -> str:
+    """The hand's cards one a line, sorted, ``bold`` ones in bold, a two-sided card with its back:
+    ``"🟩 green 3 (back: 🌈 wild draw color)"`` (docs/rules.md §7), each with its emoji if any."""
+    shown = []
+    for card in sorted_hand(cards, side):
+        label = face_text(card.face(side), side, faces)
+        if card.dark is not None:
+            label += f" (back: {face_text(card.face(side.other), side.other, faces)})"
+        shown.append(f"**{label}**" if card in bold else label)
+    return "\n".join(shown)
 
 
 def _when(shown: Reveal) -> str:
@@ -150,45 +174,52 @@ def _pick_status(game: Game, pick: Action, completions: list[Action]) -> str:
     return f"🟢 Your move ({face_label(face)}): {prompt}."
 
 
-def _card_entries(game: Game, player: str, decisions: list[Action]) -> list[tuple[Action, str, Face]]:
+Entry = tuple[Action, str, Face, discord.PartialEmoji | None]
+"""A card a player can act with: the action its component carries, its label, its face, its emoji."""
+
+
+def _card_entries(game: Game, player: str, decisions: list[Action], faces: Faces) -> list[Entry]:
     """The plays, drawn-card plays and jump-ins open to the player, one per card: the action as a
     button carries it (without its color and player, asked next; a drawn card's play without its
-    card, which is implied and would make the text too long), its label, and the card's face."""
+    card, which is implied and would make the text too long), its label (``face_button``), the
+    card's face and its emoji."""
     side = game.side
     actions = [a for a in decisions if a.kind in CARD_ACTIONS]
     if game.pending.player != player and game.pending.kind is PendingKind.TURN:
         actions += [a for a in game.legal_actions(player) if a.kind is ActionKind.JUMP_IN]
-    entries: dict[tuple[ActionKind, Card | None], tuple[Action, str, Face]] = {}
+    entries: dict[tuple[ActionKind, Card | None], Entry] = {}
     for a in actions:
         assert a.card is not None
         if (a.kind, a.card) not in entries:
             carried = Action(a.kind, None if a.kind is ActionKind.PLAY_DRAWN else a.card)
-            entries[(a.kind, a.card)] = (
-                carried,
-                CARD_ACTIONS[a.kind] + card_label(a.card, side),
-                a.card.face(side),
-            )
+            face = a.card.face(side)
+            label, emoji = face_button(face, side, faces)
+            entries[(a.kind, a.card)] = (carried, CARD_ACTIONS[a.kind] + label, face, emoji)
     kinds = list(CARD_ACTIONS)
     return sorted(entries.values(), key=lambda e: (kinds.index(e[0].kind), face_order(e[2])))
 
 
 def _decision_items(
-    tbl: Table, game: Game, player: str, decisions: list[Action], page: int
+    tbl: Table, game: Game, player: str, decisions: list[Action], page: int, faces: Faces
 ) -> list[discord.ui.Item[Any]]:
     ch, v = tbl.channel_id, tbl.version
     side = game.side
     items: list[discord.ui.Item[Any]] = []
-    entries = _card_entries(game, player, decisions)
+    entries = _card_entries(game, player, decisions, faces)
     if len(entries) <= CARD_BUTTONS:
-        for n, (action, label, face) in enumerate(entries):
+        for n, (action, label, face, emoji) in enumerate(entries):
+            style = button_style(face)
             items.append(
-                UnoButton("h", ch, v, "a", action.text(), label=label, style=button_style(face), row=n // 5)
+                UnoButton("h", ch, v, "a", action.text(), label=label, style=style, emoji=emoji, row=n // 5)
             )
     else:
         pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
         page = max(0, min(page, pages - 1))
         chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
-        options = [discord.SelectOption(label=label[:100], value=action.text()) for action, label, _ in chunk]
+        options = [
+            discord.SelectOption(label=label[:100], value=action.text(), emoji=emoji)
+            for action, label, _, emoji in chunk
+        ]
         items.append(UnoSelect("h", ch, v, "a", options=options, placeholder="Play a card…", row=0))
         items += _pager(tbl, page, pages)
     row = 3
@@ -208,9 +239,10 @@ def _decision_items(
         pages = (len(order) + SELECT_PAGE - 1) // SELECT_PAGE
         page = max(0, min(page, pages - 1))
         options = [
-            discord.SelectOption(label=card_label(a.card, side)[:100], value=a.text())
+            discord.SelectOption(label=label[:100], value=a.text(), emoji=emoji)
             for a in order[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
             if a.card is not None
+            for label, emoji in [face_button(a.card.face(side), side, faces)]
         ]
         items.append(UnoSelect("h", ch, v, "a", options=options, placeholder="Discard a card…", row=2))
         items += _pager(tbl, page, pages)

@@ -13,10 +13,13 @@ from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
     PENDING_TEXT,
+    TEXT_ONLY,
+    Faces,
     count,
-    face_label,
     face_order,
     face_short,
+    face_text,
+    fitted,
     named,
     out_text,
     points_text,
@@ -48,12 +51,13 @@ def _player_line(table: Table, game: Game, player: str) -> str:
 FIELD = 1024  # an embed field's value, in characters
 
 
-def inactive_faces(table: Table, game: Game) -> list[tuple[str, str]]:
+def inactive_faces(table: Table, game: Game, faces: Faces = TEXT_ONLY) -> list[tuple[str, str]]:
     """Every hand's inactive faces, which everyone sees in a two-sided edition (docs/rules.md §7,
     ruling 49):
-    one line a player, ``"alice: 🟧6 🟪skip 🌈wild+color"``, each sorted as a hand is, as
-    embed fields (name, value). In one field if they fit, else in two, each line cut to its
-    share with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
+    one line a player, each face its emoji (``faces``) or in short (``"alice: 🟧6 🟪skip 🌈wild+color"``),
+    each sorted as a hand is, as embed fields (name, value). In one field if they fit, else in two,
+    each line in its share of its field: with its emojis if they fit it, else in short, cut to it
+    with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
     Empty for one-sided editions."""
     other = game.side.other
     rows = [
@@ -64,12 +68,19 @@ def inactive_faces(table: Table, game: Game) -> list[tuple[str, str]]:
     if not game.variant.two_sided or not rows:
         return []
     title = f"The {game.variant.side_names[0 if other is Side.LIGHT else 1]} side of every hand"
-    lines = [" ".join([who, *map(face_short, faces)]) for who, faces in rows]
-    if len("\n".join(lines)) <= FIELD:
-        return [(title, "\n".join(lines))]
+    shorts = [(who, [face_short(f) for f in hand]) for who, hand in rows]
+    pictured = [
+        " ".join([who, *(str(e) if (e := faces.for_face(f, other)) else face_short(f) for f in hand)])
+        for who, hand in rows
+    ]
+    if len("\n".join(pictured)) <= FIELD:
+        return [(title, "\n".join(pictured))]
     per_field = (len(rows) + 1) // 2
     share = (FIELD - (per_field - 1)) // per_field  # each line's share of its field
-    lines = [_cut(who, [face_short(f) for f in faces], share) for who, faces in rows]
+    lines = [
+        line if len(line) <= share else _cut(who, short, share)
+        for line, (who, short) in zip(pictured, shorts, strict=True)
+    ]
     return [
         (title, "\n".join(lines[:per_field])),
         (f"{title} (continued)", "\n".join(lines[per_field:])),
@@ -126,21 +137,23 @@ def decision_text(game: Game) -> str:
     return f"to {stake_text(game)}" + "".join(f" or {a}" for a in answers)
 
 
-def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The one public table message: top card, color, side, direction, turn, players, scores, log."""
+def table(tbl: Table, faces: Faces = TEXT_ONLY) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The one public table message: top card, color, side, direction, turn, players, scores, log;
+    each card with its emoji where ``faces`` has it (`bot.emojis.CardEmojis`), else as text."""
     game = tbl.game
     assert game is not None
     variant = game.variant
     top = game.top
     color = game.color
-    lines = [f"Top card: **{face_label(top)}**"]
+    lines = [f"Top card: **{face_text(top, game.side, faces)}**"]
     if top.color is None and color is not None:
         lines[0] += f" → color **{EMOJI[color]} {color.value}**"
     if variant.two_sided:
         side_name = variant.side_names[0 if game.side is Side.LIGHT else 1]
         lines.append(f"Side: **{side_name}**")
         if game.draw_pile:
-            lines.append(f"Draw pile shows: {face_label(game.draw_pile[-1].face(game.side.other))}")
+            shows = face_text(game.draw_pile[-1].face(game.side.other), game.side.other, faces)
+            lines.append(f"Draw pile shows: {shows}")
     lines.append(f"Direction: {'⟳ left' if game.direction == 1 else '⟲ right'}")
     lines.append(pending_text(tbl, game))
     embed = discord.Embed(
@@ -150,13 +163,13 @@ def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
     )
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
     embed.add_field(name="Players", value=trim(players), inline=False)
-    for name, value in inactive_faces(tbl, game):
+    for name, value in inactive_faces(tbl, game, faces):
         embed.add_field(name=name, value=value, inline=False)
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
         embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=trim(scores), inline=False)
     if tbl.log:
-        embed.add_field(name="Last moves", value=trim("\n".join(tbl.log)), inline=False)
+        embed.add_field(name="Last moves", value=fitted(tbl.log, game.side, faces), inline=False)
     embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
     if tbl.state is not TableState.PLAYING:
         return embed, None

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Protocol
 
 import discord
 
@@ -88,6 +91,69 @@ def face_label(face: Face) -> str:
     return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
 
 
+class Faces(Protocol):
+    """Where a card face's custom emoji is looked up (`bot.emojis.CardEmojis`, ``bot.card_emojis``):
+    rendering takes it as an argument, so it stays a pure function of what it is given."""
+
+    def for_face(self, face: Face, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
+        """The emoji of ``face`` as drawn for ``side``, or None: show the card as text."""
+
+
+class _TextOnly:
+    def for_face(self, face: Face, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
+        return None
+
+
+TEXT_ONLY: Faces = _TextOnly()
+"""No card emojis: every card is shown as text (``face_label``), the default of every renderer."""
+
+
+def face_text(face: Face, side: Side, faces: Faces = TEXT_ONLY) -> str:
+    """A face in a message's text: its emoji and its name, ``"<:uno_red_7:123> red 7"`` (the name
+    stays, for screen readers and for clients that show no custom emoji), or without an emoji
+    ``face_label``'s ``"🟥 red 7"``. ``side``: the side it is shown on (a wild's picture)."""
+    emoji = faces.for_face(face, side)
+    return f"{emoji} {face.name}" if emoji else face_label(face)
+
+
+def face_button(face: Face, side: Side, faces: Faces = TEXT_ONLY) -> tuple[str, discord.PartialEmoji | None]:
+    """A face on a button or select option: ``("red 7", <emoji>)``, the color said by the emoji, or
+    without an emoji ``("🟥 red 7", None)``."""
+    emoji = faces.for_face(face, side)
+    return (face.name, emoji) if emoji else (face_label(face), None)
+
+
+@cache
+def _labels() -> tuple[re.Pattern[str], dict[str, Face]]:
+    """Every face's ``face_label`` of every edition, and a pattern finding them in text (the longest
+    first: "🌈 wild draw four" before "🌈 wild")."""
+    faces = {face_label(f): f for v in VARIANTS.values() for f in (*v.light, *v.dark)}
+    alternatives = "|".join(map(re.escape, sorted(faces, key=len, reverse=True)))
+    return re.compile(f"(?:{alternatives})(?![\\w])"), faces
+
+
+def with_card_emojis(text: str, side: Side, faces: Faces = TEXT_ONLY) -> str:
+    """``text`` (a log line, kept as text) with each card it names as ``face_text``: the card's
+    emoji before its name (a wild's picture as for ``side``). Unchanged without emojis."""
+    if faces is TEXT_ONLY:
+        return text
+    pattern, by_label = _labels()
+    return pattern.sub(lambda m: face_text(by_label[m.group(0)], side, faces), text)
+
+
+def fitted(lines: Sequence[str], side: Side, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
+    """Log ``lines`` joined as one embed field's value with their cards' emojis
+    (``with_card_emojis``), newest last: where that would pass ``limit`` characters the oldest
+    lines stay as text, and what still passes it is cut (``trim``), as the text alone would be.
+    """
+    shown = [with_card_emojis(line, side, faces) for line in lines]
+    for n in range(len(lines)):
+        if len("\n".join(shown)) <= limit:
+            break
+        shown[n] = lines[n]
+    return trim("\n".join(shown), limit)
+
+
 SHORT_RANKS = {
     Rank.REVERSE: "rev", Rank.DRAW_ONE: "+1", Rank.DRAW_TWO: "+2", Rank.DRAW_THREE: "+3",
     Rank.DRAW_FIVE: "+5", Rank.SKIP_EVERYONE: "skip all", Rank.WILD_DRAW_TWO: "wild+2",
@@ -108,9 +174,14 @@ def card_label(card: Card, side: Side) -> str:
     return face_label(card.face(side))
 
 
-def cards_text(cards: Iterable[str], side: Side) -> str:
-    faces = sorted((Card.parse(c).face(side) for c in cards), key=face_order)
-    return ", ".join(face_label(f) for f in faces) or "none"
+def cards_text(cards: Iterable[str], side: Side, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
+    """Cards (their text) as shown on ``side``, sorted, with their emojis while that fits in
+    ``limit`` characters, else as text: ``"🟩 green 8, 🟦 blue 0"`` (``"none"`` for no cards)."""
+    shown = sorted((Card.parse(c).face(side) for c in cards), key=face_order)
+    text = ", ".join(face_text(f, side, faces) for f in shown)
+    if len(text) > limit:
+        text = ", ".join(map(face_label, shown))
+    return text or "none"
 
 
 def face_order(face: Face) -> tuple[int, int, int]:

@@ -31,6 +31,7 @@ import logging
 import discord
 
 from bot.engine.errors import BadState, UnoError
+from bot.render.words import TEXT_ONLY, Faces
 from bot.service.acting import Acting, Change
 from bot.service.commands import Commands
 from bot.service.dispatch import Dispatch
@@ -56,6 +57,7 @@ class TableService:
         client: the discord client (for channels and messages).
         storage: where tables, results and channel settings are kept.
         defaults: the settings' game defaults.
+        faces: the cards' emojis (``bot.card_emojis``), shown in the table and the hands.
 
     Attributes:
         lobby: the lobby's commands and buttons (the cog and dispatch call them).
@@ -64,13 +66,17 @@ class TableService:
         dispatch: clicks on components (the components call it).
     """
 
-    def __init__(self, client: discord.Client, storage: Storage, defaults: GameDefaults) -> None:
+    def __init__(
+        self, client: discord.Client, storage: Storage, defaults: GameDefaults, faces: Faces = TEXT_ONLY
+    ) -> None:
         self.client = client
         self.storage = storage
         self.defaults = defaults
+        self.faces = faces
+        """Where the messages find the cards' emojis (`bot.emojis.CardEmojis`; default: none)."""
         self.tables = TableRegistry()
         self.updates = Updates()
-        self.hands = Hands(self.updates)
+        self.hands = Hands(self.updates, faces)
         self.scheduler = Scheduler(self)
         self.acting = Acting(self.tables, storage, rolled_back=self.scheduler.schedule)
         self.publisher = Publisher(self)

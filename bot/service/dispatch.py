@@ -145,7 +145,7 @@ class Dispatch:
         values: list[str],
     ) -> None:
         """A click in a hand: ``r`` Refresh, ``pg`` a page of the card select, ``bk`` Back from a
-        two-step play, ``a`` an action (its text in ``arg``, or a select's value). A play still
+        two-step play, ``pic`` Show as picture (a private answer), ``a`` an action (its text in ``arg``, or a select's value). A play still
         missing its color or player is answered with the hand asking for it."""
         player = str(interaction.user.id)
         game = table.game
@@ -157,6 +157,9 @@ class Dispatch:
             return
         if version and version != table.version:
             raise StaleAction()
+        if verb == "pic":
+            await hands.picture(interaction, table, player)
+            return
         if verb == "pg" and not arg.isdigit():
             raise BadClick(f"page {arg[:20]!r}")
         if verb in ("pg", "bk"):

@@ -7,8 +7,10 @@ otherwise after `HAND_SETTLE_SECONDS`, so a run of computer turns makes one edit
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import io
 import time
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -18,9 +20,12 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot import render
+from bot.art.pictures import hand_picture, table_picture
 from bot.components import release
 from bot.engine.actions import Action
+from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.options import HouseRule
+from bot.render.words import TEXT_ONLY, Faces
 from bot.service.updates import Updates
 from bot.tables import Table, TableState
 
@@ -52,8 +57,9 @@ class OpenHand(NamedTuple):
 class Hands:
     """Every player's open hand, by (channel id, player id)."""
 
-    def __init__(self, updates: Updates) -> None:
+    def __init__(self, updates: Updates, faces: Faces = TEXT_ONLY) -> None:
         self.updates = updates
+        self.faces = faces
         self.open: dict[tuple[int, str], OpenHand] = {}
 
     async def respond(
@@ -75,7 +81,9 @@ class Hands:
             discord.HTTPException: Discord refused the answer.
         """
         version = table.version
-        content, embed, view = render.hand(table, player, page=page, pick=pick, notice=notice)
+        content, embed, view = render.hand(
+            table, player, page=page, pick=pick, notice=notice, faces=self.faces
+        )
         previous = self.open.get((table.channel_id, player))
         if new:
             await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
@@ -89,6 +97,29 @@ class Hands:
         self.open[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version)
         if table.version != version:  # changed while the answer was on its way
             self.refresh(table)
+
+    async def picture(self, interaction: discord.Interaction[Any], table: Table, player: str) -> None:
+        """Answer ``interaction`` privately with the player's hand and the top card as pictures
+        (``hand.png``, ``table.png``: `bot.art.pictures`), as the table is now. Acknowledged first
+        (a private "thinking" answer), then drawn off the event loop, which a picture would hold
+        for tens of milliseconds (docs/card-art.md, "Pictures").
+
+        Raises:
+            discord.HTTPException: Discord refused the acknowledgement or the answer.
+        """
+        game = table.game
+        assert game is not None
+        # What the pictures show, taken now: the game may change while they are drawn.
+        cards, side, top, color = list(game.hands.get(player, ())), game.side, game.top, game.color
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        caption = render.count(len(cards), "card")
+        if game.variant.two_sided:
+            caption += f" · {game.variant.side_names[side is Side.DARK]} side"
+        pictures = await asyncio.to_thread(_pictures, cards, side, top, color, caption)
+        files = [discord.File(io.BytesIO(data), filename=name) for name, data in pictures.items()]
+        await interaction.followup.send(
+            f"Your hand at <#{table.channel_id}>", files=files, ephemeral=True, allowed_mentions=NONE
+        )
 
     def refresh(self, table: Table) -> None:
         """Bring the open hands that show an older state up to date (in the background; those of
@@ -114,10 +145,20 @@ class Hands:
         if hand.expired:
             return
         version = table.version
-        content, embed, view = render.hand(table, player)
+        content, embed, view = render.hand(table, player, faces=self.faces)
         await _edit_original(hand.webhook, content, embed, view)
         if self.open.get(key) is hand:  # not answered meanwhile
             self.open[key] = hand._replace(version=version)
+
+
+def _pictures(
+    cards: list[Card], side: Side, top: Face, color: Color | None, caption: str
+) -> dict[str, bytes]:
+    """The PNGs of a hand and of the table's top card (with the current color), by file name."""
+    return {
+        "hand.png": hand_picture(cards, side, caption=caption),
+        "table.png": table_picture(top, side, color, caption="Top card"),
+    }
 
 
 def closed(table: Table, player: str) -> bool:

@@ -89,13 +89,13 @@ class Publisher:
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
         if table.game is None:
             return
-        embed, view = render.table(table)
+        embed, view = render.table(table, self.service.faces)
         try:
             if answers and table.message_id is not None:
                 try:
                     await edit_originals(answers, embed, view)
                 except discord.HTTPException:  # the press's token: the table message is edited alone
-                    await self.edit(table, table.message_id, *render.table(table))
+                    await self.edit(table, table.message_id, *render.table(table, self.service.faces))
             elif table.message_id is None:
                 message = await self.channel(table).send(embed=embed, view=view, allowed_mentions=NONE)
                 async with self.service.tables.lock(table.channel_id):  # not in the middle of a move

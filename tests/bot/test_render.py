@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -10,9 +11,10 @@ import discord
 import pytest
 
 from bot import render
+from bot.art import emoji_name
 from bot.engine import ai
 from bot.engine.actions import Action
-from bot.engine.cards import Card, Color, Side
+from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
@@ -675,3 +677,115 @@ def test_a_howler_reveal_says_when_and_goes_once_the_hand_changes() -> None:
     table.track_reveals(game.draw("3"))  # Cy's hand changes: gone from the others' hands
     for viewer in ("1", "2"):
         assert not any("Cy's hand" in name for name in _fields(render.hand(table, viewer)[1]))
+
+
+class Emojis:
+    """A card emoji lookup (as `bot.emojis.CardEmojis`) with the longest ids Discord gives: every
+    face's emoji, or only those named in ``only``."""
+
+    def __init__(self, only: set[str] | None = None) -> None:
+        self.only = only
+
+    def for_face(self, face: Face, side: Side = Side.LIGHT) -> discord.PartialEmoji | None:
+        name = emoji_name(face, side)
+        if self.only is not None and name not in self.only:
+            return None
+        return discord.PartialEmoji(name=name, id=9_000_000_000_000_000_000 + len(name))
+
+
+def _mention(face: str, side: Side = Side.LIGHT) -> str:
+    return str(Emojis().for_face(Face.parse(face), side))
+
+
+def test_cards_show_their_emojis_on_buttons_options_and_in_the_text() -> None:
+    """With card emojis, a card's button and option carry its emoji and its name without the color
+    square, and the table's and the hand's text put the emoji before each card's name."""
+    table = _dealt({"1": ["red 2", "red 3", "wild draw four"], "2": ["blue 5"]})
+    table.log.append("Ana played 🟥 red 9 and 🌈 wild draw four → red")
+    embed, _ = render.table(table, Emojis())
+    assert f"Top card: **{_mention('red 9')} red 9**" in str(embed.description)
+    assert _fields(embed)["Last moves"] == (
+        f"Ana played {_mention('red 9')} red 9 and {_mention('wild draw four')} wild draw four → red"
+    )
+    _, own, view = render.hand(table, "1", faces=Emojis())
+    assert f"{_mention('red 2')} red 2" in _fields(own)["Your cards"]
+    parts = [c for row in view.to_components() for c in row["components"]]
+    buttons = {c["label"]: c.get("emoji", {}).get("name") for c in parts if c["type"] == 2}
+    assert buttons["red 2"] == "uno_red_2" and buttons["wild draw four"] == "uno_wild_draw_four"
+    assert "🟥 red 2" not in buttons and buttons["Show as picture"] == "🖼️"
+    playable = [f"red {n}" for n in range(9)] + [
+        "red skip",
+        "red reverse",
+        "red draw two",
+        "blue 9",
+        "green 9",
+    ]
+    many = _dealt({"1": [*playable, "wild", "wild draw four"], "2": ["blue 5"]})  # 16 plays: a select
+    _, _, view = render.hand(many, "1", faces=Emojis())
+    (select,) = [c for row in view.to_components() for c in row["components"] if c["type"] == 3]
+    assert [(o["label"], o["emoji"]["name"]) for o in select["options"]][:2] == [
+        ("red 0", "uno_red_0"),
+        ("red 1", "uno_red_1"),
+    ]
+
+
+def test_without_their_emojis_cards_are_shown_exactly_as_text() -> None:
+    """Emojis off, or missing for the cards shown: the table and the hand are exactly the text
+    ones; a card whose emoji exists is the only one that changes."""
+    table = _dealt(
+        {"1": ["red 2 / pink 2", "wild / wild draw color"], "2": ["blue 5 / teal 5"]}, variant="flip"
+    )
+    table.log.append("Ana played 🟥 red 9")
+    none = Emojis(only=set())
+    assert render.table(table, none)[0].to_dict() == render.table(table)[0].to_dict()
+    text_hand = render.hand(table, "1")
+    emoji_hand = render.hand(table, "1", faces=none)
+    assert emoji_hand[1].to_dict() == text_hand[1].to_dict()
+    assert emoji_hand[2].to_components() == text_hand[2].to_components()
+    some = json.dumps(render.table(table, Emojis(only={"uno_pink_2"}))[0].to_dict(), ensure_ascii=False)
+    text = json.dumps(render.table(table)[0].to_dict(), ensure_ascii=False)
+    pink = _mention("pink 2")
+    assert f"Draw pile shows: {pink} pink 2" in some and f"Ana: {pink} 🌈wild+color" in some
+    assert some.replace(f"{pink} pink 2", "🩷 pink 2").replace(pink, "🩷2") == text
+
+
+def test_a_flip_table_shows_every_inactive_face_as_its_emoji() -> None:
+    """Flip's inactive faces as emojis, each wild drawn for the side it is on: ``Ana: <e> <e>``."""
+    table = _dealt({"1": ["red 1 / orange 6", "yellow 4 / wild"], "2": ["red 5 / teal 5"]}, variant="flip")
+    fields = _fields(render.table(table, Emojis())[0])
+    assert fields["The dark side of every hand"] == (
+        f"Ana: {_mention('orange 6')} {_mention('wild', Side.DARK)}\nBen: {_mention('teal 5')}"
+    )
+    assert "uno_dark_wild" in _mention("wild", Side.DARK)
+
+
+def test_ten_flip_hands_of_twenty_cards_fit_with_emojis_too() -> None:
+    """The worst case with the longest emojis: the table and every hand fit Discord's limits;
+    where emojis would overflow a field, it falls back to the short text (each line cut with a
+    count) and the hand's list to its text."""
+    seats = [Seat(str(10**17 + i), WORST_NAMES[i % len(WORST_NAMES)]) for i in range(10)]
+    table = _dealt({"1": ["red 1 / pink 1"], "2": ["red 2 / pink 2"]}, variant="flip")
+    table.seats = seats
+    game, _ = Game.from_deal(
+        [s.id for s in seats], variant="flip", options=Options(), dealer=seats[-1].id,
+        hands={s.id: [Card.parse("red draw one / wild draw color")] * 20 for s in seats},
+        draw_pile=[Card.parse("blue 1 / pink 2")], discard_pile=[Card.parse("red 9 / teal 3")],
+    )  # fmt: skip
+    table.game = game
+    table.log.extend(
+        [f"{render.named(table, seats[0].id)} played 🟥 red draw one and 🌈 wild draw color"] * 8
+    )
+    embed, view = render.table(table, Emojis())
+    _check_embed(embed)
+    _check_view(view)
+    lines = "\n".join(
+        str(f.value) for f in embed.fields if str(f.name).startswith("The dark side")
+    ).splitlines()
+    assert len(lines) == 10 and all(line.endswith(f"… +{20 - line.count('🌈wild+color')}") for line in lines)
+    assert "<:uno_" in _fields(embed)["Last moves"]  # the newest lines keep their emojis
+    for seat in seats:
+        _, own, hand_view = render.hand(table, seat.id, faces=Emojis())
+        _check_embed(own)
+        _check_view(hand_view)
+    few = _dealt({"1": ["red 1 / pink 1"] * 3, "2": ["red 2 / pink 2"] * 3}, variant="flip")
+    assert _mention("pink 1") in _fields(render.table(few, Emojis())[0])["The dark side of every hand"]

@@ -5,6 +5,7 @@ The harness fails a test on any ERROR log of discord.py, unknown route or Discor
 
 from __future__ import annotations
 
+import base64
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,7 +14,9 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.art import all_faces, card_png, emoji_name
 from bot.client import UnoBot
+from bot.emojis import EMOJI_PIXELS
 from bot.local import local_settings
 from bot.localdiscord import contract
 from bot.localdiscord.server import StandIn
@@ -93,9 +96,11 @@ def no_rest_under_lock() -> Iterator[LockWatch]:
     assert not LOCKS.under_lock, f"REST requests sent under a table's lock: {LOCKS.under_lock}"
 
 
-def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = True, **game: Any) -> UnoBot:
+def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = False, **game: Any) -> UnoBot:
     """The production bot configured for the stand-in (fast AI, no turn timer unless asked;
-    ``card_emojis``: the setting), watched by `LOCKS`."""
+    ``card_emojis``: the setting, off unless asked: the sync would give cards their emojis one
+    by one while a test plays, so what a test reads would depend on timing; see `with_emojis`),
+    watched by `LOCKS`."""
     settings = load_settings(None, environ={}, require_token=False)
     settings.discord.card_emojis = card_emojis
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
@@ -112,6 +117,21 @@ def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = True, **game: A
     )
     made.append(bot)
     return bot
+
+
+def with_emojis(db: Path, **game: Any) -> Callable[[StandIn], UnoBot]:
+    """A bot factory for `LocalDiscord`: the application has every card face's emoji before the
+    bot first starts (as after its first run), so its sync only lists them; wait for
+    ``bot_of(env).card_emojis.done`` before reading messages."""
+
+    def factory(stand_in: StandIn) -> UnoBot:
+        if not stand_in.state.emojis:
+            for face, side in all_faces():
+                image = base64.b64encode(card_png(face, side, EMOJI_PIXELS, square=True)).decode()
+                stand_in.state.create_emoji(emoji_name(face, side), f"data:image/png;base64,{image}")
+        return make_bot(stand_in, db, card_emojis=True, **game)
+
+    return factory
 
 
 @pytest.fixture

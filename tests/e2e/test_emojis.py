@@ -47,9 +47,20 @@ def seeded(tmp_path: Path, names: list[str]) -> LocalDiscord:
         while seeds:
             data = base64.b64encode(png(8, 8)).decode()
             stand_in.state.create_emoji(seeds.pop(0), f"data:image/png;base64,{data}")
-        return make_bot(stand_in, tmp_path / "uno.db")
+        return make_bot(stand_in, tmp_path / "uno.db", card_emojis=True)
 
     return LocalDiscord(factory, users=USERS, channels=("uno",), rate_limits=False)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def uno(tmp_path: Path) -> LocalDiscord:
+    """The bot with card emojis on, in a guild with alice, bob and carol and channel #uno."""
+    return LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", card_emojis=True),
+        users=USERS,
+        channels=("uno",),
+        rate_limits=False,
+    )
 
 
 async def plays(env: LocalDiscord) -> None:
