@@ -628,19 +628,24 @@ def test_flip_shows_every_hands_inactive_faces_in_full() -> None:
     assert _fields(render.table(table)[0])["The light side of every hand"].startswith("Ana: 🟥1 🟨4 🟩3 🟦2")
 
 
+def _ten_flip_hands(card: str) -> tuple[Table, list[Seat]]:
+    """A Flip table of ten players with the worst names, twenty ``card`` each."""
+    table = _dealt({"1": ["red 1 / pink 1"], "2": ["red 2 / pink 2"]}, variant="flip")
+    seats = [Seat(str(10**17 + i), WORST_NAMES[i % len(WORST_NAMES)]) for i in range(10)]
+    table.seats = seats
+    table.game, _ = Game.from_deal(
+        [s.id for s in seats], variant="flip", options=Options(), dealer=seats[-1].id,
+        hands={s.id: [Card.parse(card)] * 20 for s in seats},
+        draw_pile=[Card.parse("blue 1 / pink 2")], discard_pile=[Card.parse("red 9 / teal 3")],
+    )  # fmt: skip
+    return table, seats
+
+
 def test_ten_flip_hands_of_twenty_cards_fit_with_a_count_of_what_is_cut() -> None:
     """The worst case: ten players with the worst names, twenty of the longest faces each: the
     faces take two fields, each line cut to its share with the count of faces left out, and the
     table fits Discord's limits."""
-    table = _dealt({"1": ["red 1 / pink 1"], "2": ["red 2 / pink 2"]}, variant="flip")
-    seats = [Seat(str(10**17 + i), WORST_NAMES[i % len(WORST_NAMES)]) for i in range(10)]
-    table.seats = seats
-    game, _ = Game.from_deal(
-        [s.id for s in seats], variant="flip", options=Options(), dealer=seats[-1].id,
-        hands={s.id: [Card.parse("red 1 / wild draw color")] * 20 for s in seats},
-        draw_pile=[Card.parse("blue 1 / pink 2")], discard_pile=[Card.parse("red 9 / teal 3")],
-    )  # fmt: skip
-    table.game = game
+    table, seats = _ten_flip_hands("red 1 / wild draw color")
     table.log.extend([f"{render.named(table, seats[0].id)} " + "x" * 80] * 8)
     embed, _ = render.table(table)
     _check_embed(embed)
@@ -763,15 +768,7 @@ def test_ten_flip_hands_of_twenty_cards_fit_with_emojis_too() -> None:
     """The worst case with the longest emojis: the table and every hand fit Discord's limits;
     where emojis would overflow a field, it falls back to the short text (each line cut with a
     count) and the hand's list to its text."""
-    seats = [Seat(str(10**17 + i), WORST_NAMES[i % len(WORST_NAMES)]) for i in range(10)]
-    table = _dealt({"1": ["red 1 / pink 1"], "2": ["red 2 / pink 2"]}, variant="flip")
-    table.seats = seats
-    game, _ = Game.from_deal(
-        [s.id for s in seats], variant="flip", options=Options(), dealer=seats[-1].id,
-        hands={s.id: [Card.parse("red draw one / wild draw color")] * 20 for s in seats},
-        draw_pile=[Card.parse("blue 1 / pink 2")], discard_pile=[Card.parse("red 9 / teal 3")],
-    )  # fmt: skip
-    table.game = game
+    table, seats = _ten_flip_hands("red draw one / wild draw color")
     table.log.extend(
         [f"{render.named(table, seats[0].id)} played 🟥 red draw one and 🌈 wild draw color"] * 8
     )

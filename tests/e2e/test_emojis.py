@@ -52,15 +52,20 @@ def seeded(tmp_path: Path, names: list[str]) -> LocalDiscord:
     return LocalDiscord(factory, users=USERS, channels=("uno",), rate_limits=False)  # type: ignore[arg-type]
 
 
-@pytest.fixture
-def uno(tmp_path: Path) -> LocalDiscord:
-    """The bot with card emojis on, in a guild with alice, bob and carol and channel #uno."""
+def environment(tmp_path: Path, *, card_emojis: bool) -> LocalDiscord:
+    """The bot (``card_emojis``: the setting), in a guild with alice, bob and carol and #uno."""
     return LocalDiscord(
-        lambda s: make_bot(s, tmp_path / "uno.db", card_emojis=True),
+        lambda s: make_bot(s, tmp_path / "uno.db", card_emojis=card_emojis),
         users=USERS,
         channels=("uno",),
         rate_limits=False,
     )
+
+
+@pytest.fixture
+def uno(tmp_path: Path) -> LocalDiscord:
+    """The bot with card emojis on (as in production), its first start."""
+    return environment(tmp_path, card_emojis=True)
 
 
 async def plays(env: LocalDiscord) -> None:
@@ -196,12 +201,7 @@ async def test_a_bot_whose_uploads_fail_starts_and_plays(
 @pytest.fixture
 def switched_off(tmp_path: Path) -> LocalDiscord:
     """The bot with ``discord.card_emojis = false``."""
-    return LocalDiscord(
-        lambda s: make_bot(s, tmp_path / "uno.db", card_emojis=False),
-        users=USERS,
-        channels=("uno",),
-        rate_limits=False,
-    )
+    return environment(tmp_path, card_emojis=False)
 
 
 async def test_a_bot_without_card_emojis_asks_nothing_and_plays(switched_off: LocalDiscord) -> None:
