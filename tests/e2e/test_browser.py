@@ -1,7 +1,8 @@
 """A real browser on the local page: headless Chromium (Debian's ``chromium``, driven by Playwright)
 opens a lobby with ``/uno new``, adds two bots, starts, opens the hand, plays a card and sees the
 table message change, on a desktop and a phone screen. The pages end up in
-``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``.
+``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; a classic table and a
+rigged hand of 22 cards with the card emojis in ``artifacts/cards-1280.png`` and ``cards-390.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
 Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
@@ -22,8 +23,9 @@ import pytest
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Clock
 from bot.localdiscord.testing import LocalDiscord, png
-from tests.e2e.conftest import make_bot
+from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
+from tests.e2e.helpers import bot_of, open_table, rig, table_of
 from tests.localdiscord.demo_bot import DemoBot
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
@@ -334,6 +336,57 @@ async def test_components_v2_message_in_chromium(
                 screenshot.parent.mkdir(exist_ok=True)
                 await page.screenshot(path=str(screenshot), full_page=True)
                 print(f"screenshot: {screenshot}")
+        finally:
+            await browser.close()
+    assert not problems, problems
+
+
+@pytest.fixture
+def cards_env(tmp_path: Path) -> LocalDiscord:
+    """The production bot with every card face's emoji, alice and bob, channel #uno."""
+    return LocalDiscord(
+        with_emojis(tmp_path / "uno.db", seed=5, ai_delay_seconds=0.7),
+        users=("alice", "bob"),
+        channels=("uno",),
+        clock=StillClock(),
+    )
+
+
+BIG_HAND = [f"{c} {n}" for c in ("red", "yellow", "green", "blue") for n in (1, 4, 7, 9)] + [
+    "red skip", "blue reverse", "green draw two", "yellow draw two", "wild", "wild draw four",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
+    cards_env: LocalDiscord, width: int, height: int
+) -> None:
+    """A classic table and alice's hand of 22 cards, with the card emojis, on a desktop and a
+    phone (screenshots ``artifacts/cards-<width>.png``): nothing sticks out sideways."""
+    env, ch = cards_env, cards_env.channel("uno")
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await open_table(env, ch, env.user("alice"), [env.user("bob")])
+    rig(env, ch, variant="classic", dealer="bob", hands={"alice": BIG_HAND, "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
+    table_of(env, ch).log.append("bob played 🟥 red 7")
+    bot_of(env).service.publisher.publish(table_of(env, ch))
+    shot = SCREENSHOT.with_name(f"cards-{width}.png")
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": width, "height": height})
+            await page.goto(env.stand_in.base_url)
+            await page.locator("#who").select_option(label="alice")
+            table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+            await expect(table).to_contain_text("bob played", timeout=WAIT_MS)
+            await table.get_by_role("button", name="My hand").click()
+            hand = page.locator("#side .msg", has_text="Your hand").first
+            await expect(hand).to_contain_text("22 cards", timeout=WAIT_MS)
+            await expect(hand.locator("img").first).to_be_visible(timeout=WAIT_MS)
+            problems = await overflowing(page, width)
+            shot.parent.mkdir(exist_ok=True)
+            await page.screenshot(path=str(shot), full_page=True)
+            print(f"screenshot: {shot}")
         finally:
             await browser.close()
     assert not problems, problems
