@@ -155,6 +155,8 @@ class Table:
         pinged, ping_message_id: the player mentioned for the turn in progress ("" once it is over),
             and the last ping message.
         touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
+        rematch_host: in a rematch's lobby opened by another player, the previous game's host,
+            who becomes the host again on joining ("" otherwise).
     """
 
     guild_id: int
@@ -179,6 +181,7 @@ class Table:
     recorded_rounds: int = 0
     pinged: str = ""
     ping_message_id: int | None = None
+    rematch_host: str = ""
 
     @classmethod
     def new(
@@ -247,6 +250,8 @@ class Table:
         if len(self.seats) >= MAX_SEATS:
             raise LobbyError(f"The table is full ({MAX_SEATS} players).")
         self.seats.append(seat)
+        if seat.id == self.rematch_host:  # the previous game's host hosts its rematch again
+            self.host, self.rematch_host = seat, ""
         self._changed()
 
     def add_ai(self) -> Seat:
@@ -388,6 +393,7 @@ class Table:
             "recorded_rounds": self.recorded_rounds,
             "pinged": self.pinged,
             "ping_message_id": self.ping_message_id,
+            "rematch_host": self.rematch_host,
         }
 
     @classmethod
@@ -418,6 +424,7 @@ class Table:
                 recorded_rounds=int(data.get("recorded_rounds", 0)),
                 pinged=str(data.get("pinged", "")),
                 ping_message_id=data.get("ping_message_id"),
+                rematch_host=str(data.get("rematch_host", "")),
                 removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
                 reveals={
                     p: Reveal(int(n), str(by), tuple(hand))
