@@ -155,6 +155,8 @@ class Table:
         pinged, ping_message_id: the player mentioned for the turn in progress ("" once it is over),
             and the last ping message.
         touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
+        rematch_host: in a rematch's lobby opened by another player, the previous game's host,
+            who becomes the host again on joining ("" otherwise).
     """
 
     guild_id: int
@@ -179,6 +181,7 @@ class Table:
     recorded_rounds: int = 0
     pinged: str = ""
     ping_message_id: int | None = None
+    rematch_host: str = ""
 
     @classmethod
     def new(
@@ -247,6 +250,8 @@ class Table:
         if len(self.seats) >= MAX_SEATS:
             raise LobbyError(f"The table is full ({MAX_SEATS} players).")
         self.seats.append(seat)
+        if seat.id == self.rematch_host:  # the previous game's host hosts its rematch again
+            self.host, self.rematch_host = seat, ""
         self._changed()
 
     def add_ai(self) -> Seat:
@@ -345,6 +350,31 @@ class Table:
             self.removed[player_id] = removal
         return events
 
+    def hand_to_bot(self, player_id: str) -> Seat:
+        """A computer player takes over a player's seat in the game in progress, with its hand,
+        score and turn (docs/rules.md §5.3): the seat is renamed for the whole game
+        (``Game.replaced``), its journal included, so the game's record replays. Returns the
+        bot's seat, which takes the player's place in :attr:`seats`.
+
+        Raises:
+            NotInGame: no game, or the player isn't in it (any more: a player who left or was
+                removed gave their hand back to the draw pile, docs/rules.md §5.1).
+            BadState: the game has no journal (saved before journals were kept).
+        """
+        old = self.seat(player_id)
+        if self.game is None or old is None or not self.in_game(player_id):
+            raise NotInGame()
+        n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
+        bot = Seat(f"ai:{n}", f"Bot {n} (for {old.name})")
+        self.game = self.game.replaced(player_id, bot.id)
+        self.seats[self.seats.index(old)] = bot
+        self.timeouts.pop(player_id, None)
+        if player_id in self.reveals:
+            self.reveals[bot.id] = self.reveals.pop(player_id)
+        if self.pinged == player_id:
+            self.pinged = ""  # the bot needs no ping
+        return bot
+
     def track_reveals(self, events: Sequence[Event]) -> None:
         """Keep :attr:`reveals` after a move and its ``events``: a hand shown by them is noted as
         it is now; one that changed since it was shown (or in an earlier round) is dropped, so
@@ -388,6 +418,7 @@ class Table:
             "recorded_rounds": self.recorded_rounds,
             "pinged": self.pinged,
             "ping_message_id": self.ping_message_id,
+            "rematch_host": self.rematch_host,
         }
 
     @classmethod
@@ -418,6 +449,7 @@ class Table:
                 recorded_rounds=int(data.get("recorded_rounds", 0)),
                 pinged=str(data.get("pinged", "")),
                 ping_message_id=data.get("ping_message_id"),
+                rematch_host=str(data.get("rematch_host", "")),
                 removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
                 reveals={
                     p: Reveal(int(n), str(by), tuple(hand))

@@ -69,9 +69,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await self.service.lobby.join(interaction)
 
     @app_commands.command(name="leave")
-    async def leave(self, interaction: discord.Interaction[UnoBot]) -> None:
+    @app_commands.describe(bot="In a game: a bot takes over your seat, with your hand and score")
+    async def leave(self, interaction: discord.Interaction[UnoBot], bot: bool = False) -> None:
         """Leave the lobby or the game in progress."""
-        await self.service.commands.leave(interaction)
+        await self.service.commands.leave(interaction, bot=bot)
 
     @app_commands.command(name="start")
     async def start(self, interaction: discord.Interaction[UnoBot]) -> None:
@@ -89,10 +90,15 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await self.service.commands.repost_table(interaction)
 
     @app_commands.command(name="kick")
-    @app_commands.describe(member="The player to remove")
-    async def kick(self, interaction: discord.Interaction[UnoBot], member: discord.Member) -> None:
+    @app_commands.describe(
+        member="The player to remove",
+        bot="In a game: a bot takes over their seat, with their hand and score",
+    )
+    async def kick(
+        self, interaction: discord.Interaction[UnoBot], member: discord.Member, bot: bool = False
+    ) -> None:
         """Remove a player (host, or members with Manage Messages)."""
-        await self.service.commands.kick(interaction, member)
+        await self.service.commands.kick(interaction, member, bot=bot)
 
     @app_commands.command(name="end")
     async def end(self, interaction: discord.Interaction[UnoBot]) -> None:

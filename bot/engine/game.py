@@ -1565,6 +1565,35 @@ class Game:
                 game.apply(player, Action.parse(text))
         return game
 
+    def replaced(self, old: str, new: str) -> Game:
+        """The game as if ``new`` had sat in ``old``'s seat from the start: the same seat, hand,
+        score and turn, and ``old`` named nowhere, its journal included (so :meth:`replay` of the
+        result's save rebuilds it). A computer player taking over a seat (docs/rules.md §5.3).
+
+        It is made by replaying the journal with the seat renamed, so the result is exactly
+        what a replay of its save gives; this game is not changed. Not an action: it changes no
+        card, score or turn, only the seat's name.
+
+        Raises:
+            NotInGame: ``old`` isn't in the game's seats, or is out of it (left or eliminated:
+                their hand is gone).
+            BadOption: ``new`` sits at the table already.
+            BadState: the game has no journal to replay (dealt by hand, or saved before journals).
+        """
+        if old not in self.hands or old in self.out:
+            raise NotInGame()
+        if new in self.players:
+            raise BadOption(f"{new!r} is at the table already.")
+        data = self.to_dict()
+        if data["journal"] is None:
+            raise BadState("The game has no journal to replay.")
+        data["players"] = [new if p == old else p for p in self.players]
+        data["journal"] = [
+            [seat, text if seat is None else _retargeted(str(text), old, new)]
+            for seat, text in data["journal"]
+        ]
+        return Game.replay(data)
+
     _rng_saved: tuple[Any, str, Any] | None
     """The generator's state as :meth:`to_dict` writes it, while unchanged (see :attr:`rng`)."""
 
@@ -1771,6 +1800,12 @@ class Game:
 
 _DEAL: tuple[str | None, str] = (None, "deal")
 """The journal's entry for :meth:`Game.start_round`."""
+
+
+def _retargeted(text: str, old: str, new: str) -> str:
+    """A journal entry's action text with its target ``old`` named ``new``."""
+    action = Action.parse(text)
+    return _journal_text(action._replace(target=new)) if action.target == old else text
 
 
 def _journal_text(action: Action) -> str:

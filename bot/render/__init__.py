@@ -17,7 +17,7 @@ module        what it draws
 from bot.render.hand import CARD_BUTTONS, hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe, log_lines
-from bot.render.table import round_summary, standings, table
+from bot.render.table import rematch, round_summary, standings, table
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
@@ -43,6 +43,7 @@ __all__ = [
     "named",
     "plain",
     "record_text",
+    "rematch",
     "round_summary",
     "settings_text",
     "standings",

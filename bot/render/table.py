@@ -213,6 +213,27 @@ def standings(tbl: Table) -> discord.Embed:
     return embed
 
 
+REMATCH = "r"
+"""The Rematch button's ``custom_id`` scope (``uno:r:<channel>:0:rematch:<game id>.<host id>``)."""
+
+
+def rematch(tbl: Table) -> discord.ui.View:
+    """The finished game's Rematch button, for its standings: it carries the game's id (its
+    edition, options and seats are read back from its record) and its host's, so it works
+    days later and after restarts."""
+    button = UnoButton(
+        REMATCH,
+        tbl.channel_id,
+        0,
+        "rematch",
+        f"{tbl.game_id}.{tbl.host.id}",
+        label="Rematch",
+        emoji="🔁",
+        style=discord.ButtonStyle.primary,
+    )
+    return view_of(button)
+
+
 def round_summary(tbl: Table, winner: str | None, points: int) -> str:
     """A short public line between rounds."""
     game = tbl.game

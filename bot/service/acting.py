@@ -53,10 +53,12 @@ class NotSaved(UnoError):
 
 @dataclass
 class Post:
-    """A message for the table's channel, said after the change (``content`` and/or ``embed``)."""
+    """A message for the table's channel, said after the change (``content`` and/or ``embed``,
+    with a ``view`` of its components)."""
 
     content: str | None = None
     embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
 
 
 @dataclass
@@ -109,7 +111,7 @@ class Change:
                 self.results.append(_round_result(table))
             if game.game_over:
                 self._over()
-                self.posts.append(Post(embed=render.standings(table)))
+                self.posts.append(Post(embed=render.standings(table), view=render.rematch(table)))
                 return
             self.posts.append(Post(render.round_summary(table, game.round_winner, game.round_points)))
             table.log.extend(render.log_lines(table, game.start_round()))

@@ -14,7 +14,7 @@ import discord
 
 from bot import render
 from bot.engine.errors import NotInGame
-from bot.service.acting import NotSaved
+from bot.service.acting import Change, NotSaved
 from bot.service.interactions import acknowledge, channel_of
 from bot.service.publishing import TABLE
 from bot.storage import StorageError
@@ -38,8 +38,14 @@ class Commands:
         self.service = service
         self.tables = service.tables
 
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """``/uno leave``: stand up from the lobby, or leave the game in progress (docs/rules.md §5.1)."""
+    async def leave(self, interaction: discord.Interaction[Any], *, bot: bool = False) -> None:
+        """``/uno leave``: stand up from the lobby, or leave the game in progress (docs/rules.md
+        §5.1); with ``bot``, a computer player takes the seat over with its hand (§5.3).
+
+        Raises:
+            NotInGame: not in the game (any more).
+            BadState: with ``bot``, a game saved before journals were kept.
+        """
         player = str(interaction.user.id)
         if self.tables.require(channel_of(interaction)).state is TableState.LOBBY:
             await self.service.lobby.change(
@@ -48,18 +54,37 @@ class Commands:
             return
         await acknowledge(interaction)
         async with self.service.acting.change(channel_of(interaction)) as change:
-            change.played(change.table.leave_game(player))
+            if bot:
+                self._hand_to_bot(change, player, "{name} handed their seat to {bot}.")
+            else:
+                change.played(change.table.leave_game(player))
         await self.service.publisher.say(change.table, change.posts)
-        await interaction.followup.send("You left the game.", ephemeral=True)
+        done = "A bot plays your seat now." if bot else ""
+        await interaction.followup.send(f"You left the game. {done}".strip(), ephemeral=True)
         self.service.after(change)
 
-    async def kick(self, interaction: discord.Interaction[Any], member: discord.abc.User) -> None:
-        """``/uno kick``: the host or a member with Manage Messages removes a player.
+    @staticmethod
+    def _hand_to_bot(change: Change, player: str, line: str) -> None:
+        """A bot takes over ``player``'s seat (docs/rules.md §5.3), said in the table's log by
+        ``line`` (its ``{name}``: the player's, ``{bot}``: the bot's)."""
+        table = change.table
+        name = render.plain(table.name(player))
+        seat = table.hand_to_bot(player)
+        change.log((), "🤖 " + line.format(name=name, bot=render.plain(seat.name)))
+        change.played(())
+
+    async def kick(
+        self, interaction: discord.Interaction[Any], member: discord.abc.User, *, bot: bool = False
+    ) -> None:
+        """``/uno kick``: the host or a member with Manage Messages removes a player; with
+        ``bot``, a computer player takes their seat over in the game, with its hand (docs/rules.md
+        §5.3).
 
         Raises:
             LobbyError: ``member`` is the one kicking (leaving is ``/uno leave``), or they are
                 neither the host nor a member with Manage Messages.
-            NotInGame: ``member`` isn't at the table, or is out of the game already.
+            NotInGame: ``member`` isn't at the table, or is out of the game already (then no bot
+                can take their seat: their hand went back to the draw pile).
             NoTable: there is no table in the channel.
         """
         channel_id = channel_of(interaction)
@@ -83,12 +108,17 @@ class Commands:
             if table.seat(player) is None:  # left meanwhile
                 raise NotInGame(f"{render.plain(member.display_name)} isn't at this table.")
             if table.game is not None and not table.in_game(player):
-                raise NotInGame(f"{render.plain(member.display_name)} isn't in this game any more.")
-            change.played(table.leave_game(player, Removal.KICKED))
+                raise NotInGame(
+                    f"{render.plain(member.display_name)} isn't in this game any more"
+                    + (": their hand went back to the draw pile, so no bot can take it." if bot else ".")
+                )
+            if bot:
+                self._hand_to_bot(change, player, "{name}'s seat was given to {bot}.")
+            else:
+                change.played(table.leave_game(player, Removal.KICKED))
         await self.service.publisher.say(table, change.posts)
-        await interaction.followup.send(
-            f"{render.plain(member.display_name)} was removed from the game.", ephemeral=True
-        )
+        done = "a bot plays their seat now" if bot else "removed from the game"
+        await interaction.followup.send(f"{render.plain(member.display_name)}: {done}.", ephemeral=True)
         self.service.after(change)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:

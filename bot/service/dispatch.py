@@ -48,8 +48,8 @@ class Dispatch:
         *,
         unoffered: str = "",
     ) -> None:
-        """A click on a lobby (``scope`` ``"l"``), table (``"t"``), hand (``"h"``) or history
-        (``"g"``) component;
+        """A click on a lobby (``scope`` ``"l"``), table (``"t"``), hand (``"h"``), history
+        (``"g"``) or Rematch (``"r"``) component;
         every error is answered here (`reply_error`), a refusal in a hand by redrawing it.
 
         ``unoffered`` says what a select's click chose that the select didn't offer: refused, as
@@ -65,6 +65,9 @@ class Dispatch:
                 raise BadClick(unoffered, "That choice wasn't offered; press Refresh.")
             if scope == "g":  # a past game: no table needed
                 await self.service.history.choose(interaction, values[0] if values else "")
+                return
+            if scope == "r":  # a finished game's Rematch: no table needed
+                await self.service.lobby.rematch(interaction, arg)
                 return
             table = self.service.tables.require(channel_id)
             if scope == "l":

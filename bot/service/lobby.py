@@ -20,12 +20,13 @@ from bot.engine.variants import VARIANTS
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message
 from bot.storage import StorageError
-from bot.tables import LobbyError, Seat, StaleAction, Table, TableState, options_from
+from bot.tables import BadClick, LobbyError, Seat, StaleAction, Table, TableState, options_from
 
 if TYPE_CHECKING:
     from bot.service import TableService
 
 NONE = discord.AllowedMentions.none()
+OPEN_ALREADY = "A game is already open in this channel (/uno end closes it)."
 
 
 class Lobby:
@@ -64,7 +65,7 @@ class Lobby:
             await self._reconfigure(interaction, choices, await self.channel_defaults(channel_id))
             return
         if open_ is not None:  # refused privately, before the public answer is begun
-            raise LobbyError("A game is already open in this channel (/uno end closes it).")
+            raise LobbyError(OPEN_ALREADY)
         given = {k: v for k, v in choices.items() if v is not None}
         _variant(given.get("variant", "classic"))
         options_from(given)  # what the host asked for, refused privately before the public answer
@@ -80,10 +81,64 @@ class Lobby:
             options=options_from(settings),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
+        await self._open(interaction, table)
+
+    async def rematch(self, interaction: discord.Interaction[Any], arg: str) -> None:
+        """The Rematch button of a finished game's standings (its ``arg``: ``<game id>.<host
+        id>``): a lobby in the same channel with the game's edition and options (read back from
+        its record, so the button works days later and after restarts) and the channel's turn
+        timer. The presser is seated and hosts, the game's bots are seated again, and its other
+        players press Join; the game's host hosts again when they join (or press it themselves).
+
+        Raises:
+            BadClick: ``arg`` reads as no game.
+            LobbyError: a lobby or game is open in the channel; the game's record is gone
+                (``/uno forget-me`` does not remove it; a deleted database does).
+            NotSaved: the lobby could not be saved (none was opened).
+        """
+        game_id, _, host_id = arg.partition(".")
+        if not game_id or not host_id:
+            raise BadClick(f"rematch {arg[:40]!r}")
+        channel_id = channel_of(interaction)
+        if self.tables.get(channel_id) is not None:
+            raise LobbyError(OPEN_ALREADY)
+        await acknowledge(interaction)
+        record = await self.service.storage.game(game_id)
+        if record is None or record.result.channel_id != channel_id:
+            raise LobbyError(
+                "That game's record is gone, so it can't be played again: /uno new opens a lobby."
+            )
+        result, replay = record.result, record.result.replay or {}
+        names = dict(zip(result.players, replay.get("names", ()), strict=False))
+        settings = await self.channel_defaults(channel_id)
+        presser = _seat(interaction.user)
+        table = Table.new(
+            guild_id=interaction.guild_id or 0,
+            channel_id=channel_id,
+            host=presser,
+            variant=_variant(result.variant),
+            options=options_from(replay.get("options", settings)),
+            turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
+        )
+        table.seats.extend(
+            Seat(p, names.get(p) or f"Bot {p[3:]}") for p in result.players if Seat(p, "").is_ai
+        )
+        table.rematch_host = "" if host_id == presser.id else host_id
+        await self._open(interaction, table)
+
+    async def _open(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Open the lobby ``table`` in its channel (the one way a lobby opens: ``/uno new`` and
+        Rematch): saved, then its message posted as the interaction's answer (acknowledged).
+
+        Raises:
+            LobbyError: a lobby or game was opened in the channel meanwhile.
+            NotSaved: the lobby could not be saved (none was opened).
+        """
+        channel_id = table.channel_id
         async with self.tables.lock(channel_id):
             existing = self.tables.get(channel_id)
             if existing is not None and existing.state is not TableState.OVER:
-                raise LobbyError("A game is already open in this channel (/uno end closes it).")
+                raise LobbyError(OPEN_ALREADY)
             try:
                 await self.service.storage.save_table(table.guild_id, channel_id, table.to_snapshot())
             except StorageError as exc:
@@ -91,7 +146,7 @@ class Lobby:
             self.tables.put(table)
             self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
         embed, view = render.lobby(table)
-        try:  # the answer "thinking" so far becomes the lobby message
+        try:  # the answer "thinking" so far (or a new message, for a click) becomes the lobby message
             message = await interaction.followup.send(
                 embed=embed, view=view, allowed_mentions=NONE, wait=True
             )
@@ -122,7 +177,7 @@ class Lobby:
         async with self.service.acting.change(channel_of(interaction)) as change:
             table = change.table
             if table.state is not TableState.LOBBY or table.host.id != str(interaction.user.id):
-                raise LobbyError("A game is already open in this channel (/uno end closes it).")
+                raise LobbyError(OPEN_ALREADY)
             merged = {**table.options.to_dict(), **given}
             _one_mode(merged, given)
             table.configure(variant=variant, options=Options.parse(merged))

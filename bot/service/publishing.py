@@ -154,7 +154,10 @@ class Publisher:
                 await asyncio.shield(previous)
             for post in posts:
                 with contextlib.suppress(discord.HTTPException):
-                    await self.channel(table).send(post.content, embed=post.embed, allowed_mentions=NONE)
+                    await self.channel(table).send(
+                        post.content, embed=post.embed, view=post.view, allowed_mentions=NONE
+                    )
+                release(post.view)
         finally:
             said.set_result(None)
             if self._posting.get(channel_id) is said:

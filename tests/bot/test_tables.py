@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.engine import ai
-from bot.engine.errors import BadOption
+from bot.engine.errors import BadOption, NotInGame
 from bot.engine.options import Options, Scoring
 from bot.tables import LobbyError, Seat, Table, options_from
 
@@ -131,3 +131,32 @@ def test_an_unknown_edition_is_refused_and_changes_nothing() -> None:
     with pytest.raises(BadOption):
         table.configure(variant="uno-deluxe")
     assert table.variant == "flip" and table.version == version
+
+
+def test_a_rematch_lobby_goes_back_to_the_previous_host_when_they_join() -> None:
+    """A rematch opened by another player keeps the previous game's host (also through a save),
+    who hosts again on joining; anyone else joining changes nothing."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("11", "Ben"))
+    table.rematch_host = "10"
+    table = Table.from_snapshot(table.to_snapshot())
+    table.join(Seat("12", "Cy"))
+    assert table.host.id == "11" and table.rematch_host == "10"
+    table.join(Seat("10", "Ana"))
+    assert (table.host.id, table.rematch_host) == ("10", "")
+
+
+def test_a_bot_takes_over_a_seat_with_its_hand() -> None:
+    """``hand_to_bot`` puts a bot in the player's seat with their hand; a player out of the game
+    can't have theirs given."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"))
+    table.join(Seat("11", "Ben"))
+    table.join(Seat("12", "Cy"))
+    table.start(seed=5)
+    assert table.game is not None
+    hand = list(table.game.hands["11"])
+    bot = table.hand_to_bot("11")
+    assert (bot.id, bot.name) == ("ai:1", "Bot 1 (for Ben)") and table.seats[1] == bot
+    assert table.game.hands["ai:1"] == hand and "11" not in table.game.players
+    table.leave_game("12")
+    with pytest.raises(NotInGame):
+        table.hand_to_bot("12")

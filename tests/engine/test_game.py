@@ -15,7 +15,7 @@ import pytest
 from bot.engine import ai
 from bot.engine.actions import ActionKind
 from bot.engine.cards import Card, Color, Side
-from bot.engine.errors import BadOption, BadState, UnoError
+from bot.engine.errors import BadOption, BadState, NotInGame, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Action, Game
 from bot.engine.options import Options, PendingKind
@@ -727,6 +727,35 @@ def test_the_journal_replays_the_game() -> None:
     assert restored.journal is None
     with pytest.raises(BadState):
         Game.replay(old | {"journal": None})
+
+
+def test_a_seat_replaced_is_the_same_seat_under_another_name() -> None:
+    """``replaced`` gives the seat's hand, score and turn to the new id, names the old one nowhere
+    (its journal's targets included: catches here), replays to itself, and leaves the game as it
+    was; a player out of the game, a name already seated, or a game without journal is refused."""
+    game, rng, old = Game(PLAYERS, options=Options(target_score=10_000), seed=6), random.Random(6), "ben"
+    game.start_round()
+    while old not in game.catch_targets("ana"):  # ben forgets UNO (seed 6: on the 111th move)
+        player = game.pending.player or ""
+        game.apply(player, ai.random_action(game, player, rng))
+    game.apply("ana", Action(ActionKind.CATCH, target=old))
+    saved = json.dumps(game.to_dict())
+    new = game.replaced(old, "ai:1")
+    assert json.dumps(game.to_dict()) == saved  # unchanged
+    data = new.to_dict()
+    assert f'"{old}"' not in json.dumps(data) and f"={old}" not in json.dumps(data)
+    assert json.loads(json.dumps(data).replace("ai:1", old)) == json.loads(saved)
+    assert Game.replay(data).to_dict() == data
+    assert new.hands["ai:1"] == game.hands[old] and new.scores["ai:1"] == game.scores[old]
+    player = new.pending.player or ""
+    new.apply(player, ai.random_action(new, player, random.Random(1)))  # it plays on
+    with pytest.raises(BadOption):
+        game.replaced(old, game.players[0])
+    game.apply(old, Action(ActionKind.LEAVE))
+    with pytest.raises(NotInGame):
+        game.replaced(old, "ai:1")
+    with pytest.raises(BadState):
+        at_turn().replaced(at_turn().players[0], "ai:1")
 
 
 def test_the_journal_is_unknown_when_an_action_bypasses_apply() -> None:

@@ -1,0 +1,78 @@
+"""A bot for a seat: a player hands theirs over with ``/uno leave bot:True``, the host gives one
+with ``/uno kick … bot:True``; the bot plays on with that seat's hand and score (docs/rules.md §5.3)."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine.game import Game
+from bot.localdiscord.testing import LocalDiscord
+from bot.replay import check
+from tests.e2e.helpers import bot_of, command, open_table, play_out, table_of
+
+
+def held(game: Game, player: str) -> list[str]:
+    """A player's cards by name, sorted."""
+    return sorted(c.name for c in game.hands[player])
+
+
+async def test_leave_with_a_bot_keeps_the_hand_in_play(uno: LocalDiscord) -> None:
+    """bob leaves in the middle of a round with ``bot:True``: a bot takes his seat with his hand
+    and plays the game to its end; the record names the bot, not bob, and replays (bob's hand
+    is the bot's at the moment it took over)."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    table = await open_table(uno, channel, alice, [bob, carol], scoring="single-round")
+    table.turn_seconds = 0
+    game = table.game
+    assert game is not None
+    bobs, version = held(game, str(bob.id)), game.version
+
+    answer = await command(uno, bob, channel, "uno leave", bot=True)
+    assert answer is not None and answer.ephemeral and "A bot plays your seat" in answer.text
+    table = table_of(uno, channel)
+    game = table.game
+    assert game is not None and [x.name for x in table.seats][1] == "Bot 1 (for bob)"
+    assert game.players[1] == "ai:1" and str(bob.id) not in game.players
+    assert "bob handed their seat to Bot 1 (for bob)" in "\n".join(table.log)
+
+    await play_out(uno, channel, table, {"alice": alice, "carol": carol}, random.Random(4))
+    await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
+    record = (await bot_of(uno).storage.history(channel.id))[0].result
+    assert record.players == [str(alice.id), "ai:1", str(carol.id)] and record.replay is not None
+    assert record.replay["names"][1] == "Bot 1 (for bob)" and str(bob.id) not in str(record.replay)
+    assert check(record) is None  # the renamed journal replays to the recorded end
+    journal = record.replay["journal"]
+    then = Game.replay({**record.replay, "journal": journal[:version]})
+    assert held(then, "ai:1") == bobs  # the bot took bob's hand as it was
+    assert any(seat == 1 for seat, _ in journal[version:])  # and played it
+
+
+async def test_the_host_gives_a_seat_to_a_bot(uno: LocalDiscord) -> None:
+    """alice (the host) gives carol's seat to a bot mid-round (bob may not): the bot holds
+    carol's cards; a player who has left can't have theirs given (their hand is back in the
+    draw pile), and nothing changes."""
+    channel = uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    table = await open_table(uno, channel, alice, [bob, carol], bots=1)
+    table.turn_seconds = 0
+    game = table.game
+    assert game is not None
+    carols, version = held(game, str(carol.id)), game.version
+
+    answer = await command(uno, bob, channel, "uno kick", member=carol, bot=True)
+    assert answer is not None and "Only the host" in answer.text
+    answer = await command(uno, alice, channel, "uno kick", member=carol, bot=True)
+    assert answer is not None and "a bot plays their seat now" in answer.text
+    table = table_of(uno, channel)
+    game = table.game
+    assert game is not None and str(carol.id) not in game.players and table.removed == {}
+    saved = game.to_dict()
+    assert held(Game.replay({**saved, "journal": saved["journal"][:version]}), "ai:2") == carols
+
+    assert [x.name for x in table.seats] == ["alice", "bob", "Bot 2 (for carol)", "Bot 1"]
+
+    await command(uno, bob, channel, "uno leave")
+    answer = await command(uno, alice, channel, "uno kick", member=bob, bot=True)
+    assert answer is not None and "no bot can take it" in answer.text
+    assert table_of(uno, channel).seat(str(bob.id)) is not None and "ai:3" not in game.players
