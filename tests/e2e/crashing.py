@@ -26,7 +26,7 @@ from bot.localdiscord.server import StandIn
 
 REPO = Path(__file__).resolve().parents[2]
 GAME_SEED = 1  # the bots' game.seed setting (see `BotProcess`)
-CONTROL = {"Refresh", "Back", "◀", "▶"}
+CONTROL = {"Refresh", "Back", "◀", "▶", "Show as picture"}  # no move: they only redraw or show
 DECISIONS = {"Draw", "Keep it", "Challenge!", "Let them see", "Keep all my cards"}
 ACCEPTS = ("Take ", "Draw until ", "Lose the turn")  # an Accept button says what it costs
 COLORS = {c.value for c in Color}
@@ -104,6 +104,10 @@ class BotProcess:
             UNO_GAME__SEED=str(GAME_SEED),
             UNO_GAME__TURN_SECONDS="0",
             UNO_GAME__AI_DELAY_SECONDS="0",
+            # Text labels from the first click: the card emojis' background sync (its restarts
+            # are tested in test_emojis.py) would change them mid-game, and the users' policy and
+            # the reference comparison read labels.
+            UNO_DISCORD__CARD_EMOJIS="false",
         )
         env.update({f"UNO_GAME__{key.upper()}": value for key, value in game.items()})
         self.env = env

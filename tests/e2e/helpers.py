@@ -21,7 +21,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.storage import StorageError
 from bot.tables import Table
 
-CONTROL = {"Refresh", "Back", "◀", "▶"}
+CONTROL = {"Refresh", "Back", "◀", "▶", "Show as picture"}  # no move: they only redraw or show
 
 
 def hold_table_edits(
