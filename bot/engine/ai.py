@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import enum
+import math
 import random
 from collections.abc import Callable, Mapping
 
@@ -104,22 +105,43 @@ def _pick_target(game: Game, player: str, card: Card | None) -> str:
     return min(others, key=lambda p: len(game.hands[p]))
 
 
-def _score_play(game: Game, player: str, action: Action) -> float:
-    assert action.card is not None
-    face = action.card.face(game.side)
+def _best_play(game: Game, player: str, plays: list[Action]) -> Action:
+    """The play the normal AI prefers: most points shed and most of the hand kept in one color,
+    actions when the next opponent is about to go out, wilds only when nothing else fits (the
+    first of equals in ``plays``' order). Counts the hand once (this runs in every playout)."""
+    side = game.side
+    hand = game.hands[player]
+    colors: dict[Color | None, int] = {}
+    copies: dict[Card, int] = {}
+    for c in hand:
+        color = c.face(side).color
+        colors[color] = colors.get(color, 0) + 1
+        copies[c] = copies.get(c, 0) + 1
     nxt = game.next_seat(player)
     danger = len(game.hands[nxt]) <= 2 and game.team_of(nxt) != game.team_of(player)
-    if face.rank.is_wild:
-        # Keep wilds for need: play them only when nothing else fits, restricted ones last
-        # unless the next player is about to go out.
-        return -100 + (30 if danger and face.rank.is_restricted else 0)
-    score = game.variant.value(face, game.side) / 10 + _ACTION_BONUS.get(face.rank, 0)
-    if danger and face.rank in _ACTION_BONUS:
-        score += 20
-    same_color = sum(
-        1 for c in game.hands[player] if c.face(game.side).color is face.color and c is not action.card
-    )
-    return score + same_color  # stay in a color we hold
+    value = game.variant.value
+    best, best_score = plays[0], -math.inf
+    scored: dict[Card, float] = {}
+    for action in plays:
+        card = action.card
+        assert card is not None
+        score = scored.get(card)
+        if score is None:
+            face = card.face(side)
+            if face.wild:
+                # Keep wilds for need: play them only when nothing else fits, restricted ones
+                # last unless the next player is about to go out.
+                score = -100 + (30 if danger and face.restricted else 0)
+            else:
+                score = value(face, side) / 10 + _ACTION_BONUS.get(face.rank, 0)
+                if danger and face.rank in _ACTION_BONUS:
+                    score += 20
+                # Stay in a color we hold (this card's other copies not counted).
+                score = score + (colors[face.color] - copies[card])
+            scored[card] = score
+        if score > best_score:
+            best, best_score = action, score
+    return best
 
 
 def choose(
@@ -157,13 +179,13 @@ def choose(
 
 def _normal(game: Game, player: str, rng: random.Random) -> Action:
     """The normal AI (see the module docstring). Raises ValueError: nothing to decide."""
-    actions = game.legal_actions(player)
-    kinds = {a.kind for a in actions}
     pending = game.pending
-    if pending.player != player:
+    if pending.player != player or game.round_over:
         raise ValueError(f"{player} has nothing to decide")
-    if ActionKind.UNO in kinds:
+    if game.can_call_uno(player):
         return _UNO
+    actions = game.decisions(player)
+    kinds = {a.kind for a in actions}
     kind = pending.kind
     hand = game.hands[player]
     if kind is PendingKind.COLOR:
@@ -201,8 +223,7 @@ def _normal(game: Game, player: str, rng: random.Random) -> Action:
     plays = [a for a in actions if a.kind is ActionKind.PLAY]
     if not plays:
         return Action(ActionKind.DRAW)
-    best = max(plays, key=lambda a: _score_play(game, player, a))
-    return _with_choices(game, player, best)
+    return _with_choices(game, player, _best_play(game, player, plays))
 
 
 def _with_choices(game: Game, player: str, action: Action, card: Card | None = None) -> Action:
