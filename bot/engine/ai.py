@@ -49,9 +49,6 @@ EASY_CATCH = 0.5
 """The chance that the easy AI makes a catch it could make (judged once per game version)."""
 HARD_BUDGET = 0.2
 """The hard AI's default search time per decision, in seconds."""
-MAX_CANDIDATES = 10
-"""Above this many candidate actions, the hard AI searches wilds with one color each (the
-normal AI's color), not all four."""
 
 # Points are shed first; among equals, actions hurt the next player more than numbers.
 _ACTION_BONUS = {Rank.DRAW_TWO: 6, Rank.DRAW_THREE: 6, Rank.DRAW_FIVE: 6, Rank.DRAW_ONE: 4,
@@ -265,27 +262,31 @@ def _hard(game: Game, player: str, rng: random.Random, budget: float | None, pla
         raise ValueError(f"{player} has nothing to decide")
     if game.can_call_uno(player):
         return _UNO
-    actions = game.decisions(player)
-    if len(actions) > MAX_CANDIDATES and game.pending.kind is not PendingKind.COLOR:
-        # One color per wild (the normal AI's) keeps the candidates few enough to search well.
-        seen: set[tuple[object, ...]] = set()
-        kept = []
-        for a in actions:
-            if a.color is not None:
-                a = _with_choices(game, player, a, a.card if a.card is not None else game.drawn)._replace(
-                    target=a.target
-                )
-            key = (a.kind, a.card, a.color, a.target)
-            if key not in seen:
-                seen.add(key)
-                kept.append(a)
-        actions = kept
+    actions = _candidates(game, player, game.decisions(player))
     default = _normal(game, player, rng)
     if default not in actions:  # a wild's color the pruning did not keep
         actions = [*actions, default]
     return search.best_action(
         game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
     )
+
+
+def _candidates(game: Game, player: str, actions: list[Action]) -> list[Action]:
+    """``actions`` with each wild naming only colors ``player`` holds besides it (the normal
+    AI's color when none): naming a color one does not hold rarely pays, and fewer candidates
+    get more playouts each."""
+    side = game.side
+    kept: list[Action] = []
+    for a in actions:
+        if a.color is not None and game.pending.kind is not PendingKind.COLOR:
+            card = a.card if a.card is not None else game.drawn
+            others = {c.face(side).color for c in game.hands[player] if c is not card}
+            if a.color not in others and (
+                others & set(game.colors) or a.color is not _best_color(game, player, card)
+            ):
+                continue
+        kept.append(a)
+    return kept
 
 
 def catches(

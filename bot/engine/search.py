@@ -31,6 +31,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Face
@@ -38,6 +39,7 @@ from bot.engine.game import Game
 from bot.engine.options import Scoring
 
 Policy = Callable[[Game, str, random.Random], Action]
+_T = TypeVar("_T")
 
 POINTS_SCALE = 400
 """Points worth one round win in :func:`utility` (a round's points are typically 50-150)."""
@@ -119,7 +121,7 @@ def _name(card: Card) -> str:
     return card.name
 
 
-def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+def _shuffle(rng: random.Random, cards: list[_T]) -> None:
     rand = rng.random
     for i in range(len(cards) - 1, 0, -1):
         j = int(rand() * (i + 1))
@@ -170,8 +172,11 @@ def best_action(
     """The candidate with the best mean :func:`utility` over sampled playouts, or ``default``
     unless another candidate is clearly better.
 
-    Each pass deals one sample (:func:`determinize`) and plays every candidate out once on it.
-    A candidate replaces ``default`` only when its mean gain over ``default`` on the same samples
+    Each pass deals one sample (:func:`determinize`) and plays every surviving candidate out once
+    on it. Playouts go where they matter by successive halving: the search runs in
+    ``ceil(log2(len(candidates)))`` rounds of equal shares of the budget (time or playouts), and
+    after each round the worse half of the candidates by mean (never ``default``) drops out.
+    A survivor replaces ``default`` only when its mean gain over ``default`` on the same samples
     exceeds :data:`CONFIDENCE` standard errors of that gain: with few playouts the search's
     noise would otherwise throw away a good heuristic's choice.
 
@@ -184,7 +189,7 @@ def best_action(
         default: one of ``candidates``, kept unless beaten clearly; None: the first candidate,
             and the best mean wins.
         budget: seconds of search (wall clock); None: no time limit (``playouts`` must be set).
-        playouts: at most this many playouts in all (at least one pass is made).
+        playouts: at most this many playouts in all (at least one pass per round is made).
 
     Raises:
         ValueError: no candidates, ``default`` not among them, or neither a budget nor a
@@ -198,27 +203,37 @@ def best_action(
     if len(candidates) == 1:
         return candidates[0]
     n = len(candidates)
+    rounds = max(1, math.ceil(math.log2(n)))
+    alive = list(range(n))
     results: list[list[float]] = [[] for _ in range(n)]
-    deadline = None if budget is None else time.perf_counter() + budget
-    passes = 0
-    while True:
-        world = determinize(game, player, rng)
-        seed = rng.random()
-        for k, action in enumerate(candidates):
-            copy = world.copy(journal=False, rng=random.Random(seed))
-            copy.apply_listed(player, action)
-            results[k].append(playout(copy, player, policy, random.Random(seed)))
-        passes += 1
-        if playouts is not None and (passes + 1) * n > playouts:
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
+    start = time.perf_counter()
+    for r in range(rounds):
+        deadline = None if budget is None else start + budget * (r + 1) / rounds
+        quota = None if playouts is None else max(1, playouts // rounds // len(alive))
+        passes = 0
+        while True:
+            world = determinize(game, player, rng)
+            seed = rng.random()
+            for k in alive:
+                copy = world.copy(journal=False, rng=random.Random(seed))
+                copy.apply_listed(player, candidates[k])
+                results[k].append(playout(copy, player, policy, random.Random(seed)))
+            passes += 1
+            if quota is not None and passes >= quota:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if r + 1 < rounds:
+            ranked = sorted(alive, key=lambda k: -sum(results[k]) / len(results[k]))
+            keep = ranked[: (len(alive) + 1) // 2]
+            alive = [k for k in alive if k in keep or k == base]
     margin = CONFIDENCE if default is not None else 0.0
     best, best_gain = base, 0.0
-    for k in range(n):
+    for k in alive:
         gains = [a - b for a, b in zip(results[k], results[base], strict=True)]
-        mean = sum(gains) / passes
-        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, passes - 1) / passes)
+        total = len(gains)
+        mean = sum(gains) / total
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, total - 1) / total)
         if mean > best_gain and mean > margin * spread:
             best, best_gain = k, mean
     return candidates[best]
