@@ -11,7 +11,9 @@ What the sampler may read is what the player can see (docs/rules.md §1, §7.1):
 other hands' sizes, the discard pile, the draw pile's size, hands revealed to them
 (``Game.revealed``), the public state (color, side, direction, scores, UNO calls, the pending
 decision but not whether a challenged wild was a bluff) and, in Flip, the inactive face of every
-card in the other hands and of the draw pile's top card. Never the hidden cards themselves, the
+card in the other hands and of the draw pile's top card, and the turns each player drew instead
+of playing (``Game.unfollowed``: in most samples their hand then held nothing they could play;
+not in Flip, whose hands are already constrained by their inactive faces). Never the hidden cards themselves, the
 game's seed or its generator.
 
 >>> import random
@@ -35,7 +37,7 @@ from typing import TypeVar
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Face
-from bot.engine.game import Game
+from bot.engine.game import Game, Unfollowed
 from bot.engine.options import Scoring
 
 Policy = Callable[[Game, str, random.Random], Action]
@@ -46,6 +48,10 @@ POINTS_SCALE = 400
 CONFIDENCE = 1.0
 """Standard errors by which a candidate's mean gain must beat the default action's (see
 :func:`best_action`)."""
+UNFOLLOWED_WEIGHT = 0.9
+"""The share of samples in which a player who drew on their turn (``Game.unfollowed``) is dealt
+no card they could have played then: drawing at will is allowed (docs/rules.md §1.6), so this
+is likely, not certain."""
 MAX_PLAYOUT_STEPS = 400
 """Decisions after which a playout stops and counts as an even share."""
 
@@ -108,6 +114,12 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     world = game.copy(journal=False, rng=random.Random(rng.random()))
     for other in others:
         world.hands[other] = [c if c is not None else rest.pop() for c in hands[other]]
+    if not two_sided:  # (Flip's slots are already constrained by their inactive faces)
+        for other in others:
+            notes = game.unfollowed.get(other)
+            if notes and rng.random() < UNFOLLOWED_WEIGHT:
+                fixed = {i for i, c in enumerate(hands[other]) if c is not None}
+                _unfollow(world.hands[other], rest, notes, fixed, rng)
     world.draw_pile = rest + ([top] if top is not None else [])
     assert len(world.draw_pile) == len(draw), "the hidden cards don't add up"
     world.revealed = {player: {t: list(c) for t, c in seen.items()}} if seen else {}
@@ -115,6 +127,29 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     if world.pending.guilty is not None:
         world.pending = world.pending._replace(guilty=None)  # judged on the sampled hand
     return world
+
+
+def _unfollow(
+    hand: list[Card], pool: list[Card], notes: Sequence[Unfollowed], fixed: set[int], rng: random.Random
+) -> None:
+    """Swap cards of a sampled ``hand`` (but not its ``fixed`` slots) with cards of ``pool``
+    until, for each note, at least ``held`` cards of the hand could not have been played on that
+    turn (not a wild, nor the color or the rank then), as far as ``pool`` allows."""
+    for note in notes:
+        bad = [i for i, c in enumerate(hand) if i not in fixed and _follows(c, note)]
+        need = min(note.held, len(hand)) - (len(hand) - len(bad))
+        if need <= 0:
+            continue
+        good = [j for j, c in enumerate(pool) if not _follows(c, note)]
+        _shuffle(rng, bad)
+        _shuffle(rng, good)
+        for i, j in zip(bad[:need], good, strict=False):
+            hand[i], pool[j] = pool[j], hand[i]
+
+
+def _follows(card: Card, note: Unfollowed) -> bool:
+    face = card.face(note.side)
+    return face.wild or face.color is note.color or face.rank is note.rank
 
 
 def _name(card: Card) -> str:

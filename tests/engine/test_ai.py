@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.engine import ai, search
 from bot.engine.actions import ActionKind
-from bot.engine.cards import Card, Color
+from bot.engine.cards import Card, Color, Rank
 from bot.engine.game import Action, Game
 from bot.engine.options import Options, PendingKind
 
@@ -514,3 +514,26 @@ def test_search_keeps_to_its_playout_count(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(search, "playout", counted)
     search.best_action(game, player, candidates, random.Random(1), ai.choose, budget=None, playouts=200)
     assert 100 < len(calls) <= 200
+
+
+def test_samples_follow_what_a_player_could_not_play() -> None:
+    """A player who drew on red 7 holding three cards is dealt, in most samples, three cards
+    that are neither red, nor a 7, nor a wild; in a few (drawing at will is allowed) any cards."""
+    game, _ = Game.from_deal(
+        ["ana", "ben"], variant="classic", dealer="ben", turn="ben",
+        hands={"ana": [Card.parse(c) for c in ["blue 1", "blue 2"]],
+               "ben": [Card.parse(c) for c in ["green 4", "green 5", "yellow 6"]]},
+        draw_pile=[Card.parse(c) for c in ["red 1", "wild", "blue 2", "yellow 4", "red 8"]],
+        discard_pile=[Card.parse("red 7")],
+    )  # fmt: skip
+    game.apply("ben", Action(ActionKind.DRAW))  # draws the red 8: keeps it
+    game.apply("ben", Action(ActionKind.KEEP))
+
+    def could_not_play(card: Card) -> bool:
+        return not card.light.wild and card.light.color is not Color.RED and card.light.rank is not Rank.SEVEN
+
+    kept = [
+        sum(could_not_play(c) for c in search.determinize(game, "ana", random.Random(s)).hands["ben"]) >= 3
+        for s in range(200)
+    ]
+    assert 0.8 * 200 <= sum(kept) < 200
