@@ -59,8 +59,10 @@ def run(
     options: Options,
     budget: float | None,
     playouts: int | None,
+    progress: int = 0,
 ) -> dict[str, Any]:
-    """Play ``rounds`` rounds and return the figures (see the module docstring)."""
+    """Play ``rounds`` rounds and return the figures (see the module docstring); every
+    ``progress`` rounds (0: never), the rounds and wins so far go to stderr."""
     n = len(seats)
     names = [f"p{i}" for i in range(n)]
     counted = seats[0]
@@ -81,6 +83,8 @@ def run(
             voids += 1
         elif levels[game.round_winner] == counted:
             wins += 1
+        if progress and (i + 1) % progress == 0:
+            print(f"{i + 1} rounds, {wins} won, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     seconds = time.perf_counter() - start
     timings.sort()
     return {
@@ -125,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget-ms", type=float, default=ai.HARD_BUDGET * 1000,
                         help="hard: search time per decision; 0: none (then --playouts)")  # fmt: skip
     parser.add_argument("--playouts", type=int, default=None, help="hard: playouts per decision at most")
+    parser.add_argument("--progress", type=int, default=0, help="rounds between progress lines on stderr")
     args = parser.parse_args(argv)
     if not 2 <= len(args.seats) <= 10:
         parser.error("--seats needs 2 to 10 levels")
@@ -134,7 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if budget is None and args.playouts is None:
         parser.error("--budget-ms 0 needs --playouts")
     options = Options(house_rules=frozenset(HouseRule(r) for r in args.house_rule))
-    result = run(args.seats, args.variant, args.rounds, args.seed, options, budget, args.playouts)
+    result = run(
+        args.seats, args.variant, args.rounds, args.seed, options, budget, args.playouts, args.progress
+    )
     print(json.dumps(result))
     return 0
 

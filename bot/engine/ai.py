@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import enum
+import math
 import random
 from collections.abc import Callable, Mapping
 
@@ -48,9 +49,6 @@ EASY_CATCH = 0.5
 """The chance that the easy AI makes a catch it could make (judged once per game version)."""
 HARD_BUDGET = 0.2
 """The hard AI's default search time per decision, in seconds."""
-MAX_CANDIDATES = 10
-"""Above this many candidate actions, the hard AI searches wilds with one color each (the
-normal AI's color), not all four."""
 
 # Points are shed first; among equals, actions hurt the next player more than numbers.
 _ACTION_BONUS = {Rank.DRAW_TWO: 6, Rank.DRAW_THREE: 6, Rank.DRAW_FIVE: 6, Rank.DRAW_ONE: 4,
@@ -104,22 +102,43 @@ def _pick_target(game: Game, player: str, card: Card | None) -> str:
     return min(others, key=lambda p: len(game.hands[p]))
 
 
-def _score_play(game: Game, player: str, action: Action) -> float:
-    assert action.card is not None
-    face = action.card.face(game.side)
+def _best_play(game: Game, player: str, plays: list[Action]) -> Action:
+    """The play the normal AI prefers: most points shed and most of the hand kept in one color,
+    actions when the next opponent is about to go out, wilds only when nothing else fits (the
+    first of equals in ``plays``' order). Counts the hand once (this runs in every playout)."""
+    side = game.side
+    hand = game.hands[player]
+    colors: dict[Color | None, int] = {}
+    copies: dict[Card, int] = {}
+    for c in hand:
+        color = c.face(side).color
+        colors[color] = colors.get(color, 0) + 1
+        copies[c] = copies.get(c, 0) + 1
     nxt = game.next_seat(player)
     danger = len(game.hands[nxt]) <= 2 and game.team_of(nxt) != game.team_of(player)
-    if face.rank.is_wild:
-        # Keep wilds for need: play them only when nothing else fits, restricted ones last
-        # unless the next player is about to go out.
-        return -100 + (30 if danger and face.rank.is_restricted else 0)
-    score = game.variant.value(face, game.side) / 10 + _ACTION_BONUS.get(face.rank, 0)
-    if danger and face.rank in _ACTION_BONUS:
-        score += 20
-    same_color = sum(
-        1 for c in game.hands[player] if c.face(game.side).color is face.color and c is not action.card
-    )
-    return score + same_color  # stay in a color we hold
+    value = game.variant.value
+    best, best_score = plays[0], -math.inf
+    scored: dict[Card, float] = {}
+    for action in plays:
+        card = action.card
+        assert card is not None
+        score = scored.get(card)
+        if score is None:
+            face = card.face(side)
+            if face.wild:
+                # Keep wilds for need: play them only when nothing else fits, restricted ones
+                # last unless the next player is about to go out.
+                score = -100 + (30 if danger and face.restricted else 0)
+            else:
+                score = value(face, side) / 10 + _ACTION_BONUS.get(face.rank, 0)
+                if danger and face.rank in _ACTION_BONUS:
+                    score += 20
+                # Stay in a color we hold (this card's other copies not counted).
+                score = score + (colors[face.color] - copies[card])
+            scored[card] = score
+        if score > best_score:
+            best, best_score = action, score
+    return best
 
 
 def choose(
@@ -157,13 +176,13 @@ def choose(
 
 def _normal(game: Game, player: str, rng: random.Random) -> Action:
     """The normal AI (see the module docstring). Raises ValueError: nothing to decide."""
-    actions = game.legal_actions(player)
-    kinds = {a.kind for a in actions}
     pending = game.pending
-    if pending.player != player:
+    if pending.player != player or game.round_over:
         raise ValueError(f"{player} has nothing to decide")
-    if ActionKind.UNO in kinds:
+    if game.can_call_uno(player):
         return _UNO
+    actions = game.decisions(player)
+    kinds = {a.kind for a in actions}
     kind = pending.kind
     hand = game.hands[player]
     if kind is PendingKind.COLOR:
@@ -201,8 +220,7 @@ def _normal(game: Game, player: str, rng: random.Random) -> Action:
     plays = [a for a in actions if a.kind is ActionKind.PLAY]
     if not plays:
         return Action(ActionKind.DRAW)
-    best = max(plays, key=lambda a: _score_play(game, player, a))
-    return _with_choices(game, player, best)
+    return _with_choices(game, player, _best_play(game, player, plays))
 
 
 def _with_choices(game: Game, player: str, action: Action, card: Card | None = None) -> Action:
@@ -244,27 +262,31 @@ def _hard(game: Game, player: str, rng: random.Random, budget: float | None, pla
         raise ValueError(f"{player} has nothing to decide")
     if game.can_call_uno(player):
         return _UNO
-    actions = game.decisions(player)
-    if len(actions) > MAX_CANDIDATES and game.pending.kind is not PendingKind.COLOR:
-        # One color per wild (the normal AI's) keeps the candidates few enough to search well.
-        seen: set[tuple[object, ...]] = set()
-        kept = []
-        for a in actions:
-            if a.color is not None:
-                a = _with_choices(game, player, a, a.card if a.card is not None else game.drawn)._replace(
-                    target=a.target
-                )
-            key = (a.kind, a.card, a.color, a.target)
-            if key not in seen:
-                seen.add(key)
-                kept.append(a)
-        actions = kept
+    actions = _candidates(game, player, game.decisions(player))
     default = _normal(game, player, rng)
     if default not in actions:  # a wild's color the pruning did not keep
         actions = [*actions, default]
     return search.best_action(
         game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
     )
+
+
+def _candidates(game: Game, player: str, actions: list[Action]) -> list[Action]:
+    """``actions`` with each wild naming only colors ``player`` holds besides it (the normal
+    AI's color when none): naming a color one does not hold rarely pays, and fewer candidates
+    get more playouts each."""
+    side = game.side
+    kept: list[Action] = []
+    for a in actions:
+        if a.color is not None and game.pending.kind is not PendingKind.COLOR:
+            card = a.card if a.card is not None else game.drawn
+            others = {c.face(side).color for c in game.hands[player] if c is not card}
+            if a.color not in others and (
+                others & set(game.colors) or a.color is not _best_color(game, player, card)
+            ):
+                continue
+        kept.append(a)
+    return kept
 
 
 def catches(

@@ -23,7 +23,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any, NoReturn, cast
+from typing import Any, NamedTuple, NoReturn, cast
 
 from bot.engine import effects
 from bot.engine.actions import Action, ActionKind
@@ -59,6 +59,8 @@ SCHEMA_VERSION = 1
 HAND_SIZE = 7
 LEFT, RIGHT = 1, -1
 REPETITIONS = 3
+UNFOLLOWED_KEPT = 3
+"""How many of a player's latest draws on their turn :attr:`Game.unfollowed` keeps."""
 """The same position after a rebuilt draw pile this many times voids the round (docs/rules.md ruling 46)."""
 
 
@@ -88,6 +90,31 @@ def _names(cards: Iterable[Card]) -> list[str]:
     return [c.name for c in cards]
 
 
+class Unfollowed(NamedTuple):
+    """A turn on which a player drew instead of playing (docs/rules.md §1.6): they then held no
+    card they chose to play on ``color`` or ``rank`` (usually none they could play), and still
+    hold at least ``held`` of the cards they held then (minus those played since)."""
+
+    side: Side
+    """The side in play then (the faces that counted)."""
+    color: Color | None
+    """The current color then."""
+    rank: Rank
+    """The top card's rank then."""
+    held: int
+    """How many cards of the hand held then may remain (its size then, less plays since; >= 1)."""
+
+    def to_list(self) -> list[Any]:
+        """JSON-safe form: ``[side, color or None, rank, held]``."""
+        return [self.side.value, _color_name(self.color), self.rank.value, self.held]
+
+    @classmethod
+    def from_list(cls, data: Sequence[Any]) -> Unfollowed:
+        """The inverse of :meth:`to_list`. Raises ValueError: a bad value."""
+        side, color, rank, held = data
+        return cls(Side(side), Color(color) if color else None, Rank(rank), int(held))
+
+
 class Game:
     """A game of UNO in any edition: seats, rounds and running scores.
 
@@ -115,6 +142,8 @@ class Game:
         pending: the one decision the engine waits for.
         version: a counter bumped by every accepted action (stale-button checks).
         protected: the player Save The Day protects, or None (see :meth:`shielded`).
+        unfollowed: per player, the turns of this round they drew on instead of playing
+            (:class:`Unfollowed`, oldest first): public, for the hard AI's sampling.
     """
 
     # Slots: faster attribute access than an instance dict (a Game has more attributes than
@@ -154,6 +183,7 @@ class Game:
         "scores",
         "seed",
         "side",
+        "unfollowed",
         "variant",
         "version",
         "winners",
@@ -227,6 +257,7 @@ class Game:
         self.round_winner: str | None = None
         self.round_points = 0
         self.repeats: dict[str, int] = {}
+        self.unfollowed: dict[str, list[Unfollowed]] = {}
         self._reshuffled = False
         self._events: list[Event] = []
 
@@ -568,6 +599,7 @@ class Game:
                 self._answer(player, card, action.color, how)
         elif kind is ActionKind.DRAW:
             self.catchable.clear()
+            self._note_unfollowed(player)
             self._draw_for_turn(player)
         elif kind is ActionKind.PLAY_DRAWN and self.drawn is not None:
             card, self.drawn = self.drawn, None
@@ -616,6 +648,7 @@ class Game:
         new.revealed = {v: {t: list(c) for t, c in r.items()} for v, r in self.revealed.items()}
         new.drawn, new.round_over, new.round_winner = self.drawn, self.round_over, self.round_winner
         new.round_points, new.repeats = self.round_points, dict(self.repeats)
+        new.unfollowed = {p: list(n) for p, n in self.unfollowed.items()}
         new._reshuffled, new._events = self._reshuffled, list(self._events)
         return new
 
@@ -674,8 +707,25 @@ class Game:
         """
         self._expect(player, PendingKind.TURN)
         self._turn_begins()
+        self._note_unfollowed(player)
         self._draw_for_turn(player)
         return self._flush()
+
+    def _note_unfollowed(self, player: str) -> None:
+        """``player`` chose to draw on their turn: note what they did not follow (the last
+        :data:`UNFOLLOWED_KEPT` such turns)."""
+        notes = self.unfollowed.setdefault(player, [])
+        top = self.discard_pile[-1].face(self.side)
+        notes.append(Unfollowed(self.side, self.color, top.rank, len(self.hands[player])))
+        if len(notes) > UNFOLLOWED_KEPT:
+            del notes[0]
+
+    def _shed(self, player: str) -> None:
+        """A card left ``player``'s hand by their own play or discard: one fewer of the cards
+        held at each :attr:`unfollowed` turn may remain."""
+        notes = self.unfollowed.get(player)
+        if notes:
+            self.unfollowed[player] = [n._replace(held=n.held - 1) for n in notes if n.held > 1]
 
     def _draw_for_turn(self, player: str) -> Card | None:
         drawn: list[Card] = []
@@ -834,6 +884,7 @@ class Game:
         else:
             found = self._find(player, card)
             self.hands[player].remove(found)
+            self._shed(player)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
             self.emit(EventKind.CARD_DISCARDED, player, card=found.name)
             self._hand_shrank(player)
@@ -1138,6 +1189,7 @@ class Game:
 
     def _after_hands_moved(self, players: list[str]) -> None:
         for p in players:
+            self.unfollowed.pop(p, None)  # other cards now
             self.catchable.discard(p)
             if len(self.hands[p]) != 1:
                 self.called.discard(p)
@@ -1318,6 +1370,8 @@ class Game:
         """Move a validated card to the discard pile and carry out its effect."""
         hand = self.hands[player]
         hand.remove(card)
+        if player in self.unfollowed:
+            self._shed(player)
         self.discard_pile.append(card)
         face = card.light if self.side is Side.LIGHT else card.back
         prev_color = self.color
@@ -1343,6 +1397,8 @@ class Game:
         p = self.pending
         hand = self.hands[player]
         hand.remove(card)
+        if player in self.unfollowed:
+            self._shed(player)
         self.discard_pile.append(card)
         face = card.face(self.side)
         self.color = face.color if face.color is not None else color
@@ -1506,6 +1562,7 @@ class Game:
             "round_winner": self.round_winner,
             "round_points": self.round_points,
             "repeats": dict(self.repeats),
+            "unfollowed": {p: [n.to_list() for n in notes] for p, notes in self.unfollowed.items()},
             "journal": self._journal_dict(),
         }
 
@@ -1675,6 +1732,10 @@ class Game:
             game.round_winner = data["round_winner"]
             game.round_points = int(data["round_points"])
             game.repeats = {str(k): int(n) for k, n in data.get("repeats", {}).items()}
+            game.unfollowed = {
+                str(p): [Unfollowed.from_list(n) for n in notes]
+                for p, notes in data.get("unfollowed", {}).items()
+            }
             game._journal = _read_journal(data.get("journal"), game.players, game.version)
         except BadState:
             raise

@@ -11,7 +11,9 @@ What the sampler may read is what the player can see (docs/rules.md §1, §7.1):
 other hands' sizes, the discard pile, the draw pile's size, hands revealed to them
 (``Game.revealed``), the public state (color, side, direction, scores, UNO calls, the pending
 decision but not whether a challenged wild was a bluff) and, in Flip, the inactive face of every
-card in the other hands and of the draw pile's top card. Never the hidden cards themselves, the
+card in the other hands and of the draw pile's top card, and the turns each player drew instead
+of playing (``Game.unfollowed``: in most samples their hand then held nothing they could play;
+not in Flip, whose hands are already constrained by their inactive faces). Never the hidden cards themselves, the
 game's seed or its generator.
 
 >>> import random
@@ -31,19 +33,25 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Face
-from bot.engine.game import Game
+from bot.engine.game import Game, Unfollowed
 from bot.engine.options import Scoring
 
 Policy = Callable[[Game, str, random.Random], Action]
+_T = TypeVar("_T")
 
 POINTS_SCALE = 400
 """Points worth one round win in :func:`utility` (a round's points are typically 50-150)."""
 CONFIDENCE = 1.0
 """Standard errors by which a candidate's mean gain must beat the default action's (see
 :func:`best_action`)."""
+UNFOLLOWED_WEIGHT = 0.9
+"""The share of samples in which a player who drew on their turn (``Game.unfollowed``) is dealt
+no card they could have played then: drawing at will is allowed (docs/rules.md §1.6), so this
+is likely, not certain."""
 MAX_PLAYOUT_STEPS = 400
 """Decisions after which a playout stops and counts as an even share."""
 
@@ -106,6 +114,12 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     world = game.copy(journal=False, rng=random.Random(rng.random()))
     for other in others:
         world.hands[other] = [c if c is not None else rest.pop() for c in hands[other]]
+    if not two_sided:  # (Flip's slots are already constrained by their inactive faces)
+        for other in others:
+            notes = game.unfollowed.get(other)
+            if notes and rng.random() < UNFOLLOWED_WEIGHT:
+                fixed = {i for i, c in enumerate(hands[other]) if c is not None}
+                _unfollow(world.hands[other], rest, notes, fixed, rng)
     world.draw_pile = rest + ([top] if top is not None else [])
     assert len(world.draw_pile) == len(draw), "the hidden cards don't add up"
     world.revealed = {player: {t: list(c) for t, c in seen.items()}} if seen else {}
@@ -115,11 +129,34 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     return world
 
 
+def _unfollow(
+    hand: list[Card], pool: list[Card], notes: Sequence[Unfollowed], fixed: set[int], rng: random.Random
+) -> None:
+    """Swap cards of a sampled ``hand`` (but not its ``fixed`` slots) with cards of ``pool``
+    until, for each note, at least ``held`` cards of the hand could not have been played on that
+    turn (not a wild, nor the color or the rank then), as far as ``pool`` allows."""
+    for note in notes:
+        bad = [i for i, c in enumerate(hand) if i not in fixed and _follows(c, note)]
+        need = min(note.held, len(hand)) - (len(hand) - len(bad))
+        if need <= 0:
+            continue
+        good = [j for j, c in enumerate(pool) if not _follows(c, note)]
+        _shuffle(rng, bad)
+        _shuffle(rng, good)
+        for i, j in zip(bad[:need], good, strict=False):
+            hand[i], pool[j] = pool[j], hand[i]
+
+
+def _follows(card: Card, note: Unfollowed) -> bool:
+    face = card.face(note.side)
+    return face.wild or face.color is note.color or face.rank is note.rank
+
+
 def _name(card: Card) -> str:
     return card.name
 
 
-def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+def _shuffle(rng: random.Random, cards: list[_T]) -> None:
     rand = rng.random
     for i in range(len(cards) - 1, 0, -1):
         j = int(rand() * (i + 1))
@@ -170,8 +207,11 @@ def best_action(
     """The candidate with the best mean :func:`utility` over sampled playouts, or ``default``
     unless another candidate is clearly better.
 
-    Each pass deals one sample (:func:`determinize`) and plays every candidate out once on it.
-    A candidate replaces ``default`` only when its mean gain over ``default`` on the same samples
+    Each pass deals one sample (:func:`determinize`) and plays every surviving candidate out once
+    on it. Playouts go where they matter by successive halving: the search runs in
+    ``ceil(log2(len(candidates)))`` rounds of equal shares of the budget (time or playouts), and
+    after each round the worse half of the candidates by mean (never ``default``) drops out.
+    A survivor replaces ``default`` only when its mean gain over ``default`` on the same samples
     exceeds :data:`CONFIDENCE` standard errors of that gain: with few playouts the search's
     noise would otherwise throw away a good heuristic's choice.
 
@@ -184,7 +224,7 @@ def best_action(
         default: one of ``candidates``, kept unless beaten clearly; None: the first candidate,
             and the best mean wins.
         budget: seconds of search (wall clock); None: no time limit (``playouts`` must be set).
-        playouts: at most this many playouts in all (at least one pass is made).
+        playouts: at most this many playouts in all (at least one pass per round is made).
 
     Raises:
         ValueError: no candidates, ``default`` not among them, or neither a budget nor a
@@ -198,27 +238,37 @@ def best_action(
     if len(candidates) == 1:
         return candidates[0]
     n = len(candidates)
+    rounds = max(1, math.ceil(math.log2(n)))
+    alive = list(range(n))
     results: list[list[float]] = [[] for _ in range(n)]
-    deadline = None if budget is None else time.perf_counter() + budget
-    passes = 0
-    while True:
-        world = determinize(game, player, rng)
-        seed = rng.random()
-        for k, action in enumerate(candidates):
-            copy = world.copy(journal=False, rng=random.Random(seed))
-            copy.apply_listed(player, action)
-            results[k].append(playout(copy, player, policy, random.Random(seed)))
-        passes += 1
-        if playouts is not None and (passes + 1) * n > playouts:
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
+    start = time.perf_counter()
+    for r in range(rounds):
+        deadline = None if budget is None else start + budget * (r + 1) / rounds
+        quota = None if playouts is None else max(1, playouts // rounds // len(alive))
+        passes = 0
+        while True:
+            world = determinize(game, player, rng)
+            seed = rng.random()
+            for k in alive:
+                copy = world.copy(journal=False, rng=random.Random(seed))
+                copy.apply_listed(player, candidates[k])
+                results[k].append(playout(copy, player, policy, random.Random(seed)))
+            passes += 1
+            if quota is not None and passes >= quota:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if r + 1 < rounds:
+            ranked = sorted(alive, key=lambda k: -sum(results[k]) / len(results[k]))
+            keep = ranked[: (len(alive) + 1) // 2]
+            alive = [k for k in alive if k in keep or k == base]
     margin = CONFIDENCE if default is not None else 0.0
     best, best_gain = base, 0.0
-    for k in range(n):
+    for k in alive:
         gains = [a - b for a, b in zip(results[k], results[base], strict=True)]
-        mean = sum(gains) / passes
-        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, passes - 1) / passes)
+        total = len(gains)
+        mean = sum(gains) / total
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, total - 1) / total)
         if mean > best_gain and mean > margin * spread:
             best, best_gain = k, mean
     return candidates[best]

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import ai, search
-from bot.engine.cards import Card
+from bot.engine.actions import ActionKind
+from bot.engine.cards import Card, Color, Rank
 from bot.engine.game import Action, Game
 from bot.engine.options import Options, PendingKind
 
@@ -457,3 +458,82 @@ def test_easy_never_challenges() -> None:
     assert game.pending.kind is PendingKind.CHALLENGE
     assert ai.choose(game, "ben", random.Random(0)) == Action("challenge")
     assert all(ai.choose(game, "ben", random.Random(s), "easy") == Action("accept") for s in range(10))
+
+
+def last_two(hand: list[str], top: str = "green 3") -> Game:
+    """Two-player classic: ``ana`` to play holding ``hand`` (UNO already called), ``ben`` one
+    hidden card from the end of the round (UNO called if ``ana`` holds two)."""
+    game, _ = Game.from_deal(
+        ["ana", "ben"], variant="classic", dealer="ben", turn="ana",
+        hands={"ana": [Card.parse(c) for c in hand], "ben": [Card.parse("yellow 7")]},
+        draw_pile=[Card.parse(c) for c in ["red 1", "blue 2", "yellow 4", "red 8", "blue 9", "green 6"]],
+        discard_pile=[Card.parse(top)],
+    )  # fmt: skip
+    if game.can_call_uno("ana"):
+        game.apply("ana", Action(ActionKind.UNO))
+    return game
+
+
+def test_hard_finds_the_win_normal_misses() -> None:
+    """Two cards left, the opponent on one: the normal AI sheds its green 5 and leaves the
+    opponent a chance to go out; the hard AI plays the Wild Draw Four first (the opponent must
+    draw four and lose their turn, and accepts: a challenge rarely pays against one card left),
+    then goes out on its green 5."""
+    game = last_two(["wild draw four", "green 5"])
+    assert ai.choose(game, "ana", random.Random(1)).card == Card.parse("green 5")
+    for seed in range(3):
+        hard = ai.choose(game, "ana", random.Random(seed), "hard", budget=None, playouts=200)
+        assert (hard.card, hard.color) == (Card.parse("wild draw four"), Color.GREEN), seed
+
+
+def test_hard_names_only_colors_it_holds() -> None:
+    """A wild played with other cards in hand names one of their colors: the search does not
+    spend playouts on colors the player does not hold."""
+    game = last_two(["wild", "red 5", "blue 7"], top="yellow 3")
+    candidates = ai._candidates(game, "ana", game.decisions("ana"))
+    wild = Card.parse("wild")
+    assert {a.color for a in candidates if a.card is wild} == {Color.RED, Color.BLUE}
+    for seed in range(3):
+        assert choose_hard(game, "ana", seed).color in (None, Color.RED, Color.BLUE)
+
+
+def test_search_keeps_to_its_playout_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Successive halving spends at most the playout count, and most of it."""
+    game = position("classic", {}, 5, 8)
+    player = game.pending.player
+    assert player is not None
+    candidates = game.decisions(player)
+    assert len(candidates) >= 3
+    calls: list[int] = []
+    real = search.playout
+
+    def counted(g: Game, p: str, policy: ai.Policy, rng: random.Random) -> float:
+        calls.append(1)
+        return real(g, p, policy, rng)
+
+    monkeypatch.setattr(search, "playout", counted)
+    search.best_action(game, player, candidates, random.Random(1), ai.choose, budget=None, playouts=200)
+    assert 100 < len(calls) <= 200
+
+
+def test_samples_follow_what_a_player_could_not_play() -> None:
+    """A player who drew on red 7 holding three cards is dealt, in most samples, three cards
+    that are neither red, nor a 7, nor a wild; in a few (drawing at will is allowed) any cards."""
+    game, _ = Game.from_deal(
+        ["ana", "ben"], variant="classic", dealer="ben", turn="ben",
+        hands={"ana": [Card.parse(c) for c in ["blue 1", "blue 2"]],
+               "ben": [Card.parse(c) for c in ["green 4", "green 5", "yellow 6"]]},
+        draw_pile=[Card.parse(c) for c in ["red 1", "wild", "blue 2", "yellow 4", "red 8"]],
+        discard_pile=[Card.parse("red 7")],
+    )  # fmt: skip
+    game.apply("ben", Action(ActionKind.DRAW))  # draws the red 8: keeps it
+    game.apply("ben", Action(ActionKind.KEEP))
+
+    def could_not_play(card: Card) -> bool:
+        return not card.light.wild and card.light.color is not Color.RED and card.light.rank is not Rank.SEVEN
+
+    kept = [
+        sum(could_not_play(c) for c in search.determinize(game, "ana", random.Random(s)).hands["ben"]) >= 3
+        for s in range(200)
+    ]
+    assert 0.8 * 200 <= sum(kept) < 200

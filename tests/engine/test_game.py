@@ -14,7 +14,7 @@ import pytest
 
 from bot.engine import ai
 from bot.engine.actions import ActionKind
-from bot.engine.cards import Card, Color, Side
+from bot.engine.cards import Card, Color, Rank, Side
 from bot.engine.errors import BadOption, BadState, NotInGame, UnoError
 from bot.engine.events import Event
 from bot.engine.game import Action, Game
@@ -1291,3 +1291,22 @@ def test_copy_and_apply_listed_match_apply(variant: str, options: dict[str, obje
         assert bare.journal is None and game.journal is not None
         bare.hands["a"].clear()
         assert game.to_dict() == fast.to_dict()
+
+
+def test_unfollowed_turns_are_noted() -> None:
+    """A draw on one's turn notes the color and rank not followed and the hand's size then; each
+    card played since lowers that size; a swap of hands forgets it; it survives to_dict."""
+    game = deal({"ana": ["blue 1", "blue 2", "yellow 3"], "ben": ["green 4", "green 5"], "cy": ["red 1", "yellow 9"],
+                 "dee": ["red 2", "yellow 8"]}, players=["ana", "ben", "cy", "dee"], discard=["red 7"], draw=["green 6", "blue 8"],
+                turn="ana")  # fmt: skip
+    game.apply("ana", Action(ActionKind.DRAW))
+    assert [tuple(n) for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 3)]
+    assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).unfollowed == game.unfollowed
+    game.apply_listed("ben", Action(ActionKind.DRAW))  # the fast path notes it too
+    assert [n.held for n in game.unfollowed["ben"]] == [2]
+    game.apply("cy", Action(ActionKind.PLAY, Card.parse("red 1")))
+    game.apply("dee", Action(ActionKind.PLAY, Card.parse("red 2")))
+    game.apply("ana", Action(ActionKind.DRAW))
+    assert [n.held for n in game.unfollowed["ana"]] == [3, 4]
+    game.swap_hands("ana", "cy")
+    assert "ana" not in game.unfollowed and "ben" in game.unfollowed
