@@ -23,10 +23,10 @@ from bot.engine.cards import Color
 from bot.localdiscord import interactions, limits
 from bot.localdiscord.records import Channel, InteractionRecord, Message
 from bot.localdiscord.server import StandIn
+from tests.e2e.helpers import CONTROL
 
 REPO = Path(__file__).resolve().parents[2]
 GAME_SEED = 1  # the bots' game.seed setting (see `BotProcess`)
-CONTROL = {"Refresh", "Back", "◀", "▶", "Show as picture"}  # no move: they only redraw or show
 DECISIONS = {"Draw", "Keep it", "Challenge!", "Let them see", "Keep all my cards"}
 ACCEPTS = ("Take ", "Draw until ", "Lose the turn")  # an Accept button says what it costs
 COLORS = {c.value for c in Color}

@@ -12,9 +12,10 @@ and with them alice's first move are the same on every run.
 from __future__ import annotations
 
 import base64
+import contextlib
 import re
 import shutil
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,31 @@ class StillClock(Clock):
         return 1_767_225_600.0 + self._offset
 
 
+@contextlib.asynccontextmanager
+async def chromium(
+    width: int = 1280, height: int = 900, screenshot: Path | None = None
+) -> AsyncIterator[tuple[Any, list[str]]]:
+    """A page of headless Chromium at ``width`` × ``height`` px, and the list its errors (page
+    errors, console errors) are added to; the page is saved to ``screenshot`` at the end, even
+    when the block fails."""
+    problems: list[str] = []
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page(viewport={"width": width, "height": height})
+            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+            try:
+                yield page, problems
+            finally:
+                if screenshot is not None:
+                    screenshot.parent.mkdir(exist_ok=True)
+                    await page.screenshot(path=str(screenshot), full_page=True)
+                    print(f"screenshot: {screenshot}")
+        finally:
+            await browser.close()
+
+
 @pytest.fixture
 def browser_env(tmp_path: Path) -> LocalDiscord:
     """The production bot with a seeded deal, in a guild with alice and bob and channel #uno."""
@@ -86,23 +112,10 @@ async def test_play_a_card_in_chromium(
 ) -> None:
     """alice starts a game against two bots in the page, plays from her hand, the table shows it;
     on a desktop and on a phone, where nothing may stick out of the screen sideways."""
-    problems: list[str] = []
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": width, "height": height})
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
-            try:
-                await play_first_move(page, browser_env.stand_in.base_url)
-                problems += await overflowing(page, width)
-            finally:
-                screenshot.parent.mkdir(exist_ok=True)
-                await page.screenshot(path=str(screenshot), full_page=True)
-                record_property("screenshot", str(screenshot))
-                print(f"screenshot: {screenshot}")
-        finally:
-            await browser.close()
+    record_property("screenshot", str(screenshot))
+    async with chromium(width, height, screenshot) as (page, problems):
+        await play_first_move(page, browser_env.stand_in.base_url)
+        problems += await overflowing(page, width)
     assert not problems, problems
 
 
@@ -183,25 +196,21 @@ async def make_a_move(hand: Any) -> re.Pattern[str]:
 
 async def test_side_panel_keeps_the_newest_private_messages(browser_env: LocalDiscord) -> None:
     """The side panel shows the newest five private messages; the older ones wait behind a link."""
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": 1280, "height": 900})
-            await page.goto(browser_env.stand_in.base_url)
-            await page.locator("#who").select_option(label="alice")
-            line, side = page.locator("#line"), page.locator("#side .msg")
-            for sent in range(1, 8):  # no table here: each /uno hand is answered privately
-                await line.fill("/uno hand")
-                await line.press("Enter")
-                await expect(side).to_have_count(min(sent, 5), timeout=WAIT_MS)
-            older = page.locator("#older a")
-            await expect(older).to_have_text("Show 2 older", timeout=WAIT_MS)
-            await older.click()
-            await expect(side).to_have_count(7)
-            await page.locator("#older a").click()
-            await expect(side).to_have_count(5)
-        finally:
-            await browser.close()
+    async with chromium() as (page, problems):
+        await page.goto(browser_env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        line, side = page.locator("#line"), page.locator("#side .msg")
+        for sent in range(1, 8):  # no table here: each /uno hand is answered privately
+            await line.fill("/uno hand")
+            await line.press("Enter")
+            await expect(side).to_have_count(min(sent, 5), timeout=WAIT_MS)
+        older = page.locator("#older a")
+        await expect(older).to_have_text("Show 2 older", timeout=WAIT_MS)
+        await older.click()
+        await expect(side).to_have_count(7)
+        await page.locator("#older a").click()
+        await expect(side).to_have_count(5)
+    assert not problems, problems
 
 
 async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -> None:
@@ -209,28 +218,24 @@ async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -
     Customizable rule's Markdown, escaped by the bot, shows as the host typed it."""
     stand_in = browser_env.stand_in
     stand_in.grant(stand_in.user("alice"), "manage_channels")
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": 1280, "height": 900})
-            await page.goto(stand_in.base_url)
-            await page.locator("#who").select_option(label="alice")
-            line = page.locator("#line")
-            await line.fill("/uno rules variant:flip")
-            await line.press("Enter")
-            # The headings keep docs/rules.md's numbers (§7 is UNO Flip).
-            rules = page.locator("#side .msg", has=page.locator(".h2", has_text="UNO Flip"))
-            await expect(rules).to_have_count(1, timeout=WAIT_MS)
-            await expect(rules.locator(".h3").first).to_have_text("7.1 Flip")
-            await expect(rules.locator(".li")).to_have_count(2)
-            await expect(rules.locator("code").first).to_have_text("flip")
-            assert "#" not in await rules.locator(".content").first.inner_text()
-            await line.fill('/uno settings customizable_rule:"**Sing** first"')
-            await line.press("Enter")
-            saved = page.locator("#side .msg", has_text="Channel settings saved")
-            await expect(saved).to_contain_text("Wild Customizable: **Sing** first", timeout=WAIT_MS)
-        finally:
-            await browser.close()
+    async with chromium() as (page, problems):
+        await page.goto(stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        line = page.locator("#line")
+        await line.fill("/uno rules variant:flip")
+        await line.press("Enter")
+        # The headings keep docs/rules.md's numbers (§7 is UNO Flip).
+        rules = page.locator("#side .msg", has=page.locator(".h2", has_text="UNO Flip"))
+        await expect(rules).to_have_count(1, timeout=WAIT_MS)
+        await expect(rules.locator(".h3").first).to_have_text("7.1 Flip")
+        await expect(rules.locator(".li")).to_have_count(2)
+        await expect(rules.locator("code").first).to_have_text("flip")
+        assert "#" not in await rules.locator(".content").first.inner_text()
+        await line.fill('/uno settings customizable_rule:"**Sing** first"')
+        await line.press("Enter")
+        saved = page.locator("#side .msg", has_text="Channel settings saved")
+        await expect(saved).to_contain_text("Wild Customizable: **Sing** first", timeout=WAIT_MS)
+    assert not problems, problems
 
 
 def data_uri(image: bytes) -> str:
@@ -304,40 +309,27 @@ async def test_components_v2_message_in_chromium(
         ],
     }
     state.create_message(uno, state.bot, body)
-    problems: list[str] = []
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": width, "height": height})
-            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-            page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
-            try:
-                await page.goto(stand_in.base_url)
-                await page.locator("#who").select_option(label="alice")
-                box = page.locator("#messages .container")
-                await expect(box).to_have_count(1, timeout=WAIT_MS)
-                await expect(box).to_have_css("border-left-color", "rgb(229, 57, 53)")
-                await expect(box.locator(".section .h2")).to_have_text("UNO table")
-                images = box.locator("img")
-                # thumbnail, emoji in the section, emoji in the list, two gallery items, the button's
-                await expect(images).to_have_count(6)
-                loaded = await images.evaluate_all("(all) => all.map((i) => i.complete && i.naturalWidth)")
-                assert loaded == [48, 48, 48, 48, 48, 48], loaded
-                text = await box.locator(".section .texts").bounding_box()
-                thumb = await box.locator(".section .accessory img.thumb").bounding_box()
-                assert text and thumb and thumb["x"] >= text["x"] + text["width"] - 1  # on the right
-                card = box.get_by_role("button", name="Red 5")
-                await expect(card.locator("img.emoji")).to_have_attribute("src", f"/emojis/{red.id}.png")
-                problems += await overflowing(page, width)
-                await card.click()
-                run = await stand_in.wait_until(lambda: stand_in.interactions)
-                assert run[-1].payload["data"]["custom_id"] == "v2:red5"
-            finally:
-                screenshot.parent.mkdir(exist_ok=True)
-                await page.screenshot(path=str(screenshot), full_page=True)
-                print(f"screenshot: {screenshot}")
-        finally:
-            await browser.close()
+    async with chromium(width, height, screenshot) as (page, problems):
+        await page.goto(stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        box = page.locator("#messages .container")
+        await expect(box).to_have_count(1, timeout=WAIT_MS)
+        await expect(box).to_have_css("border-left-color", "rgb(229, 57, 53)")
+        await expect(box.locator(".section .h2")).to_have_text("UNO table")
+        images = box.locator("img")
+        # thumbnail, emoji in the section, emoji in the list, two gallery items, the button's
+        await expect(images).to_have_count(6)
+        loaded = await images.evaluate_all("(all) => all.map((i) => i.complete && i.naturalWidth)")
+        assert loaded == [48, 48, 48, 48, 48, 48], loaded
+        text = await box.locator(".section .texts").bounding_box()
+        thumb = await box.locator(".section .accessory img.thumb").bounding_box()
+        assert text and thumb and thumb["x"] >= text["x"] + text["width"] - 1  # on the right
+        card = box.get_by_role("button", name="Red 5")
+        await expect(card.locator("img.emoji")).to_have_attribute("src", f"/emojis/{red.id}.png")
+        problems += await overflowing(page, width)
+        await card.click()
+        run = await stand_in.wait_until(lambda: stand_in.interactions)
+        assert run[-1].payload["data"]["custom_id"] == "v2:red5"
     assert not problems, problems
 
 
@@ -371,22 +363,14 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
     table_of(env, ch).log.append("bob played 🟥 red 7")
     bot_of(env).service.publisher.publish(table_of(env, ch))
     shot = SCREENSHOT.with_name(f"cards-{width}.png")
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page(viewport={"width": width, "height": height})
-            await page.goto(env.stand_in.base_url)
-            await page.locator("#who").select_option(label="alice")
-            table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
-            await expect(table).to_contain_text("bob played", timeout=WAIT_MS)
-            await table.get_by_role("button", name="My hand").click()
-            hand = page.locator("#side .msg", has_text="Your hand").first
-            await expect(hand).to_contain_text("22 cards", timeout=WAIT_MS)
-            await expect(hand.locator("img").first).to_be_visible(timeout=WAIT_MS)
-            problems = await overflowing(page, width)
-            shot.parent.mkdir(exist_ok=True)
-            await page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}")
-        finally:
-            await browser.close()
+    async with chromium(width, height, shot) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        await expect(table).to_contain_text("bob played", timeout=WAIT_MS)
+        await table.get_by_role("button", name="My hand").click()
+        hand = page.locator("#side .msg", has_text="Your hand").first
+        await expect(hand).to_contain_text("22 cards", timeout=WAIT_MS)
+        await expect(hand.locator("img").first).to_be_visible(timeout=WAIT_MS)
+        problems += await overflowing(page, width)
     assert not problems, problems
