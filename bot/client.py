@@ -21,6 +21,7 @@ from bot.errors import reply_error
 from bot.service import TableService
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.uno",)
@@ -74,6 +75,7 @@ class UnoBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
+        await self.tree.set_translator(CommandTranslator())  # localized names and descriptions
         guild_id = self.settings.discord.dev_guild_id
         if self.settings.discord.sync_commands and guild_id:
             guild = discord.Object(guild_id)

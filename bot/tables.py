@@ -157,6 +157,8 @@ class Table:
         touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
         rematch_host: in a rematch's lobby opened by another player, the previous game's host,
             who becomes the host again on joining ("" otherwise).
+        language: the language of the table's public messages and log (a key of
+            ``bot.i18n.LANGUAGES``): the channel's setting, else the server's, when it opened.
     """
 
     guild_id: int
@@ -182,6 +184,7 @@ class Table:
     pinged: str = ""
     ping_message_id: int | None = None
     rematch_host: str = ""
+    language: str = "en"
 
     @classmethod
     def new(
@@ -419,6 +422,7 @@ class Table:
             "pinged": self.pinged,
             "ping_message_id": self.ping_message_id,
             "rematch_host": self.rematch_host,
+            "language": self.language,
         }
 
     @classmethod
@@ -450,6 +454,7 @@ class Table:
                 pinged=str(data.get("pinged", "")),
                 ping_message_id=data.get("ping_message_id"),
                 rematch_host=str(data.get("rematch_host", "")),
+                language=str(data.get("language", "en")),  # English before there were others
                 removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
                 reveals={
                     p: Reveal(int(n), str(by), tuple(hand))

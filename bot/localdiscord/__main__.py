@@ -38,7 +38,9 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--guild", default="Local Guild")
-    parser.add_argument("--users", nargs="*", default=["alice", "bob"])
+    parser.add_argument(
+        "--users", nargs="*", default=["alice", "bob"], help="names, each as name or name:locale (bob:fr)"
+    )
     parser.add_argument("--channels", nargs="*", default=["uno"])
     parser.add_argument("--token", default=DEFAULT_TOKEN)
     parser.add_argument(

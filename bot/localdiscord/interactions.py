@@ -69,8 +69,22 @@ def parse_command_line(text: str) -> tuple[list[str], dict[str, str]]:
     return path, options
 
 
-def find_command(state: State, path: list[str]) -> tuple[JSON, int | None, list[JSON], JSON]:
-    """Resolve a command path against the synced commands, guild commands first.
+def localized(node: JSON, key: str, locale: str) -> str:
+    """A command's, option's or choice's ``key`` (``"name"``, ``"description"``) as a client in
+    ``locale`` shows it: its ``<key>_localizations`` entry for the locale, else the default."""
+    return str((node.get(f"{key}_localizations") or {}).get(locale) or node.get(key, ""))
+
+
+def _named(node: JSON, word: str, locale: str) -> bool:
+    """Whether ``word`` names ``node`` for a client in ``locale`` (its own or its default name)."""
+    return word in (node["name"], localized(node, "name", locale))
+
+
+def find_command(
+    state: State, path: list[str], locale: str = "en-US"
+) -> tuple[JSON, int | None, list[JSON], JSON]:
+    """Resolve a command path against the synced commands, guild commands first; each word may
+    be the default name or the one a client in ``locale`` shows (``name_localizations``).
 
     Returns:
         ``(top-level command, its guild id or None, [group, subcommand] option dicts on the
@@ -82,7 +96,7 @@ def find_command(state: State, path: list[str]) -> tuple[JSON, int | None, list[
     if not path:
         raise CommandUsageError("empty command")
     for scope in (state.guild_id, None):
-        top = next((c for c in state.commands.get(scope, []) if c["name"] == path[0]), None)
+        top = next((c for c in state.commands.get(scope, []) if _named(c, path[0], locale)), None)
         if top is not None and top.get("type", 1) == 1:
             break
     else:
@@ -90,7 +104,9 @@ def find_command(state: State, path: list[str]) -> tuple[JSON, int | None, list[
     chain: list[JSON] = []
     leaf = top
     for word in path[1:]:
-        sub = next((o for o in leaf.get("options", []) if o["type"] in (1, 2) and o["name"] == word), None)
+        sub = next(
+            (o for o in leaf.get("options", []) if o["type"] in (1, 2) and _named(o, word, locale)), None
+        )
         if sub is None:
             raise CommandUsageError(f"/{' '.join(path)}: no subcommand {word!r}")
         chain.append(sub)
@@ -101,9 +117,11 @@ def find_command(state: State, path: list[str]) -> tuple[JSON, int | None, list[
     return top, scope, chain, leaf
 
 
-def command_paths(state: State) -> list[JSON]:
+def command_paths(state: State, locale: str = "en-US") -> list[JSON]:
     """Every invocable slash command as ``{"path": "uno new", "description", "options":
-    [{"name", "type", "description", "required", "choices"}]}`` (for autocomplete)."""
+    [{"name", "type", "description", "required", "choices"}]}`` (for autocomplete), as a client
+    in ``locale`` shows them: names, descriptions and choices in its language where the command
+    has them (``*_localizations``), as Discord's client does."""
     out: list[JSON] = []
 
     def visit(prefix: list[str], node: JSON) -> None:
@@ -111,32 +129,36 @@ def command_paths(state: State) -> list[JSON]:
         if not subs:
             options = [
                 {
-                    "name": o["name"],
+                    "name": localized(o, "name", locale),
                     "type": _OPTION_TYPES.get(o["type"], str(o["type"])),
-                    "description": o.get("description", ""),
+                    "description": localized(o, "description", locale),
                     "required": o.get("required", False),
-                    "choices": o.get("choices", []),
+                    "choices": [{**c, "name": localized(c, "name", locale)} for c in o.get("choices", [])],
                 }
                 for o in node.get("options", [])
             ]
             out.append(
-                {"path": " ".join(prefix), "description": node.get("description", ""), "options": options}
+                {
+                    "path": " ".join(prefix),
+                    "description": localized(node, "description", locale),
+                    "options": options,
+                }
             )
         for sub in subs:
-            visit([*prefix, sub["name"]], sub)
+            visit([*prefix, localized(sub, "name", locale)], sub)
 
     seen: set[str] = set()
     for scope in (state.guild_id, None):
         for command in state.commands.get(scope, []):
             if command.get("type", 1) == 1 and command["name"] not in seen:
                 seen.add(command["name"])
-                visit([command["name"]], command)
+                visit([localized(command, "name", locale)], command)
     return out
 
 
-def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
+def _convert(state: State, definition: JSON, raw: Any, resolved: JSON, locale: str = "en-US") -> Any:
     """One option value as Discord sends it, adding users/members/channels/roles to
-    ``resolved``."""
+    ``resolved`` (a choice by its value, or its name in ``locale`` or by default)."""
     kind = definition["type"]
     name = definition["name"]
     choices = definition.get("choices") or []
@@ -145,6 +167,7 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
             if raw == choice["value"] or str(raw).lower() in (
                 str(choice["value"]).lower(),
                 choice["name"].lower(),
+                localized(choice, "name", locale).lower(),
             ):
                 return choice["value"]
         offered = ", ".join(c["name"] for c in choices)
@@ -225,23 +248,31 @@ def _lookup(table: dict[int, Any], raw: Any, option: str) -> Any:
     return next((r for r in table.values() if getattr(r, "name", None) == str(raw)), None)
 
 
-def command_data(state: State, path: list[str], options: dict[str, Any]) -> JSON:
-    """The ``data`` of a CHAT_INPUT interaction for ``/path options``.
+def command_data(state: State, path: list[str], options: dict[str, Any], locale: str = "en-US") -> JSON:
+    """The ``data`` of a CHAT_INPUT interaction for ``/path options``, typed by a client in
+    ``locale`` (commands and options by their default names or that locale's; the data, as
+    Discord sends it, names them by their default names).
 
     Raises:
         CommandUsageError: unknown command/option, missing required option, bad value.
     """
-    top, scope, chain, leaf = find_command(state, path)
+    top, scope, chain, leaf = find_command(state, path, locale)
     definitions = {o["name"]: o for o in leaf.get("options", [])}
+    by_word = {**{localized(o, "name", locale): o for o in definitions.values()}, **definitions}
     resolved: JSON = {}
     values: list[JSON] = []
-    for name, raw in options.items():
-        if name not in definitions:
-            raise CommandUsageError(f"/{' '.join(path)} has no option {name!r}")
-        definition = definitions[name]
-        value = _convert(state, definition, raw, resolved)
+    given: set[str] = set()
+    for word, raw in options.items():
+        if word not in by_word:
+            raise CommandUsageError(f"/{' '.join(path)} has no option {word!r}")
+        definition = by_word[word]
+        name = definition["name"]
+        if name in given:
+            raise CommandUsageError(f"option {name} is given twice; give it once")
+        given.add(name)
+        value = _convert(state, definition, raw, resolved, locale)
         values.append({"name": name, "type": definition["type"], "value": value})
-    missing = ", ".join(n for n, d in definitions.items() if d.get("required") and n not in options)
+    missing = ", ".join(n for n, d in definitions.items() if d.get("required") and n not in given)
     if missing:
         raise CommandUsageError(f"/{' '.join(path)} is missing required options: {missing}")
     nested: list[JSON] = values
@@ -285,7 +316,7 @@ def start(
         "channel_id": str(channel.id),
         "channel": {**state.channel_payload(channel), "permissions": str(state.permissions(user))},
         "app_permissions": str(state.permissions(state.bot)),
-        "locale": "en-US",
+        "locale": user.locale,
         "entitlements": [],
         "entitlement_sku_ids": [],
         "authorizing_integration_owners": {"0": str(state.guild_id)},
@@ -296,8 +327,8 @@ def start(
     else:
         payload.update(
             guild_id=str(state.guild_id),
-            guild={"id": str(state.guild_id), "locale": "en-US", "features": []},
-            guild_locale="en-US",
+            guild={"id": str(state.guild_id), "locale": state.guild_locale, "features": []},
+            guild_locale=state.guild_locale,
             member={**state.member_payload(user), "permissions": str(state.permissions(user))},
             context=0,
         )

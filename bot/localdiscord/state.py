@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from . import limits
-from .limits import FLAG_EPHEMERAL, JSON
+from .limits import FLAG_EPHEMERAL, JSON, LOCALES
 from .records import (
     Channel,
     Clock,
@@ -111,6 +111,7 @@ class State:
         self.token = token
         self.guild_id = self.ids.next()
         self.guild_name = guild_name
+        self.guild_locale = "en-US"  # the server's language ("Community" settings): guild_locale
         self.application_id = self.ids.next()
         self.owner_id = self.ids.next()  # an owner who is not a member: nobody gets owner rights
         now = iso(clock.now())
@@ -183,9 +184,15 @@ class State:
 
     # ------------------------------------------------------------------ guild contents
 
-    def add_user(self, name: str, *, bot: bool = False) -> User:
-        """A new member (dispatches GUILD_MEMBER_ADD)."""
-        user = User(self.ids.next(), name, bot=bot, joined_at=iso(self.clock.now()))
+    def add_user(self, name: str, *, bot: bool = False, locale: str = "en-US") -> User:
+        """A new member (dispatches GUILD_MEMBER_ADD) whose client speaks ``locale``.
+
+        Raises:
+            ValueError: ``locale`` is none of Discord's.
+        """
+        if locale not in LOCALES:
+            raise ValueError(f"{locale!r} is none of Discord's locales ({', '.join(sorted(LOCALES))})")
+        user = User(self.ids.next(), name, bot=bot, joined_at=iso(self.clock.now()), locale=locale)
         self.users[user.id] = user
         self.dispatch("GUILD_MEMBER_ADD", {**self.member_payload(user), "guild_id": str(self.guild_id)})
         self.changed()
@@ -600,7 +607,7 @@ class State:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "rules_channel_id": None,
             "safety_alerts_channel_id": None,
             "public_updates_channel_id": None,

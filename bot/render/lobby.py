@@ -7,10 +7,12 @@ import discord
 from bot.components import UnoButton, UnoSelect, view_of
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
+from bot.i18n import Tr
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
     customizable_text,
+    edition_name,
     house_rules_text,
     plain,
     scoring_text,
@@ -18,75 +20,96 @@ from bot.render.words import (
 from bot.tables import Table
 
 
-def options_text(table: Table) -> str:
+def options_text(table: Table, tr: Tr) -> str:
     """One short paragraph of the table's options."""
     o = table.options
-    parts = [f"**{VARIANTS[table.variant].name}**", scoring_text(o)]
+    parts = [f"**{edition_name(table.variant, tr)}**", scoring_text(o, tr)]
     if o.partners:
-        parts.append("partners")
+        parts.append(tr._("partners"))
     if o.house_rules:
-        parts.append("house rules: " + house_rules_text(o.house_rules))
+        parts.append(tr._("house rules: {rules}").format(rules=house_rules_text(o.house_rules, tr)))
     if VARIANTS[table.variant].customizable and o.customizable_rule:
-        parts.append(f"Wild Customizable: {customizable_text(o.customizable_rule)}")
-    parts.append(f"turn timer {table.turn_seconds}s" if table.turn_seconds else "no turn timer")
+        parts.append(
+            tr._("Wild Customizable: {rule}").format(rule=customizable_text(o.customizable_rule, tr))
+        )
+    parts.append(
+        tr._("turn timer {seconds}s").format(seconds=table.turn_seconds)
+        if table.turn_seconds
+        else tr._("no turn timer")
+    )
     return " · ".join(parts)
 
 
-def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
-    """The public lobby message: seats, options; Join, Leave, Add bot, Start; host selects."""
-    embed = discord.Embed(title="UNO lobby", description=options_text(table), color=0xD72600)
+def lobby(table: Table, tr: Tr) -> tuple[discord.Embed, discord.ui.View]:
+    """The public lobby message in ``tr``'s language (the table's): seats, options; Join, Leave,
+    Add bot, Start; host selects."""
+    embed = discord.Embed(title=tr._("UNO lobby"), description=options_text(table, tr), color=0xD72600)
+    host = tr._(" (host)")
     seats = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{' (host)' if s.id == table.host.id else ''}"
+        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{host if s.id == table.host.id else ''}"
         for i, s in enumerate(table.seats)
     )
-    embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
+    embed.add_field(
+        name=tr._("Seats ({seated}/10)").format(seated=len(table.seats)),
+        value=seats or tr._("empty"),
+        inline=False,
+    )
     # Partners sit across the table (docs/rules.md §3.2).
     if table.options.partners and len(table.seats) in (4, 6, 8, 10):
         half = len(table.seats) // 2
         pairs = zip(table.seats[:half], table.seats[half:], strict=True)
         teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
-        embed.add_field(name="Teams (partners sit across)", value=teams, inline=False)
-    footer = (
+        embed.add_field(name=tr._("Teams (partners sit across)"), value=teams, inline=False)
+    footer = tr._(
         "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
         "then presses Start."
     )
     if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
-        footer = f"Partners need 4, 6, 8 or 10 players to start ({len(table.seats)} seated). " + footer
+        footer = (
+            tr._("Partners need 4, 6, 8 or 10 players to start ({seated} seated).").format(
+                seated=len(table.seats)
+            )
+            + " "
+            + footer
+        )
     embed.set_footer(text=footer)
     ch, v = table.channel_id, table.version
     variant_options = [
-        discord.SelectOption(label=var.name, value=var.id, default=var.id == table.variant)
+        discord.SelectOption(label=edition_name(var.id, tr), value=var.id, default=var.id == table.variant)
         for var in VARIANTS.values()
     ]
     rule_options = [
         discord.SelectOption(
-            label=HOUSE_RULE_NAMES[r],
+            label=tr._(HOUSE_RULE_NAMES[r]),
             value=r.value,
-            description=HOUSE_RULE_HINTS[r],
+            description=tr._(HOUSE_RULE_HINTS[r]),
             default=r in table.options.house_rules,
         )
         for r in HouseRule
     ]
     seat_buttons = [
-        UnoButton("l", ch, v, "join", label="Join", style=discord.ButtonStyle.success, row=0),
-        UnoButton("l", ch, v, "leave", label="Leave", row=0),
-        UnoButton("l", ch, v, "bot", label="Add bot", emoji="🤖", row=0),
+        UnoButton("l", ch, v, "join", label=tr._("Join"), style=discord.ButtonStyle.success, row=0),
+        UnoButton("l", ch, v, "leave", label=tr._("Leave"), row=0),
+        UnoButton("l", ch, v, "bot", label=tr._("Add bot"), emoji="🤖", row=0),
     ]
     if any(s.is_ai for s in table.seats):
-        seat_buttons.append(UnoButton("l", ch, v, "unbot", label="Remove bot", row=0))
+        seat_buttons.append(UnoButton("l", ch, v, "unbot", label=tr._("Remove bot"), row=0))
     view = view_of(
         *seat_buttons,
-        UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
-        UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
-        UnoSelect("l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2),
+        UnoButton("l", ch, v, "start", label=tr._("Start"), style=discord.ButtonStyle.primary, row=0),
+        UnoSelect("l", ch, v, "variant", options=variant_options, placeholder=tr._("Edition"), row=1),
+        UnoSelect(
+            "l", ch, v, "rules", options=rule_options, placeholder=tr._("House rules"), max_values=6, row=2
+        ),
     )
     return embed, view
 
 
-def lobby_over(table: Table, title: str, footer: str = "") -> discord.Embed:
+def lobby_over(table: Table, title: str, tr: Tr, footer: str = "") -> discord.Embed:
     """The lobby message once the lobby is over (closed, expired, or the game started): its seats
-    and options, ``title`` and ``footer`` saying why, and no components."""
-    embed, _ = lobby(table)
+    and options, ``title`` and ``footer`` saying why (in ``tr``'s language already), and no
+    components."""
+    embed, _ = lobby(table, tr)
     embed.title = title
     if footer:
         embed.set_footer(text=footer)

@@ -18,6 +18,7 @@ from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import reply_error
+from bot.i18n import N_
 from bot.service.hands import closed
 from bot.tables import BadClick, LobbyError, StaleAction, Table
 
@@ -59,10 +60,11 @@ class Dispatch:
         try:
             if channel_id != interaction.channel_id:  # act only where clicked
                 raise BadClick(
-                    f"custom_id of channel {channel_id}", "That button belongs to another channel's table."
+                    f"custom_id of channel {channel_id}",
+                    N_("That button belongs to another channel's table."),
                 )
             if unoffered:
-                raise BadClick(unoffered, "That choice wasn't offered; press Refresh.")
+                raise BadClick(unoffered, N_("That choice wasn't offered; press Refresh."))
             if scope == "g":  # a past game: no table needed
                 await self.service.history.choose(interaction, values[0] if values else "")
                 return

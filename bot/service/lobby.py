@@ -17,16 +17,18 @@ from bot import render
 from bot.engine.errors import BadOption
 from bot.engine.options import Options
 from bot.engine.variants import VARIANTS
+from bot.errors import reader, refusal
+from bot.i18n import N_, channel_language, translator
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message
 from bot.storage import StorageError
-from bot.tables import BadClick, LobbyError, Seat, StaleAction, Table, TableState, options_from
+from bot.tables import BadClick, LobbyError, NoTable, Seat, StaleAction, Table, TableState, options_from
 
 if TYPE_CHECKING:
     from bot.service import TableService
 
 NONE = discord.AllowedMentions.none()
-OPEN_ALREADY = "A game is already open in this channel (/uno end closes it)."
+OPEN_ALREADY = N_("A game is already open in this channel (/uno end closes it).")
 
 
 class Lobby:
@@ -81,6 +83,7 @@ class Lobby:
             options=options_from(settings),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
+        table.language = channel_language(settings, interaction)
         await self._open(interaction, table)
 
     async def rematch(self, interaction: discord.Interaction[Any], arg: str) -> None:
@@ -106,7 +109,7 @@ class Lobby:
         record = await self.service.storage.game(game_id)
         if record is None or record.result.channel_id != channel_id:
             raise LobbyError(
-                "That game's record is gone, so it can't be played again: /uno new opens a lobby."
+                N_("That game's record is gone, so it can't be played again: /uno new opens a lobby.")
             )
         result, replay = record.result, record.result.replay or {}
         names = dict(zip(result.players, replay.get("names", ()), strict=False))
@@ -120,6 +123,7 @@ class Lobby:
             options=options_from(replay.get("options", settings)),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
+        table.language = channel_language(settings, interaction)
         table.seats.extend(
             Seat(p, names.get(p) or f"Bot {p[3:]}") for p in result.players if Seat(p, "").is_ai
         )
@@ -145,7 +149,7 @@ class Lobby:
                 raise NotSaved.logged(channel_id, exc) from None
             self.tables.put(table)
             self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
-        embed, view = render.lobby(table)
+        embed, view = render.lobby(table, translator(table.language))
         try:  # the answer "thinking" so far (or a new message, for a click) becomes the lobby message
             message = await interaction.followup.send(
                 embed=embed, view=view, allowed_mentions=NONE, wait=True
@@ -183,25 +187,41 @@ class Lobby:
             table.configure(variant=variant, options=Options.parse(merged))
             # The turn timer is no /uno new option: it follows the channel's settings until Start.
             table.turn_seconds = int(defaults.get("turn_seconds", self.defaults.turn_seconds))
-        await interaction.followup.send("The lobby's options were changed.", ephemeral=True)
+        await interaction.followup.send(
+            reader(interaction)._("The lobby's options were changed."), ephemeral=True
+        )
         self.service.publisher.publish(table)
+
+    async def set_language(self, channel_id: int, language: str) -> None:
+        """The channel's language changed (``/uno settings language``): its open lobby or game
+        speaks ``language`` from its next message on (its log so far stays as written).
+
+        Raises:
+            NotSaved: the change could not be saved (the table keeps its language).
+        """
+        try:
+            async with self.service.acting.change(channel_id) as change:
+                change.table.language = language
+        except NoTable:
+            return
+        self.service.publisher.publish(change.table)
 
     async def join(self, interaction: discord.Interaction[Any], *, version: int | None = None) -> None:
         """``/uno join``, or the lobby's Join."""
         seat = _seat(interaction.user)
-        await self.change(interaction, lambda t: t.join(seat), "You joined the table.", version=version)
+        await self.change(interaction, lambda t: t.join(seat), N_("You joined the table."), version=version)
 
     async def change(
         self,
         interaction: discord.Interaction[Any],
         act: Callable[[Table], object],
-        ack: str = "Done.",
+        ack: str = N_("Done."),
         *,
         version: int | None = None,
     ) -> None:
         """Change the lobby with ``act`` (a `Table` method that raises `LobbyError` when it can't);
         a lobby everyone left closes. A click on the lobby message is answered with the lobby
-        redrawn, a command with ``ack``.
+        redrawn, a command with ``ack`` (English, said in the user's language).
 
         Raises:
             StaleAction: ``version`` (the clicked lobby's) is not the lobby's now.
@@ -218,17 +238,17 @@ class Lobby:
         if table.state is TableState.LOBBY:
             if from_message(interaction):
                 shown = table.version
-                embed, view = render.lobby(table)
+                embed, view = render.lobby(table, translator(table.language))
                 await interaction.edit_original_response(embed=embed, view=view)
                 if table.version != shown:  # changed again while the answer was on its way
                     self.service.publisher.publish(table)
             else:
-                await interaction.followup.send(ack, ephemeral=True)
+                await interaction.followup.send(reader(interaction)._(ack), ephemeral=True)
                 self.service.publisher.publish(table)
             return
-        footer = "Start a new one with /uno new."
+        footer = N_("Start a new one with /uno new.")
         await self._lobby_over(
-            interaction, table, table.message_id, "UNO lobby (closed: everyone left)", footer, ack
+            interaction, table, table.message_id, N_("UNO lobby (closed: everyone left)"), footer, ack
         )
         self.service.after(change)
 
@@ -243,11 +263,16 @@ class Lobby:
     ) -> None:
         """Answer a change that ended the lobby (it closed, or the game started): a click on the
         lobby message redraws it without its components; a command is answered with ``ack``,
-        and the lobby message is redrawn so in the background."""
+        and the lobby message is redrawn so in the background. The texts are English: ``title``
+        and ``footer`` are said in the table's language, ``ack`` in the user's."""
+        tr = translator(table.language)
+        title, footer = tr._(title), tr._(footer)
         if from_message(interaction):
-            await interaction.edit_original_response(embed=render.lobby_over(table, title, footer), view=None)
+            await interaction.edit_original_response(
+                embed=render.lobby_over(table, title, tr, footer), view=None
+            )
         else:
-            await interaction.followup.send(ack, ephemeral=True)
+            await interaction.followup.send(reader(interaction)._(ack), ephemeral=True)
             self.service.publisher.show_lobby_over(table, message_id, title, footer)
 
     async def start(self, interaction: discord.Interaction[Any], *, version: int | None = None) -> None:
@@ -264,15 +289,15 @@ class Lobby:
             table = change.table
             _check_version(table, version)
             if str(interaction.user.id) != table.host.id:
-                raise LobbyError("Only the host can start the game.")
+                raise LobbyError(N_("Only the host can start the game."))
             seed = None if self.defaults.seed is None else self._seeds.getrandbits(32)
-            table.log.extend(render.log_lines(table, table.start(seed)))
+            table.log.extend(render.log_lines(table, table.start(seed), change.tr))
             # The table gets its own message below the lobby; forget the lobby's before
             # answering, so no one sees a started table pointing at its lobby message.
             lobby_id, table.message_id = table.message_id, None
-        footer = "The table is below; open your hand with its My hand button."
+        footer = N_("The table is below; open your hand with its My hand button.")
         await self._lobby_over(
-            interaction, table, lobby_id, "UNO: the game has started", footer, "The game has started."
+            interaction, table, lobby_id, N_("UNO: the game has started"), footer, N_("The game has started.")
         )
         self.service.after(change)  # posts the table message and saves its id
 
@@ -293,12 +318,12 @@ def _check_version(table: Table, version: int | None) -> None:
         StaleAction: ``version`` (the clicked message's; None for a command) is not the lobby's.
     """
     if version is not None and version != table.version and table.state is TableState.LOBBY:
-        raise StaleAction("The lobby changed; please try again.")
+        raise StaleAction(N_("The lobby changed; please try again."))
 
 
 def _variant(variant: str) -> str:
     if variant not in VARIANTS:
-        raise BadOption(f"Unknown edition {variant!r}.")
+        raise refusal(BadOption, N_("Unknown edition {edition}."), edition=repr(variant))
     return variant
 
 

@@ -105,12 +105,17 @@ class Scheduler:
                 seat = table.seat(player or "")
                 if timed_out is not None and player == timed_out and not game.round_over:
                     # The log tells it in order: the timeout, what it did, then a removal.
-                    name = render.named(table, timed_out)
-                    change.log(events, f"⏰ {name} ran out of time")
+                    name = render.named(table, timed_out, change.tr)
+                    change.log(events, change.tr._("⏰ {name} ran out of time").format(name=name))
                     events = game.apply(timed_out, Action(ActionKind.TIMEOUT))
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     if count >= self.defaults.max_timeouts:
-                        change.log(events, f"{name} was removed after {count} timeouts")
+                        removed = change.tr.ngettext(
+                            "{name} was removed after {n} timeout",
+                            "{name} was removed after {n} timeouts",
+                            count,
+                        )
+                        change.log(events, removed.format(name=name, n=count))
                         events = table.leave_game(timed_out, Removal.TIMEOUTS)
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     events += game.apply(player, ai.choose(game, player, self._rng))
@@ -140,13 +145,17 @@ class Scheduler:
                 await asyncio.sleep(wait)
                 continue
             hours = self.defaults.game_idle_hours
-            since = f"{hours:g} hour{'' if hours == 1 else 's'}"
             try:
                 async with self.service.acting.change(channel_id) as change:
                     if change.table is not table or table.touched + idle > time.time():
                         change.nothing()  # moved meanwhile, or replaced: look again
                         continue
-                    change.abandon(f"Nobody has moved for {since}, so the game has ended.")
+                    why = change.tr.ngettext(
+                        "Nobody has moved for {hours} hour, so the game has ended.",
+                        "Nobody has moved for {hours} hours, so the game has ended.",
+                        int(hours) if hours == int(hours) else 2,
+                    )
+                    change.abandon(why.format(hours=f"{hours:g}"))
             except NotSaved:
                 await asyncio.sleep(60)  # the database is failing: try again in a minute
                 continue
@@ -173,9 +182,11 @@ class Scheduler:
             except NotSaved:  # the lobby is back as saved, with its expiry scheduled again
                 return
             self.service.after(change)
-            self.service.publisher.show_lobby_over(
-                table,
-                table.message_id,
-                f"UNO lobby (expired after {max(1, round(self.defaults.lobby_idle_seconds / 60))} idle minutes)",
+            minutes = max(1, round(self.defaults.lobby_idle_seconds / 60))
+            title = change.tr.ngettext(
+                "UNO lobby (expired after {n} idle minute)",
+                "UNO lobby (expired after {n} idle minutes)",
+                minutes,
             )
+            self.service.publisher.show_lobby_over(table, table.message_id, title.format(n=minutes))
             return
