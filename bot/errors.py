@@ -22,15 +22,6 @@ PUBLIC = "uno.public"
 placeholder, shown to the channel, becomes the answer; ``bot.service.interactions.acknowledge``)."""
 
 
-def refusal(kind: type[UnoError], message: str, **params: object) -> UnoError:
-    """An ``UnoError`` of ``kind`` whose ``message`` (English, marked ``N_``) names a value, kept
-    apart so that each reader gets it in their own language (:func:`message_for`):
-    ``raise refusal(NotInGame, N_("{name} isn't at this table."), name=...)``."""
-    error = kind(message.format(**params))
-    error.template, error.params = message, params  # type: ignore[attr-defined]
-    return error
-
-
 def message_for(error: BaseException, tr: Tr) -> str:
     """The text a player sees for an error, in ``tr``'s language (an engine's or the bot's
     refusal whose text has no translation reads in English)."""
@@ -39,7 +30,11 @@ def message_for(error: BaseException, tr: Tr) -> str:
     if isinstance(error, UnoError):
         template = getattr(error, "template", None)
         if template is not None:
-            return tr._(template).format(**error.params)  # type: ignore[attr-defined]
+            params = {  # a parameter named *_msg is itself a message (English), said in tr's language
+                k: tr._(v) if k.endswith("_msg") else v
+                for k, v in error.params.items()  # type: ignore[attr-defined]
+            }
+            return tr._(template).format(**params)
         return tr._(error.message)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return str(error)

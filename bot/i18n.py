@@ -25,12 +25,13 @@ import io
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from babel.messages.extract import extract_python
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+E = TypeVar("E", bound=Exception)
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "uno"
 ENGLISH = "en"
@@ -52,6 +53,16 @@ def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it here (it is translated where it is
     shown, in that reader's language)."""
     return message
+
+
+def refusal(kind: type[E], message: str, **params: object) -> E:
+    """An ``UnoError`` of ``kind`` whose ``message`` (English, marked ``N_``) names a value, kept
+    apart so that each reader gets it in their own language (:func:`message_for`):
+    ``raise refusal(NotInGame, N_("{name} isn't at this table."), name=...)``; a parameter whose
+    name ends in ``_msg`` is itself a message, translated too."""
+    error = kind(message.format(**params))
+    error.template, error.params = message, params  # type: ignore[attr-defined]
+    return error
 
 
 def language_of(locale: object) -> str:

@@ -28,6 +28,7 @@ from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.engine.variants import get_variant
+from bot.i18n import N_, refusal
 
 LOG_LINES = 8
 MAX_SEATS = 10
@@ -251,7 +252,7 @@ class Table:
         if self.seat(seat.id):
             raise LobbyError("You are already at this table.")
         if len(self.seats) >= MAX_SEATS:
-            raise LobbyError(f"The table is full ({MAX_SEATS} players).")
+            raise refusal(LobbyError, N_("The table is full ({seats} players)."), seats=MAX_SEATS)
         self.seats.append(seat)
         if seat.id == self.rematch_host:  # the previous game's host hosts its rematch again
             self.host, self.rematch_host = seat, ""
@@ -261,7 +262,7 @@ class Table:
         """Add a computer seat. Raises LobbyError: started or full."""
         self._need_lobby()
         if len(self.seats) >= MAX_SEATS:
-            raise LobbyError(f"The table is full ({MAX_SEATS} players).")
+            raise refusal(LobbyError, N_("The table is full ({seats} players)."), seats=MAX_SEATS)
         n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
         seat = Seat(f"ai:{n}", f"Bot {n}")
         self.seats.append(seat)
@@ -485,7 +486,7 @@ def check_options(options: Options) -> Options:
     try:
         return options.validate()
     except BadOption as exc:
-        raise BadOption(f"{exc.message} Nothing was changed.") from None
+        raise refusal(BadOption, N_("{why_msg} Nothing was changed."), why_msg=exc.message) from None
 
 
 def options_from(defaults: dict[str, Any]) -> Options:

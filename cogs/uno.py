@@ -13,8 +13,8 @@ from bot import render
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
 from bot.engine.variants import VARIANTS
-from bot.errors import reader, refusal
-from bot.i18n import ENGLISH, LANGUAGES, N_, Tr, channel_language, translator
+from bot.errors import reader
+from bot.i18n import ENGLISH, LANGUAGES, N_, Tr, channel_language, refusal, translator
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
 from bot.settings import check_turn_seconds

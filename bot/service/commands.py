@@ -14,8 +14,8 @@ import discord
 
 from bot import render
 from bot.engine.errors import NotInGame
-from bot.errors import reader, refusal
-from bot.i18n import N_
+from bot.errors import reader
+from bot.i18n import N_, refusal
 from bot.service.acting import Change, NotSaved
 from bot.service.interactions import acknowledge, channel_of
 from bot.service.publishing import TABLE

@@ -17,8 +17,8 @@ from bot import render
 from bot.engine.errors import BadOption
 from bot.engine.options import Options
 from bot.engine.variants import VARIANTS
-from bot.errors import reader, refusal
-from bot.i18n import N_, channel_language, translator
+from bot.errors import reader
+from bot.i18n import N_, channel_language, refusal, translator
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message
 from bot.storage import StorageError

@@ -4,6 +4,7 @@ slash command names Discord takes; and whose language each message is in."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,9 +17,12 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot import render
+from bot.engine import ai
 from bot.engine.cards import Face
-from bot.errors import message_for, refusal
-from bot.i18n import ENGLISH, LANGUAGES, catalog_path, channel_language, language_of, translator
+from bot.engine.options import HouseRule, Options
+from bot.engine.variants import VARIANTS
+from bot.errors import message_for
+from bot.i18n import ENGLISH, LANGUAGES, catalog_path, channel_language, language_of, refusal, translator
 from bot.tables import Seat, Table
 from bot.translator import CommandTranslator, _bot_tree, command_strings, valid_name
 
@@ -201,3 +205,64 @@ def test_the_command_translator_localizes_for_each_catalog_s_locales() -> None:
         "en-US": None,
         "de": None,
     }
+
+
+def _english_left(lang: str) -> list[str]:
+    """The English phrases a ``lang`` reader should never see: each literal run (between
+    placeholders) of two words or more of every message that the catalog says otherwise."""
+    phrases = set()
+    for m in _catalog(lang).values():
+        msgid, msgstr = m.id, m.string  # type: ignore[attr-defined]
+        english = [msgid] if isinstance(msgid, str) else list(msgid)
+        said = [msgstr] if isinstance(msgstr, str) else list(msgstr)
+        for text in english:
+            for run in re.split(r"\{\{?[a-z_]*\}?\}", text):
+                run = run.strip(" .:,!()*·→—…")
+                if " " in run and len(run) >= 8 and not any(run in s for s in said):
+                    phrases.add(run)
+    return sorted(phrases)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant: str) -> None:
+    """A whole game of each edition, every house rule on, in each language: its lobby, table,
+    every hand, every log line, round summary and the standings hold no English phrase (a string
+    the code shows without translating it, or that a catalog lacks)."""
+    tr, rng = translator(lang), random.Random(7)
+    options = Options(house_rules=frozenset(HouseRule), customizable_rule="swap-hands", target_score=60)
+    seats = [Seat(str(i), name) for i, name in enumerate(["Zoé", "Iker", "Ana", "Léo"], 1)]
+    table = Table.new(guild_id=1, channel_id=5, host=seats[0], variant=variant, options=options)
+    for seat in seats[1:]:
+        table.join(seat)
+    table.language = lang
+    shown = [_embed_text(render.lobby(table, tr)[0])]
+    table.log.extend(render.log_lines(table, table.start(seed=7), tr))
+    game = table.game
+    assert game is not None
+    for _ in range(5000):
+        if game.game_over:
+            break
+        player = game.pending.player
+        assert player is not None
+        events = game.apply(player, ai.choose(game, player, rng, "easy"))
+        table.log.extend(render.log_lines(table, events, tr))
+        embed, _ = render.table(table, tr)
+        shown += [*table.log, _embed_text(embed)]
+        for p in game.seated:
+            content, hand_embed, _ = render.hand(table, p, tr)
+            shown += [content, _embed_text(hand_embed)]
+        if game.round_over and not game.game_over:
+            shown.append(render.round_summary(table, game.round_winner, game.round_points, tr))
+            table.log.extend(render.log_lines(table, game.start_round(), tr))
+    assert game.game_over
+    shown += [_embed_text(render.standings(table, tr))]
+    text = "\n".join(shown)
+    leaked = [phrase for phrase in _english_left(lang) if phrase in text]
+    assert not leaked, f"{lang} {variant}: English left: {leaked[:5]}"
+
+
+def _embed_text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join(parts)

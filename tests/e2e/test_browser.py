@@ -119,6 +119,50 @@ async def test_play_a_card_in_chromium(
     assert not problems, problems
 
 
+async def test_play_a_round_as_a_french_user_in_chromium(
+    browser_env: LocalDiscord, record_property: Callable[[str, object], None]
+) -> None:
+    """alice picks French on the page in a French server: she opens the lobby with the command's
+    French name, plays her first move from her hand in French, and the table says it in French
+    (screenshot ``artifacts/browser-french.png``)."""
+    screenshot = SCREENSHOT.with_name("browser-french.png")
+    record_property("screenshot", str(screenshot))
+    browser_env.stand_in.state.guild_locale = "fr"  # the server's language: the channel's too
+    async with chromium(1280, 900, screenshot) as (page, problems):
+        await page.goto(browser_env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        await page.locator("#locale").select_option("fr")
+        await expect(page.locator("#locale option:checked")).to_have_text("fr", timeout=WAIT_MS)
+        line = page.locator("#line")
+        await line.fill("/uno nouvelle")
+        await line.press("Enter")
+        await expect(line).to_have_value("", timeout=WAIT_MS)
+        channel = page.locator("#messages")
+        lobby = channel.locator(".msg", has_text="Salon d’attente UNO")
+        for seats in ("Places (2/10)", "Places (3/10)"):
+            await lobby.get_by_role("button", name="Ajouter un bot").click()
+            await expect(lobby).to_contain_text(seats, timeout=WAIT_MS)
+        await lobby.get_by_role("button", name="Commencer").click()
+        table = channel.locator(".msg").filter(has=page.get_by_role("button", name="Ma main"))
+        await expect(table).to_contain_text("En attente de alice", timeout=WAIT_MS)
+        await table.get_by_role("button", name="Ma main").click()
+        hand = page.locator("#side .msg", has_text="Ta main").first
+        await expect(hand).to_contain_text("À toi", timeout=WAIT_MS)
+        cards = set((await hand.locator(".field", has_text="Tes cartes").inner_text()).splitlines()[1:])
+        labels = [label.strip() for label in await hand.locator("button:enabled").all_inner_texts()]
+        playable = [label for label in labels if label in cards and "joker" not in label]
+        if playable:
+            await hand.get_by_role("button", name=playable[0], exact=True).click()
+            expected = re.compile(re.escape(f"alice a joué {playable[0]}"))
+        else:  # draw, or take what is pending ("Piocher 4 cartes", "Passer son tour")
+            choice = next(label for label in labels if label.startswith(("Piocher", "Passer son tour")))
+            await hand.get_by_role("button", name=choice, exact=True).click()
+            expected = re.compile(r"alice (a pioché \d+ cartes?|passe son tour)")
+        await expect(table.locator(".embed")).to_contain_text(expected, timeout=WAIT_MS)
+        await expect(table.locator(".embed")).to_contain_text("Derniers coups")
+    assert not problems, problems
+
+
 async def overflowing(page: Any, width: int) -> list[str]:
     """What sticks out of the page's ``width`` (px) sideways: the page itself, or a button or
     field cut off at the screen's edge."""
