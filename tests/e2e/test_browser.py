@@ -133,21 +133,7 @@ async def test_play_a_round_as_a_french_user_in_chromium(
         await page.locator("#who").select_option(label="alice")
         await page.locator("#locale").select_option("fr")
         await expect(page.locator("#locale option:checked")).to_have_text("fr", timeout=WAIT_MS)
-        line = page.locator("#line")
-        await line.fill("/uno nouvelle")
-        await line.press("Enter")
-        await expect(line).to_have_value("", timeout=WAIT_MS)
-        channel = page.locator("#messages")
-        lobby = channel.locator(".msg", has_text="Salon d’attente UNO")
-        for seats in ("Places (2/10)", "Places (3/10)"):
-            await lobby.get_by_role("button", name="Ajouter un bot").click()
-            await expect(lobby).to_contain_text(seats, timeout=WAIT_MS)
-        await lobby.get_by_role("button", name="Commencer").click()
-        table = channel.locator(".msg").filter(has=page.get_by_role("button", name="Ma main"))
-        await expect(table).to_contain_text("En attente de alice", timeout=WAIT_MS)
-        await table.get_by_role("button", name="Ma main").click()
-        hand = page.locator("#side .msg", has_text="Ta main").first
-        await expect(hand).to_contain_text("À toi", timeout=WAIT_MS)
+        table, hand = await open_a_game(page, FRENCH)
         cards = set((await hand.locator(".field", has_text="Tes cartes").inner_text()).splitlines()[1:])
         labels = [label.strip() for label in await hand.locator("button:enabled").all_inner_texts()]
         playable = [label for label in labels if label in cards and "joker" not in label]
@@ -188,30 +174,45 @@ async def play_first_move(page: Any, url: str) -> None:
     await page.goto(url)
     await page.locator("#who").select_option(label="alice")
     await expect(page.locator("#who option:checked")).to_have_text("alice")
-
-    line = page.locator("#line")
-    await line.fill("/uno new")
-    await line.press("Enter")
-    await expect(line).to_have_value("", timeout=WAIT_MS)  # the page clears it once the command went
-    channel = page.locator("#messages")
-    lobby = channel.locator(".msg", has_text="UNO lobby")
-    for seats in ("Seats (2/10)", "Seats (3/10)"):
-        await lobby.get_by_role("button", name="Add bot").click()
-        await expect(lobby).to_contain_text(seats, timeout=WAIT_MS)
-    await lobby.get_by_role("button", name="Start").click()
-
-    # The table message (the one with My hand); bots may move first, then it waits for alice.
-    table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
-    await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
-    before = await table.locator(".embed").inner_text()
-
-    await table.get_by_role("button", name="My hand").click()
-    hand = page.locator("#side .msg", has_text="Your hand").first
-    await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
+    table, hand = await open_a_game(page, ENGLISH)
+    before = await table.locator(".embed").inner_text()  # as the move's hand opened: the move changes it
     expected = await make_a_move(hand)
 
     await expect(table.locator(".embed")).to_contain_text(expected, timeout=WAIT_MS)
     assert await table.locator(".embed").inner_text() != before
+
+
+ENGLISH = {
+    "new": "/uno new", "lobby": "UNO lobby", "seats": "Seats ({n}/10)", "add bot": "Add bot", "start": "Start",
+    "my hand": "My hand", "waiting": "Waiting for alice", "hand": "Your hand", "move": "Your move",
+}  # fmt: skip
+FRENCH = {
+    "new": "/uno nouvelle", "lobby": "Salon d’attente UNO", "seats": "Places ({n}/10)", "add bot": "Ajouter un bot",
+    "start": "Commencer", "my hand": "Ma main", "waiting": "En attente de alice", "hand": "Ta main", "move": "À toi",
+}  # fmt: skip
+"""What the page shows in each language the tests play in."""
+
+
+async def open_a_game(page: Any, words: dict[str, str]) -> tuple[Any, Any]:
+    """The page's user (alice) opens a lobby, adds two bots, starts, and opens her hand once the
+    table waits for her; returns the table message and the hand (their locators)."""
+    line = page.locator("#line")
+    await line.fill(words["new"])
+    await line.press("Enter")
+    await expect(line).to_have_value("", timeout=WAIT_MS)  # the page clears it once the command went
+    channel = page.locator("#messages")
+    lobby = channel.locator(".msg", has_text=words["lobby"])
+    for n in (2, 3):
+        await lobby.get_by_role("button", name=words["add bot"]).click()
+        await expect(lobby).to_contain_text(words["seats"].format(n=n), timeout=WAIT_MS)
+    await lobby.get_by_role("button", name=words["start"]).click()
+    # The table message (the one with My hand); bots may move first, then it waits for alice.
+    table = channel.locator(".msg").filter(has=page.get_by_role("button", name=words["my hand"]))
+    await expect(table).to_contain_text(words["waiting"], timeout=WAIT_MS)
+    await table.get_by_role("button", name=words["my hand"]).click()
+    hand = page.locator("#side .msg", has_text=words["hand"]).first
+    await expect(hand).to_contain_text(words["move"], timeout=WAIT_MS)
+    return table, hand
 
 
 async def make_a_move(hand: Any) -> re.Pattern[str]:
