@@ -60,10 +60,14 @@ class Snowflakes:
         self._last = max(self._last + 1, stamp)
         return self._last
 
-    def next_millisecond(self) -> int:
-        """A new id in the millisecond after the last id's (or now, if later): ids made one after
-        another this way fall on successive shards, ``(id >> 22) % shard_count``, for any count."""
-        self._last = max(((self._last >> 22) + 1) << 22, self.next())
+    def next_after(self, previous: int, period: int = 840) -> int:
+        """A new id whose millisecond follows ``previous``'s modulo ``period`` (so it may lie up
+        to ``period`` ms ahead of the clock): ids made one after another this way fall on
+        successive shards, ``(id >> 22) % shard_count``, for every count dividing ``period``
+        (840: every count from 1 to 8, and 10, 12, 14, 15, 20, ...)."""
+        millisecond = self.next() >> 22
+        millisecond += ((previous >> 22) + 1 - millisecond) % period
+        self._last = max(self._last + 1, millisecond << 22)
         return self._last
 
 

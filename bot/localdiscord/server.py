@@ -216,8 +216,8 @@ class StandIn:
 
     def add_guild(self, name: str, channels: Iterable[str] = ("uno",)) -> Guild:
         """A new guild with these text channels and every user as a member (GUILD_CREATE goes
-        to the sessions of its shard). Guilds added one after another fall on successive
-        shards, whatever the shard count."""
+        to the sessions of its shard). Guilds fall on successive shards in the order they are
+        made (`State.add_guild`)."""
         guild = self.state.add_guild(name)
         for channel in channels:
             self.state.add_channel(channel, guild_id=guild.id)

@@ -210,9 +210,10 @@ class State:
 
     def add_guild(self, name: str) -> Guild:
         """A new guild with every user as a member (dispatches GUILD_CREATE, as when the bot
-        joins one). Guilds added one after another fall on successive shards
-        (`Snowflakes.next_millisecond`), so any shard count spreads them evenly."""
-        guild = self._new_guild(self.ids.next_millisecond(), name)
+        joins one). Guilds fall on successive shards in the order they are made, the first on
+        shard ``(guild_id >> 22) % count``, the next on the next shard, and so on, for any count
+        from 1 to 8 (`Snowflakes.next_after`)."""
+        guild = self._new_guild(self.ids.next_after(max(self.guilds)), name)
         self.dispatch("GUILD_CREATE", self.guild_create_payload(guild.id, members=False))
         self.changed()
         return guild

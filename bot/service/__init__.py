@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 import discord
 
@@ -106,10 +107,15 @@ class TableService:
             self.publisher.ping(table)
             self.scheduler.schedule(table)
 
-    async def restore(self) -> int:
-        """Reload every saved table after a restart; returns how many were restored."""
+    async def restore(self, serves: Callable[[int], bool] = lambda guild_id: True) -> int:
+        """Reload the saved tables of the guilds this process serves (``serves(guild_id)``: those
+        of its shards, `bot.shards.Shards.serves`; default every guild) after a restart; returns
+        how many were restored. Other processes restore the others."""
         count = 0
         for snapshot in await self.storage.load_tables():
+            guild_id = snapshot.get("guild_id")
+            if isinstance(guild_id, int) and not serves(guild_id):
+                continue
             try:
                 if "unreadable" in snapshot:
                     raise BadState(str(snapshot["unreadable"]))

@@ -96,13 +96,23 @@ def no_rest_under_lock() -> Iterator[LockWatch]:
     assert not LOCKS.under_lock, f"REST requests sent under a table's lock: {LOCKS.under_lock}"
 
 
-def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = False, **game: Any) -> UnoBot:
+def make_bot(
+    stand_in: StandIn,
+    db: Path,
+    *,
+    card_emojis: bool = False,
+    shards: tuple[int, list[int] | None] | None = None,
+    **game: Any,
+) -> UnoBot:
     """The production bot configured for the stand-in (fast AI, no turn timer unless asked;
     ``card_emojis``: the setting, off unless asked: the sync would give cards their emojis one
     by one while a test plays, so what a test reads would depend on timing; see `with_emojis`),
-    watched by `LOCKS`."""
+    watched by `LOCKS`. ``shards``: ``(shard_count, shard_ids)`` to run (then its commands are
+    synced globally, to reach every guild of the stand-in)."""
     settings = load_settings(None, environ={}, require_token=False)
     settings.discord.card_emojis = card_emojis
+    if shards is not None:
+        settings.discord.shard_count, settings.discord.shard_ids = shards
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
     settings.game.turn_seconds = game.pop("turn_seconds", 0)
     settings.game.seed = game.pop("seed", 1)  # the same deals every run
@@ -112,6 +122,7 @@ def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = False, **game: 
     bot = UnoBot(
         local_settings(settings, stand_in),
         SqliteStorage(db),
+        sync_global=shards is not None,
         guild_ready_timeout=0.05,
         http_trace=LOCKS.trace(lambda: made[0] if made else None),
     )
