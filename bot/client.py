@@ -63,7 +63,7 @@ class UnoBot(commands.AutoShardedBot):
         intents.guilds = True
         if settings.discord.shard_ids is not None:  # else every shard of the count
             options["shard_ids"] = settings.discord.shard_ids
-        self.metrics = Metrics(lambda: [t.guild_id for t in self.service.tables], lambda: self.shard_count)
+        self.metrics = Metrics(lambda: [t.guild_id for t in self.service.tables], self._shards_run)
         """This process's Prometheus metrics (`bot.metrics`), served when ``metrics.port`` is set."""
         options["http_trace"] = self.metrics.watch(options.get("http_trace") or aiohttp.TraceConfig())
         storage = self.metrics.timed(storage)
@@ -142,6 +142,11 @@ class UnoBot(commands.AutoShardedBot):
 
     async def _on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         self.metrics.interaction(interaction)
+
+    def _shards_run(self) -> tuple[int, list[int]]:
+        """The shard count (1 until known) and the shards this process runs."""
+        count = self.shard_count or 1
+        return count, list(self.shard_ids or range(count))
 
     def _shards_connected(self) -> dict[int, bool]:
         """Each shard of this process, and whether its gateway connection is open."""

@@ -24,8 +24,8 @@ the Prometheus text format.
 
 from __future__ import annotations
 
-import asyncio
 import functools
+import inspect
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -59,10 +59,12 @@ class Metrics:
 
     Args:
         tables: the open tables' guild ids, read at each scrape.
-        shard_count: the shard count at scrape time (None: one shard).
+        shards: the shard count and the shards this process runs, read at each scrape.
     """
 
-    def __init__(self, tables: Callable[[], Iterable[int]], shard_count: Callable[[], int | None]) -> None:
+    def __init__(
+        self, tables: Callable[[], Iterable[int]], shards: Callable[[], tuple[int, Iterable[int]]]
+    ) -> None:
         self.registry = CollectorRegistry()
         self.interactions = Counter(
             "uno_interactions", "Interactions received, by kind", ["kind"], registry=self.registry
@@ -89,7 +91,7 @@ class Metrics:
             buckets=STORAGE_BUCKETS,
             registry=self.registry,
         )
-        self.registry.register(_TablesPerShard(tables, shard_count))
+        self.registry.register(_TablesPerShard(tables, shards))
 
     def interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Count an interaction received (discord.py's ``on_interaction``)."""
@@ -129,19 +131,23 @@ class Metrics:
 
 
 class _TablesPerShard(Collector):
-    """``uno_tables{shard}``, counted from the registry of tables at each scrape."""
+    """``uno_tables{shard}`` for each shard this process runs, counted from the registry of
+    tables at each scrape."""
 
-    def __init__(self, tables: Callable[[], Iterable[int]], shard_count: Callable[[], int | None]) -> None:
-        self._tables, self._shard_count = tables, shard_count
+    def __init__(
+        self, tables: Callable[[], Iterable[int]], shards: Callable[[], tuple[int, Iterable[int]]]
+    ) -> None:
+        self._tables, self._shards = tables, shards
 
     def collect(self) -> Iterator[Metric]:
         family = GaugeMetricFamily(
             "uno_tables", "Open tables (lobbies and games), by shard", labels=["shard"]
         )
-        count = self._shard_count() or 1
-        per_shard = dict.fromkeys(range(count), 0)
+        count, run = self._shards()
+        per_shard = dict.fromkeys(run, 0)
         for guild_id in self._tables():
-            per_shard[shard_of(guild_id, count)] += 1
+            shard = shard_of(guild_id, count)
+            per_shard[shard] = per_shard.get(shard, 0) + 1
         for shard, tables in per_shard.items():
             family.add_metric([str(shard)], tables)
         yield family
@@ -157,7 +163,7 @@ class TimedStorage:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._storage, name)
-        if not asyncio.iscoroutinefunction(attribute):
+        if not inspect.iscoroutinefunction(attribute):
             return attribute
         observe = self._histogram.labels(name).observe
 

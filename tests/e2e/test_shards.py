@@ -82,6 +82,10 @@ async def test_two_processes_each_serve_their_shards(tmp_path: Path) -> None:
         for guild in env.stand_in.guilds:
             other = b if mine[guild.id] is a else a
             assert other.service.tables.get(uno_channel(env, guild).id) is None
+        for bot, shards in ((a, (0, 1)), (b, (2, 3))):  # what each process's metrics say
+            for shard in range(SHARDS):
+                count = bot.metrics.registry.get_sample_value("uno_tables", {"shard": str(shard)})
+                assert count == (GUILDS // SHARDS if shard in shards else None)
 
         saved = {g: t.game.to_dict() for g, t in tables.items() if mine[g] is a and t.game is not None}
         await env.restart_client()
