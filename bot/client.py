@@ -118,6 +118,7 @@ class UnoBot(commands.AutoShardedBot):
         restored = await self.service.restore(self.shards_run.serves)
         if restored:
             log.info("restored %d table(s)", restored)
+        self.service.leases.start()
         self.card_emojis.start()
         # What start-up made (modules, discord.py, the restored tables) lives on: keep it out of
         # the collector's full passes, which otherwise pause every table for 0.1 s and more.
