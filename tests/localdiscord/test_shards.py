@@ -35,7 +35,8 @@ def sharded(shard_id: int) -> object:
 
 async def test_each_guild_on_its_shard() -> None:
     """Two processes' worth of clients, shard 0 and shard 1 of 2, over four guilds: each is told
-    of (READY, GUILD_CREATE) and gets the interactions of only the guilds of its shard."""
+    of (READY, GUILD_CREATE) and gets the interactions of only the guilds of its shard; a DM's
+    events go to shard 0, whichever shard sent it."""
     env = LocalDiscord(sharded(0), users=("alice",))
     async with env:
         stand_in = env.stand_in
@@ -48,8 +49,8 @@ async def test_each_guild_on_its_shard() -> None:
         assert len(on[0]) == len(on[1]) == 2  # guilds added one after another alternate
         await stand_in.wait_until(lambda: len(second.guilds) == 2)
         assert {g.id for g in first.guilds} == on[0] and {g.id for g in second.guilds} == on[1]
-        readies = [d for op, d in stand_in.gateway.frames_received if op == 2]
-        assert sorted(d["shard"] for d in readies) == [[0, 2], [1, 2]]  # IDENTIFY as discord.py sends it
+        identifies = [d for op, d in stand_in.gateway.frames_received if op == 2]
+        assert sorted(d["shard"] for d in identifies) == [[0, 2], [1, 2]]  # as discord.py sends them
         for guild in stand_in.guilds:
             channel = stand_in.guild_channels(guild)[0]
             run = await stand_in.slash(env.user("alice"), channel, "demo echo", text=guild.name, count=1)
@@ -61,6 +62,12 @@ async def test_each_guild_on_its_shard() -> None:
         assert sorted(e["text"] for e in second.echoes) == sorted(
             g.name for g in stand_in.guilds if g.id in on[1]
         )
+        shard_1 = next(g for g in stand_in.guilds if g.id in on[1])
+        await (
+            await stand_in.slash(env.user("alice"), stand_in.guild_channels(shard_1)[0], "demo dm")
+        ).response()
+        await stand_in.wait_until(lambda: any(m.guild is None for m in first.seen))
+        assert not any(m.guild is None for m in second.seen)  # the sender never hears of it
 
 
 async def test_gateway_bot_and_invalid_shard() -> None:
