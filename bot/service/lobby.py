@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 NONE = discord.AllowedMentions.none()
 OPEN_ALREADY = "A game is already open in this channel (/uno end closes it)."
-SERVED_ELSEWHERE = "Another bot process serves this channel's table just now; try again in a minute."
+SERVED_ELSEWHERE = "Another instance of the bot serves this channel's table just now; try again in a minute."
 
 
 class Lobby:
