@@ -81,10 +81,11 @@ def _named(node: JSON, word: str, locale: str) -> bool:
 
 
 def find_command(
-    state: State, path: list[str], locale: str = "en-US"
+    state: State, path: list[str], guild_id: int | None = None, locale: str = "en-US"
 ) -> tuple[JSON, int | None, list[JSON], JSON]:
-    """Resolve a command path against the synced commands, guild commands first; each word may
-    be the default name or the one a client in ``locale`` shows (``name_localizations``).
+    """Resolve a command path against the synced commands, the guild's (default: the first)
+    first; each word may be the default name or the one a client in ``locale`` shows
+    (``name_localizations``).
 
     Returns:
         ``(top-level command, its guild id or None, [group, subcommand] option dicts on the
@@ -95,7 +96,7 @@ def find_command(
     """
     if not path:
         raise CommandUsageError("empty command")
-    for scope in (state.guild_id, None):
+    for scope in (guild_id or state.guild_id, None):
         top = next((c for c in state.commands.get(scope, []) if _named(c, path[0], locale)), None)
         if top is not None and top.get("type", 1) == 1:
             break
@@ -156,9 +157,11 @@ def command_paths(state: State, locale: str = "en-US") -> list[JSON]:
     return out
 
 
-def _convert(state: State, definition: JSON, raw: Any, resolved: JSON, locale: str = "en-US") -> Any:
-    """One option value as Discord sends it, adding users/members/channels/roles to
-    ``resolved`` (a choice by its value, or its name in ``locale`` or by default)."""
+def _convert(
+    state: State, definition: JSON, raw: Any, resolved: JSON, guild_id: int | None, locale: str = "en-US"
+) -> Any:
+    """One option value as Discord sends it in the guild, adding users/members/channels/roles
+    to ``resolved`` (a choice by its value, or its name in ``locale`` or by default)."""
     kind = definition["type"]
     name = definition["name"]
     choices = definition.get("choices") or []
@@ -197,8 +200,8 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON, locale: s
                 raise CommandUsageError(f"option {name}: no user {raw!r}")
             resolved.setdefault("users", {})[str(user.id)] = state.user_payload(user)
             member = {
-                **state.member_payload(user, with_user=False),
-                "permissions": str(state.permissions(user)),
+                **state.member_payload(user, guild_id, with_user=False),
+                "permissions": str(state.permissions(user, guild_id)),
             }
             resolved.setdefault("members", {})[str(user.id)] = member
             return str(user.id)
@@ -210,7 +213,7 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON, locale: s
         resolved.setdefault("channels", {})[str(channel.id)] = payload
         return str(channel.id)
     if kind in (8, 9):
-        role = _lookup(state.roles, raw, name)
+        role = _lookup(state.guilds[guild_id or state.guild_id].roles, raw, name)
         if role is None:
             raise CommandUsageError(f"option {name}: no role {raw!r}")
         resolved.setdefault("roles", {})[str(role.id)] = state.role_payload(role)
@@ -248,15 +251,17 @@ def _lookup(table: dict[int, Any], raw: Any, option: str) -> Any:
     return next((r for r in table.values() if getattr(r, "name", None) == str(raw)), None)
 
 
-def command_data(state: State, path: list[str], options: dict[str, Any], locale: str = "en-US") -> JSON:
-    """The ``data`` of a CHAT_INPUT interaction for ``/path options``, typed by a client in
-    ``locale`` (commands and options by their default names or that locale's; the data, as
-    Discord sends it, names them by their default names).
+def command_data(
+    state: State, path: list[str], options: dict[str, Any], guild_id: int | None = None, locale: str = "en-US"
+) -> JSON:
+    """The ``data`` of a CHAT_INPUT interaction for ``/path options`` in the guild (default: the
+    first), typed by a client in ``locale`` (commands and options by their default names or that
+    locale's; the data, as Discord sends it, names them by their default names).
 
     Raises:
         CommandUsageError: unknown command/option, missing required option, bad value.
     """
-    top, scope, chain, leaf = find_command(state, path, locale)
+    top, scope, chain, leaf = find_command(state, path, guild_id, locale)
     definitions = {o["name"]: o for o in leaf.get("options", [])}
     by_word = {**{localized(o, "name", locale): o for o in definitions.values()}, **definitions}
     resolved: JSON = {}
@@ -270,7 +275,7 @@ def command_data(state: State, path: list[str], options: dict[str, Any], locale:
         if name in given:
             raise CommandUsageError(f"option {name} is given twice; give it once")
         given.add(name)
-        value = _convert(state, definition, raw, resolved, locale)
+        value = _convert(state, definition, raw, resolved, guild_id, locale)
         values.append({"name": name, "type": definition["type"], "value": value})
     missing = ", ".join(n for n, d in definitions.items() if d.get("required") and n not in given)
     if missing:
@@ -305,6 +310,8 @@ def start(
     if message is not None and not state.can_see(user, message):
         raise CommandUsageError(f"{user.name} cannot see message {message.id}")
     interaction_id = state.ids.next()
+    guild_id = channel.guild_id
+    permissions = str(state.permissions(user, guild_id))
     token = f"aW50ZXJhY3Rpb24{interaction_id}{secrets.token_urlsafe(24)}"
     payload: JSON = {
         "id": str(interaction_id),
@@ -314,22 +321,22 @@ def start(
         "version": 1,
         "data": data,
         "channel_id": str(channel.id),
-        "channel": {**state.channel_payload(channel), "permissions": str(state.permissions(user))},
-        "app_permissions": str(state.permissions(state.bot)),
+        "channel": {**state.channel_payload(channel), "permissions": permissions},
+        "app_permissions": str(state.permissions(state.bot, guild_id)),
         "locale": user.locale,
         "entitlements": [],
         "entitlement_sku_ids": [],
-        "authorizing_integration_owners": {"0": str(state.guild_id)},
+        "authorizing_integration_owners": {"0": str(guild_id or state.guild_id)},
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
     if channel.is_dm:
         payload.update(user=state.user_payload(user), context=1)
     else:
         payload.update(
-            guild_id=str(state.guild_id),
-            guild={"id": str(state.guild_id), "locale": state.guild_locale, "features": []},
+            guild_id=str(guild_id),
+            guild={"id": str(guild_id), "locale": state.guild_locale, "features": []},
             guild_locale=state.guild_locale,
-            member={**state.member_payload(user), "permissions": str(state.permissions(user))},
+            member={**state.member_payload(user, guild_id), "permissions": permissions},
             context=0,
         )
     if message is not None:
