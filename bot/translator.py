@@ -63,16 +63,12 @@ class CommandTranslator(app_commands.Translator):
         there is no catalog, no translation, or a name Discord would refuse."""
         lang = language_of(locale)
         kind = CONTEXTS.get(context.location)
-        if lang == ENGLISH or kind is None or locale.value not in _LOCALES_OF.get(lang, ()):
+        if lang == ENGLISH or kind is None:  # English is the source; other locales read it
             return None
         text = translator(lang).pgettext(kind, string.message)
         if text == string.message or (kind in NAMES and not valid_name(text)):
             return None
         return text
-
-
-_LOCALES_OF = {"fr": ("fr",), "es": ("es-ES", "es-419"), "pt_BR": ("pt-BR",)}
-"""The Discord locales each catalog is registered for."""
 
 
 def command_strings(tree: app_commands.CommandTree[discord.Client]) -> Iterator[tuple[str, str]]:
