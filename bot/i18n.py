@@ -3,7 +3,7 @@
 Every string a player reads is English source text wrapped for translation (``tr._("...")``,
 ``tr.ngettext(...)``; ``N_("...")`` marks data such as a table of names, translated where it is
 shown). The catalogs are ``bot/locales/<language>/LC_MESSAGES/uno.po``; they are compiled by Babel
-in memory the first time a language is used (about 30 ms each), so a fresh clone needs no build
+in memory the first time a language is used (50-60 ms each; the bot does it at start), so a fresh clone needs no build
 step and a catalog can never be stale. ``scripts/i18n`` extracts and updates them.
 
 The language is always an argument: a render function takes the :class:`Tr` of the language it
