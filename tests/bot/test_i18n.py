@@ -266,3 +266,10 @@ def _embed_text(embed: discord.Embed) -> str:
     parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
     parts += [f"{f.name}\n{f.value}" for f in embed.fields]
     return "\n".join(parts)
+
+
+def test_every_rank_of_every_edition_has_a_name_to_translate() -> None:
+    """A new card needs its name in ``RANK_NAMES`` (else it would read in English everywhere)."""
+    ranks = {f.rank for v in VARIANTS.values() for f in (*v.light, *v.dark)}
+    unnamed = [r for r in ranks if r not in render.words.RANK_NAMES and r.number is None]
+    assert not unnamed
