@@ -1,14 +1,36 @@
-"""What the SQLite modules share: JSON text for the database, one-value queries, one-line errors."""
+"""What the storage backends share: the little a query needs of a connection (:class:`Db`),
+JSON text for the database, one-value queries, one-line errors."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import os
+import socket
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
-import aiosqlite
 import orjson
 
-__all__ = ["dumps", "one_line", "scalar"]
+__all__ = ["Db", "default_owner", "dumps", "one_line", "scalar"]
+
+
+class Db(Protocol):
+    """A connection as the shared queries (:mod:`bot.storage.records`) use it: aiosqlite's
+    ``Connection`` as it is, and PostgreSQL's through :class:`bot.storage.postgres.connection.Db`
+    (which numbers the ``?`` marks). Queries are written in the SQL both dialects read (``?``
+    marks, ``CAST(? AS TEXT)`` where a mark's type is not otherwise known)."""
+
+    async def execute_fetchall(self, sql: str, parameters: Iterable[Any] = ..., /) -> Iterable[Any]:
+        """Run one statement; its rows (tuples or rows that unpack like them)."""
+
+    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> Any:
+        """Run one statement once per parameter row."""
+
+
+def default_owner() -> str:
+    """A table lease owner id for this process and start: ``host:pid:random`` (a process
+    restarted with the same pid is still another owner)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 def dumps(value: Any) -> str:
@@ -29,7 +51,7 @@ def dumps(value: Any) -> str:
 
 
 def one_line(what: BaseException | str, limit: int = 200) -> str:
-    """An error message (or SQLite's report) on one line, cut at ``limit`` characters
+    """An error message (or the database's report) on one line, cut at ``limit`` characters
     (``PRAGMA quick_check`` can report thousands of characters of damaged cells).
 
     >>> one_line("row 3 missing\\n  from index  x")
@@ -41,11 +63,11 @@ def one_line(what: BaseException | str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-async def scalar(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+async def scalar(db: Db, sql: str, params: Sequence[Any] = ()) -> int:
     """The first column of the query's first row as an int; 0 when there is no row or it is NULL.
 
     Raises:
-        sqlite3.Error: the query failed.
+        sqlite3.Error, asyncpg.PostgresError: the query failed.
     """
     rows = list(await db.execute_fetchall(sql, params))
     return int(rows[0][0]) if rows and rows[0][0] is not None else 0

@@ -1,10 +1,11 @@
-""":class:`SqliteStorage`: the :class:`~bot.storage.Storage` interface on one SQLite file.
+""":class:`SqlStorage`: the :class:`~bot.storage.Storage` interface on an SQL database, whichever
+the backend (:class:`~bot.storage.sqlite.SqliteStorage`, :class:`~bot.storage.postgres.PostgresStorage`).
 
-It answers each call on the :class:`~bot.storage.sqlite.connection.Connection` (held by one call
-at a time), with the queries of :mod:`bot.storage.sqlite.records` for results. A call with several
-statements runs in one ``BEGIN IMMEDIATE`` transaction. Saving a table is a single statement (one
-trip to the database thread); saves that arrive while one is being written are written together by
-the next statement (group commit), and each call returns once its snapshot is committed.
+It answers each call on the backend's :class:`SqlConnection`, with the queries of
+:mod:`bot.storage.records` for results. A call with several statements runs in one transaction.
+Saving a table is a single statement (one trip to the database); saves that arrive while one is
+being written are written together by the next statement (group commit), and each call returns
+once its snapshot is committed.
 """
 
 from __future__ import annotations
@@ -12,17 +13,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any, NamedTuple
+from contextlib import AbstractAsyncContextManager
+from typing import Any, NamedTuple, Protocol
 
 import orjson
 
-from bot.storage import GameRecord, PlayerStats, Result, StorageError
-from bot.storage.sqlite import records
-from bot.storage.sqlite.common import dumps
-from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Connection, Synchronous
+from bot.storage import GameRecord, LeaseError, PlayerStats, Result, StorageError, records
+from bot.storage.common import Db, dumps
 
-__all__ = ["SqliteStorage"]
+__all__ = ["SqlConnection", "SqlStorage"]
 
 TABLES_PER_STATEMENT = 100  # snapshots written by one statement (4 parameters each)
 
@@ -47,50 +46,61 @@ class _QueuedTable(NamedTuple):
     done: asyncio.Future[None]
 
 
-class SqliteStorage:
-    """:class:`~bot.storage.Storage` in one SQLite file.
+class SqlConnection(Protocol):
+    """A backend's connection (or pool) as :class:`SqlStorage` uses it."""
+
+    @property
+    def is_open(self) -> bool:
+        """True between a successful :meth:`open` and :meth:`close`."""
+
+    async def open(self) -> None:
+        """Connect, check the database and apply the missing migrations; nothing if open.
+
+        Raises:
+            StorageError: the database can't be used (the backend's reasons); it is unchanged.
+        """
+
+    async def close(self) -> None:
+        """Close; nothing if not open."""
+
+    def use(self, *, transaction: bool = False, write: bool = False) -> AbstractAsyncContextManager[Db]:
+        """A connection for one call; in one transaction if ``transaction`` (committed when the
+        block ends, rolled back when it raises); ``write``: the call writes.
+
+        Raises:
+            StorageError: not open, or any database error (after rolling back).
+        """
+
+
+class SqlStorage:
+    """:class:`~bot.storage.Storage` on a backend's :class:`SqlConnection`.
+
+    A backend subclasses it with its connection and, where it has them, real table leases
+    (:meth:`acquire_tables`; here, one owner: every table is granted).
 
     Args:
-        path: the database file; created (with the schema) if missing, its directory must exist.
-        checkpoint_seconds: how often the background connection checkpoints the WAL; None: no
-            background connection, SQLite checkpoints inside commits.
-        synchronous: ``PRAGMA synchronous``, "normal" or "full" (setting ``database.synchronous``).
-        new_database: make a new, empty database where one was made before but is missing
-            (``--new-database``); otherwise :meth:`open` refuses.
+        connection: the backend's connection, not yet open.
+        where: the database as errors name it (a path; a URL without its password).
+        owner: this storage's lease owner (:attr:`owner`).
     """
 
-    def __init__(
-        self,
-        path: Path | str,
-        *,
-        checkpoint_seconds: float | None = 1.0,
-        synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
-        new_database: bool = False,
-    ) -> None:
-        self.path = Path(path)
-        self.checkpoint_seconds = checkpoint_seconds
-        self._connection = Connection(
-            self.path,
-            checkpoint_seconds=checkpoint_seconds,
-            synchronous=synchronous,
-            new_database=new_database,
-        )
+    def __init__(self, connection: SqlConnection, where: str, owner: str) -> None:
+        self._connection = connection
+        self._where = where
+        self.owner = owner
         self._table_queue: list[_QueuedTable] = []
         self._table_writer: asyncio.Task[None] | None = None
-
-    def __repr__(self) -> str:
-        return f"SqliteStorage({str(self.path)!r})"
+        self._leased: set[int] = set()  # the single owner's tables (a backend without leases)
 
     # ------------------------------------------------------------------ lifecycle
 
     async def open(self) -> None:
-        """Connect, check the file and apply missing migrations (:meth:`Connection.open
-        <bot.storage.sqlite.connection.Connection.open>`).
+        """Connect, check the database and apply missing migrations (the backend's
+        :meth:`SqlConnection.open`).
 
         Raises:
-            StorageError: the location is not writable, the file is not a (sound) SQLite
-                database, it is newer than this code, or it is missing where one was made before
-                (without ``new_database``). The file is then left unchanged.
+            StorageError: the database can't be used (unreachable, not this bot's, newer than
+                this code, ...); it is then left unchanged.
         """
         await self._connection.open()
 
@@ -165,14 +175,14 @@ class SqliteStorage:
         Raises:
             TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
                 (nothing is written).
+            LeaseError: another owner holds the table's lease (nothing is written).
             StorageError: not open, the file was deleted or replaced since it was opened, or
                 the write failed.
         """
         _check_id("guild_id", guild_id)
         _check_id("channel_id", channel_id)
         text = dumps(snapshot)
-        if self._connection.db is None:
-            raise StorageError(f"{self.path}: storage is not open")
+        self._check_open()
         done = asyncio.get_running_loop().create_future()
         self._table_queue.append(
             _QueuedTable((channel_id, guild_id, text, time.time()), tuple(results), done)
@@ -182,21 +192,30 @@ class SqliteStorage:
         await done
 
     async def _write_tables(self) -> None:
-        """Write the queued snapshots, as many as there are, until the queue is empty."""
+        """Write the queued snapshots, as many as there are, until the queue is empty. A save of a
+        table whose lease another owner holds fails alone (:class:`~bot.storage.LeaseError`), its
+        results unrecorded; the others are written."""
         while self._table_queue:
             batch = self._table_queue[:TABLES_PER_STATEMENT]
             del self._table_queue[:TABLES_PER_STATEMENT]
-            rows = ", ".join(["(?, ?, ?, ?)"] * len(batch))
+            refused: dict[int, str] = {}
+            transaction = self.has_leases or any(q.results for q in batch)
             try:
-                async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
-                    await db.execute_fetchall(
-                        "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
-                        f"VALUES {rows} "
-                        "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
-                        "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
-                        [value for q in batch for value in q.row],
-                    )
-                    for result in (r for q in batch for r in q.results):
+                async with self._connection.use(transaction=transaction, write=True) as db:
+                    refused = await self._held_by_others(db, [q.row[0] for q in batch])
+                    kept = [q for q in batch if q.row[0] not in refused]
+                    # A channel's last snapshot only: PostgreSQL refuses to update one row twice
+                    # in a statement.
+                    latest = list({q.row[0]: q.row for q in kept}.values())
+                    if latest:
+                        await db.execute_fetchall(
+                            "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
+                            f"VALUES {', '.join(['(?, ?, ?, ?)'] * len(latest))} "
+                            "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+                            "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
+                            [value for row in latest for value in row],
+                        )
+                    for result in (r for q in kept for r in q.results):
                         await records.insert_result(db, result)
             except BaseException as exc:
                 for q in batch:
@@ -206,7 +225,12 @@ class SqliteStorage:
                     raise
             else:
                 for q in batch:
-                    if not q.done.done():
+                    if q.done.done():
+                        continue
+                    channel_id = q.row[0]
+                    if channel_id in refused:
+                        q.done.set_exception(self._lease_error(channel_id, refused[channel_id]))
+                    else:
                         q.done.set_result(None)
 
     async def load_tables(self) -> list[dict[str, Any]]:
@@ -229,13 +253,70 @@ class SqliteStorage:
 
         Raises:
             TypeError, ValueError: a result's points or scores are not numbers (nothing changes).
+            LeaseError: another owner holds the table's lease (nothing changes).
             StorageError: not open, the file was deleted or replaced since it was opened, or
                 the database failed (nothing changes).
         """
-        async with self._connection.use(transaction=bool(results), write=True) as db:
+        async with self._connection.use(transaction=bool(results) or self.has_leases, write=True) as db:
+            held = await self._held_by_others(db, [channel_id])
+            if held:
+                raise self._lease_error(channel_id, held[channel_id])
             for result in results:
                 await records.insert_result(db, result)
             await db.execute_fetchall("DELETE FROM open_tables WHERE channel_id = ?", (channel_id,))
+
+    # ------------------------------------------------------------------ table leases
+
+    #: True where tables have real leases (several processes on one database): table writes then
+    #: run in a transaction that checks them (:meth:`_held_by_others`).
+    has_leases = False
+
+    async def acquire_tables(self, channel_ids: Sequence[int], seconds: float) -> set[int]:
+        """Take the tables' leases: see :meth:`Storage.acquire_tables
+        <bot.storage.Storage.acquire_tables>`. One owner here (the backend lets one process use
+        the database): every table is granted.
+
+        Raises:
+            StorageError: not open.
+        """
+        self._check_open()
+        self._leased.update(channel_ids)
+        return set(channel_ids)
+
+    async def renew_tables(self, seconds: float) -> set[int]:
+        """Extend this owner's leases: see :meth:`Storage.renew_tables
+        <bot.storage.Storage.renew_tables>`. One owner here: every lease taken is still held.
+
+        Raises:
+            StorageError: not open.
+        """
+        self._check_open()
+        return set(self._leased)
+
+    async def release_tables(self, channel_ids: Sequence[int]) -> None:
+        """Give up this owner's leases of the tables: see :meth:`Storage.release_tables
+        <bot.storage.Storage.release_tables>`.
+
+        Raises:
+            StorageError: not open.
+        """
+        self._check_open()
+        self._leased.difference_update(channel_ids)
+
+    async def _held_by_others(self, db: Db, channel_ids: Sequence[int]) -> dict[int, str]:
+        """The tables among ``channel_ids`` whose lease another owner holds, with that owner, in
+        the caller's transaction; none without leases."""
+        return {}
+
+    def _lease_error(self, channel_id: int, holder: str) -> LeaseError:
+        return LeaseError(
+            f"{self._where}: the table in channel {channel_id} is leased to {holder}, not to this "
+            f"bot ({self.owner}); nothing was saved"
+        )
+
+    def _check_open(self) -> None:
+        if not self._connection.is_open:
+            raise StorageError(f"{self._where}: storage is not open")
 
     # ------------------------------------------------------------------ results
 
@@ -273,7 +354,7 @@ class SqliteStorage:
         """
         if limit is not None and limit < 1:
             return []
-        return await self._games(channel_id=channel_id, limit=-1 if limit is None else limit)
+        return await self._games(channel_id=channel_id, limit=limit)
 
     async def game(self, game_id: str) -> GameRecord | None:
         """One recorded game with its replay; None if no finished game has that id.
@@ -289,7 +370,7 @@ class SqliteStorage:
             try:
                 return await records.games(db, **where)
             except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise StorageError(f"{self.path}: a game record can't be read: {exc!r}") from None
+                raise StorageError(f"{self._where}: a game record can't be read: {exc!r}") from None
 
     async def forget_user(self, user_id: str) -> int:
         """Rename the user to ``forgotten:<n>`` in every result; the results stay counted.

@@ -1,0 +1,117 @@
+""":class:`PostgresStorage`: the :class:`~bot.storage.Storage` interface on PostgreSQL.
+
+It is :class:`~bot.storage.sql.SqlStorage` on a pool of connections
+(:class:`~bot.storage.postgres.connection.Connection`), with table leases: rows of
+``table_leases`` (channel, owner, expiry by the database's clock). Every table write runs in a
+transaction that first reads the table's lease row ``FOR SHARE``: a write by another owner is
+refused, and a takeover (:meth:`PostgresStorage.acquire_tables` updating that row) waits for the
+write in flight, so the new owner reads the table as it was last saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.storage.common import Db, default_owner
+from bot.storage.postgres.connection import Connection
+from bot.storage.sql import SqlStorage
+
+__all__ = ["PostgresStorage"]
+
+
+def _check_seconds(seconds: float) -> float:
+    """A lease's length, if it is one.
+
+    >>> _check_seconds(0)
+    Traceback (most recent call last):
+    ValueError: a lease lasts a positive number of seconds, not 0
+    """
+    if not isinstance(seconds, int | float) or not seconds > 0:
+        raise ValueError(f"a lease lasts a positive number of seconds, not {seconds!r}")
+    return float(seconds)
+
+
+class PostgresStorage(SqlStorage):
+    """:class:`~bot.storage.Storage` in a PostgreSQL database, shared by several bot processes.
+
+    Args:
+        url: ``postgresql://user:password@host:port/database`` (setting ``database.url``; see
+            :class:`~bot.storage.postgres.connection.Connection`).
+        owner: the lease owner id (default: ``host:pid:random``, new at every start).
+        max_connections: the pool's size.
+    """
+
+    has_leases = True
+
+    def __init__(self, url: str, *, owner: str | None = None, max_connections: int = 10) -> None:
+        connection = Connection(url, max_connections=max_connections)
+        super().__init__(connection, connection.where, owner or default_owner())
+        self.url = url
+
+    def __repr__(self) -> str:
+        return f"PostgresStorage({self._where!r})"
+
+    async def acquire_tables(self, channel_ids: Sequence[int], seconds: float) -> set[int]:
+        """Take the tables' leases: see :meth:`Storage.acquire_tables
+        <bot.storage.Storage.acquire_tables>` (one statement for them all).
+
+        Raises:
+            ValueError: ``seconds`` is not positive.
+            StorageError: not open, or the database failed.
+        """
+        seconds = _check_seconds(seconds)
+        # In id order: two processes taking overlapping tables lock their rows in the same order.
+        channels = sorted(set(channel_ids))
+        if not channels:
+            return set()
+        async with self._connection.use(write=True) as db:
+            rows = await db.execute_fetchall(
+                "INSERT INTO table_leases (channel_id, owner, expires_at) "
+                "SELECT c, CAST(? AS TEXT), clock_timestamp() + make_interval(secs => ?) "
+                "FROM unnest(CAST(? AS BIGINT[])) AS c ORDER BY c "
+                "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+                "WHERE table_leases.owner = excluded.owner OR table_leases.expires_at <= clock_timestamp() "
+                "RETURNING channel_id",
+                (self.owner, seconds, channels),
+            )
+        return {row[0] for row in rows}
+
+    async def renew_tables(self, seconds: float) -> set[int]:
+        """Extend this owner's leases: see :meth:`Storage.renew_tables
+        <bot.storage.Storage.renew_tables>`.
+
+        Raises:
+            ValueError: ``seconds`` is not positive.
+            StorageError: not open, or the database failed.
+        """
+        seconds = _check_seconds(seconds)
+        async with self._connection.use(write=True) as db:
+            rows = await db.execute_fetchall(
+                "UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => ?) "
+                "WHERE owner = ? RETURNING channel_id",
+                (seconds, self.owner),
+            )
+        return {row[0] for row in rows}
+
+    async def release_tables(self, channel_ids: Sequence[int]) -> None:
+        """Give up this owner's leases of the tables: see :meth:`Storage.release_tables
+        <bot.storage.Storage.release_tables>`.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
+        async with self._connection.use(write=True) as db:
+            await db.execute_fetchall(
+                "DELETE FROM table_leases WHERE owner = ? AND channel_id = ANY(CAST(? AS BIGINT[]))",
+                (self.owner, sorted(set(channel_ids))),
+            )
+
+    async def _held_by_others(self, db: Db, channel_ids: Sequence[int]) -> dict[int, str]:
+        """The tables among ``channel_ids`` whose lease row names another owner (expired or not:
+        it must be taken over first), read ``FOR SHARE`` in the caller's transaction."""
+        rows = await db.execute_fetchall(
+            "SELECT channel_id, owner FROM table_leases "
+            "WHERE channel_id = ANY(CAST(? AS BIGINT[])) AND owner <> ? ORDER BY channel_id FOR SHARE",
+            (sorted(set(channel_ids)), self.owner),
+        )
+        return {channel_id: owner for channel_id, owner in rows}
