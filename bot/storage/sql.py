@@ -199,23 +199,12 @@ class SqlStorage:
             batch = self._table_queue[:TABLES_PER_STATEMENT]
             del self._table_queue[:TABLES_PER_STATEMENT]
             refused: dict[int, str] = {}
-            transaction = self.has_leases or any(q.results for q in batch)
             try:
-                async with self._connection.use(transaction=transaction, write=True) as db:
-                    refused = await self._held_by_others(db, [q.row[0] for q in batch])
-                    kept = [q for q in batch if q.row[0] not in refused]
+                async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
                     # A channel's last snapshot only: PostgreSQL refuses to update one row twice
                     # in a statement.
-                    latest = list({q.row[0]: q.row for q in kept}.values())
-                    if latest:
-                        await db.execute_fetchall(
-                            "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
-                            f"VALUES {', '.join(['(?, ?, ?, ?)'] * len(latest))} "
-                            "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
-                            "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
-                            [value for row in latest for value in row],
-                        )
-                    for result in (r for q in kept for r in q.results):
+                    refused = await self._save_rows(db, list({q.row[0]: q.row for q in batch}.values()))
+                    for result in (r for q in batch if q.row[0] not in refused for r in q.results):
                         await records.insert_result(db, result)
             except BaseException as exc:
                 for q in batch:
@@ -257,19 +246,14 @@ class SqlStorage:
             StorageError: not open, the file was deleted or replaced since it was opened, or
                 the database failed (nothing changes).
         """
-        async with self._connection.use(transaction=bool(results) or self.has_leases, write=True) as db:
-            held = await self._held_by_others(db, [channel_id])
-            if held:
-                raise self._lease_error(channel_id, held[channel_id])
+        async with self._connection.use(transaction=bool(results), write=True) as db:
+            holder = await self._delete_row(db, channel_id)
+            if holder is not None:
+                raise self._lease_error(channel_id, holder)  # rolls back
             for result in results:
                 await records.insert_result(db, result)
-            await db.execute_fetchall("DELETE FROM open_tables WHERE channel_id = ?", (channel_id,))
 
     # ------------------------------------------------------------------ table leases
-
-    #: True where tables have real leases (several processes on one database): table writes then
-    #: run in a transaction that checks them (:meth:`_held_by_others`).
-    has_leases = False
 
     async def acquire_tables(self, channel_ids: Sequence[int], seconds: float) -> set[int]:
         """Take the tables' leases: see :meth:`Storage.acquire_tables
@@ -303,10 +287,23 @@ class SqlStorage:
         self._check_open()
         self._leased.difference_update(channel_ids)
 
-    async def _held_by_others(self, db: Db, channel_ids: Sequence[int]) -> dict[int, str]:
-        """The tables among ``channel_ids`` whose lease another owner holds, with that owner, in
-        the caller's transaction; none without leases."""
+    async def _save_rows(self, db: Db, rows: Sequence[tuple[int, int, str, float]]) -> dict[int, str]:
+        """Write table rows ``(channel_id, guild_id, snapshot, updated_at)``, one per channel, in
+        one statement, except those of tables another owner leases: those, with their owner.
+        (Here one owner: every row is written.)"""
+        await db.execute_fetchall(
+            f"INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) VALUES {_marks(len(rows))} "
+            "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+            "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
+            [value for row in rows for value in row],
+        )
         return {}
+
+    async def _delete_row(self, db: Db, channel_id: int) -> str | None:
+        """Delete the table's row, unless another owner leases it: then that owner, and nothing
+        is deleted. (Here one owner.)"""
+        await db.execute_fetchall("DELETE FROM open_tables WHERE channel_id = ?", (channel_id,))
+        return None
 
     def _lease_error(self, channel_id: int, holder: str) -> LeaseError:
         return LeaseError(
@@ -391,6 +388,15 @@ class SqlStorage:
             return 0
         async with self._connection.use(transaction=True) as db:
             return await records.forget_user(db, user_id)
+
+
+def _marks(rows: int) -> str:
+    """The ``VALUES`` of ``rows`` table rows (four marks each).
+
+    >>> _marks(2)
+    '(?, ?, ?, ?), (?, ?, ?, ?)'
+    """
+    return ", ".join(["(?, ?, ?, ?)"] * rows)
 
 
 def _snapshot(channel_id: int, guild_id: int, text: str) -> dict[str, Any]:

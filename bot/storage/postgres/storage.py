@@ -2,8 +2,8 @@
 
 It is :class:`~bot.storage.sql.SqlStorage` on a pool of connections
 (:class:`~bot.storage.postgres.connection.Connection`), with table leases: rows of
-``table_leases`` (channel, owner, expiry by the database's clock). Every table write runs in a
-transaction that first reads the table's lease row ``FOR SHARE``: a write by another owner is
+``table_leases`` (channel, owner, expiry by the database's clock). Every table write reads the
+table's lease row ``FOR SHARE`` in its own statement (one trip): a write by another owner is
 refused, and a takeover (:meth:`PostgresStorage.acquire_tables` updating that row) waits for the
 write in flight, so the new owner reads the table as it was last saved.
 """
@@ -17,6 +17,14 @@ from bot.storage.postgres.connection import Connection
 from bot.storage.sql import SqlStorage
 
 __all__ = ["PostgresStorage"]
+
+# The lease rows of the given tables (marks: the channel ids, this owner) naming another owner,
+# locked FOR SHARE until the write commits: a takeover (acquire_tables updating the row) waits
+# for it, then its new owner reads the table as written.
+_HELD = (
+    "SELECT channel_id, owner FROM table_leases WHERE channel_id = ANY(CAST(? AS BIGINT[])) "
+    "AND owner <> ? ORDER BY channel_id FOR SHARE"
+)
 
 
 def _check_seconds(seconds: float) -> float:
@@ -40,8 +48,6 @@ class PostgresStorage(SqlStorage):
         owner: the lease owner id (default: ``host:pid:random``, new at every start).
         max_connections: the pool's size.
     """
-
-    has_leases = True
 
     def __init__(self, url: str, *, owner: str | None = None, max_connections: int = 10) -> None:
         connection = Connection(url, max_connections=max_connections)
@@ -106,12 +112,36 @@ class PostgresStorage(SqlStorage):
                 (self.owner, sorted(set(channel_ids))),
             )
 
-    async def _held_by_others(self, db: Db, channel_ids: Sequence[int]) -> dict[int, str]:
-        """The tables among ``channel_ids`` whose lease row names another owner (expired or not:
-        it must be taken over first), read ``FOR SHARE`` in the caller's transaction."""
-        rows = await db.execute_fetchall(
-            "SELECT channel_id, owner FROM table_leases "
-            "WHERE channel_id = ANY(CAST(? AS BIGINT[])) AND owner <> ? ORDER BY channel_id FOR SHARE",
-            (sorted(set(channel_ids)), self.owner),
+    async def _save_rows(self, db: Db, rows: Sequence[tuple[int, int, str, float]]) -> dict[int, str]:
+        """Write the rows of the tables no other owner leases, in one statement (its lease check
+        included: a save is one trip); the others, with their owner (expired or not: a lease must
+        be taken over first)."""
+        held = await db.execute_fetchall(
+            f"WITH held AS ({_HELD}), written AS ("
+            "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
+            # Columns as arrays: one statement (prepared once) for any number of rows.
+            "SELECT * FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), "
+            "CAST(? AS DOUBLE PRECISION[])) AS v (channel_id, guild_id, snapshot, updated_at) "
+            "WHERE channel_id NOT IN (SELECT channel_id FROM held) "
+            "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+            "snapshot = excluded.snapshot, updated_at = excluded.updated_at) "
+            "SELECT channel_id, owner FROM held",
+            (
+                sorted({row[0] for row in rows}),
+                self.owner,
+                *(list(column) for column in zip(*rows, strict=True)),
+            ),
         )
-        return {channel_id: owner for channel_id, owner in rows}
+        return {channel_id: owner for channel_id, owner in held}
+
+    async def _delete_row(self, db: Db, channel_id: int) -> str | None:
+        """Delete the table's row unless another owner leases it (then that owner), in one
+        statement."""
+        held = list(
+            await db.execute_fetchall(
+                f"WITH held AS ({_HELD}), deleted AS (DELETE FROM open_tables WHERE channel_id = ? "
+                "AND NOT EXISTS (SELECT 1 FROM held)) SELECT owner FROM held",
+                ([channel_id], self.owner, channel_id),
+            )
+        )
+        return str(held[0][0]) if held else None
