@@ -142,7 +142,8 @@ class Storage(Protocol):
         record ``results`` (rounds it just finished) in the same transaction: both or neither.
 
         A result already recorded (a round by game_id and round_no, a game by game_id; a retry
-        after a crash) is not recorded again: the first one stays."""
+        after a crash) is not recorded again: the first one stays. Raises :class:`LeaseError`
+        (nothing written) while another owner holds the table's lease (:meth:`acquire_tables`)."""
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot, for restoring after a restart. A row that can't be read
@@ -152,7 +153,8 @@ class Storage(Protocol):
 
     async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); record ``results`` (its last round
-        and the game) in the same transaction: both or neither (once, as with ``save_table``)."""
+        and the game) in the same transaction: both or neither (once, as with ``save_table``);
+        :class:`LeaseError` as with ``save_table``."""
 
     async def leaderboard(
         self, guild_id: int, *, variant: str | None = None, limit: int = 10
