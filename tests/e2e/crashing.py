@@ -41,7 +41,8 @@ DROPPED_ANSWERS = {"POST interactions 10062", "PATCH webhooks 10062", "POST webh
 
 
 def _postgres_rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    """A query's rows in the PostgreSQL database at ``url`` (read on a thread of its own)."""
+    """A query's rows in the PostgreSQL database at ``url`` (read on a thread of its own); no
+    rows where its table is not made yet (before the bot's first start)."""
     import asyncpg
 
     from tests.storage.helpers import in_thread
@@ -50,6 +51,8 @@ def _postgres_rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         connection = await asyncpg.connect(url)
         try:
             return [tuple(row) for row in await connection.fetch(sql, *params)]
+        except asyncpg.UndefinedTableError:
+            return []
         finally:
             await connection.close()
 
@@ -60,9 +63,7 @@ def read_snapshot(db: Path | str, channel_id: int) -> dict[str, Any] | None:
     """The table snapshot the bot saved for the channel (None: no table, e.g. the game ended);
     ``db``: an SQLite file, or a PostgreSQL URL."""
     if isinstance(db, str):
-        query = "SELECT snapshot FROM open_tables WHERE channel_id = $1"
-        exists = _postgres_rows(db, "SELECT to_regclass('open_tables') IS NOT NULL")[0][0]
-        rows = _postgres_rows(db, query, channel_id) if exists else []  # no table before a first start
+        rows = _postgres_rows(db, "SELECT snapshot FROM open_tables WHERE channel_id = $1", channel_id)
         return json.loads(rows[0][0]) if rows else None
     if not db.exists():
         return None

@@ -28,6 +28,7 @@ __all__ = ["ERRORS", "Connection", "Db", "numbered", "redacted"]
 #: What a failing server, connection or statement raises (a lost connection is an OSError).
 ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
 CONNECT_SECONDS = 10.0
+STATEMENT_SECONDS = 30.0
 
 
 @functools.lru_cache(maxsize=1024)
@@ -119,6 +120,9 @@ class Connection:
                 min_size=1,
                 max_size=self.max_connections,
                 timeout=CONNECT_SECONDS,
+                # A statement that hangs (a lost server, a lock never released) fails rather than
+                # holding its table's lock, and every move there, for ever.
+                command_timeout=STATEMENT_SECONDS,
                 server_settings={"application_name": "uno-bot"},
             )
         except (*ERRORS, ValueError) as exc:  # ValueError: a URL asyncpg can't read
