@@ -13,6 +13,7 @@ import aiohttp
 import discord
 
 from bot.client import UnoBot, point_at
+from bot.metrics import EndpointError
 from bot.settings import Settings
 from bot.storage import Storage, StorageError
 from bot.storage.choose import make_storage
@@ -81,5 +82,8 @@ async def run_bot(
         return 2
     except StorageError as exc:
         log.error("database: %s", exc)
+        return 2
+    except EndpointError as exc:
+        log.error("%s", exc)
         return 2
     return 0
