@@ -183,7 +183,8 @@ class Storage(Protocol):
         An expired lease nobody took over still refuses other owners' writes: take it first.
 
         On PostgreSQL leases are rows with an expiry by the database's clock, so processes on
-        different machines agree. On SQLite one process holds the whole database (its lock file),
+        different machines agree; a lease whose owner's process is gone (its connections closed:
+        it died, or closed its storage) is free at once, not only once expired. On SQLite one process holds the whole database (its lock file),
         so every table is granted.
 
         Args:

@@ -90,6 +90,27 @@ def test_expired_lease_taken_over(storage: Backend) -> None:
     asyncio.run(main())
 
 
+def test_leases_of_a_process_gone_are_free_at_once(storage: Backend) -> None:
+    """A storage closed without giving up its leases (a bot killed: its connections closed) no
+    longer holds its tables: another takes them at once, long before the leases expire."""
+    shared(storage)
+
+    async def main() -> None:
+        a, b = await both(storage)
+        try:
+            assert await a.acquire_tables([7, 8], LONG) == {7, 8}
+            await a.save_table(GUILD, 7, {"by": "a"})
+            assert await b.acquire_tables([7], LONG) == set()  # a runs: refused
+            await a.close()
+            assert await b.acquire_tables([7, 8], LONG) == {7, 8}
+            await b.save_table(GUILD, 7, {"by": "b"})
+            assert await b.load_tables() == [{"by": "b"}]
+        finally:
+            await asyncio.gather(a.close(), b.close())
+
+    asyncio.run(main())
+
+
 def test_refused_save_fails_alone_without_its_results(storage: Backend) -> None:
     """Saves written together (group commit): the one of a table another storage holds fails,
     its round not recorded; the others land with theirs."""

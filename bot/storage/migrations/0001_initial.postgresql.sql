@@ -69,11 +69,13 @@ CREATE TABLE round_players (
 CREATE INDEX round_players_by_person ON round_players (person);
 
 -- Which bot process acts on a table (Storage.acquire_tables): its owner id until expires_at (the
--- database's clock). A row stays after it expires until another owner takes it over or its owner
+-- database's clock), or until the owner's process is gone: while it runs, it holds the session
+-- advisory lock owner_key. A row stays after that until another owner takes it over or its owner
 -- releases it.
 CREATE TABLE table_leases (
     channel_id BIGINT      PRIMARY KEY,
     owner      TEXT        NOT NULL,
+    owner_key  BIGINT      NOT NULL,
     expires_at TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX table_leases_by_owner ON table_leases (owner);

@@ -94,11 +94,13 @@ class Connection:
         max_connections: the pool's size (the group commit writes on one; reads share the rest).
     """
 
-    def __init__(self, url: str, *, max_connections: int = 10) -> None:
+    def __init__(self, url: str, *, max_connections: int = 10, alive_key: int | None = None) -> None:
         self.url = url
         self.where = redacted(url)
         self.max_connections = max_connections
+        self.alive_key = alive_key
         self.pool: asyncpg.Pool[Any] | None = None
+        self._alive: asyncpg.Connection[Any] | None = None
 
     @property
     def is_open(self) -> bool:
@@ -130,6 +132,7 @@ class Connection:
         try:
             async with pool.acquire() as connection:
                 await migrate(connection, self.where)
+            await self.keep_alive()
         except BaseException as exc:
             await pool.close()
             if isinstance(exc, ERRORS):
@@ -137,11 +140,30 @@ class Connection:
             raise
         self.pool = pool
 
+    async def keep_alive(self) -> None:
+        """Hold the session advisory lock ``alive_key`` on a connection of its own, for as long as
+        this process runs (reconnecting if that connection was lost): the server lets it go the
+        moment the process dies, so another process may take this one's table leases at once
+        rather than when they expire. Nothing without ``alive_key``.
+
+        Raises:
+            asyncpg.PostgresError, OSError: the server can't be reached.
+        """
+        if self.alive_key is None or (self._alive is not None and not self._alive.is_closed()):
+            return
+        alive = await asyncpg.connect(self.url, timeout=CONNECT_SECONDS)
+        await alive.execute("SELECT pg_advisory_lock($1)", self.alive_key)
+        self._alive = alive
+
     async def close(self) -> None:
-        """Close the pool, once the calls using its connections are done; nothing if not open."""
+        """Close the pool, once the calls using its connections are done, then let go of the
+        advisory lock of :meth:`keep_alive`; nothing if not open."""
         pool, self.pool = self.pool, None
         if pool is not None:
             await pool.close()
+        alive, self._alive = self._alive, None
+        if alive is not None:
+            await alive.close()
 
     @asynccontextmanager
     async def use(self, *, transaction: bool = False, write: bool = False) -> AsyncIterator[Db]:

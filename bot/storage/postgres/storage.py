@@ -2,7 +2,12 @@
 
 It is :class:`~bot.storage.sql.SqlStorage` on a pool of connections
 (:class:`~bot.storage.postgres.connection.Connection`), with table leases: rows of
-``table_leases`` (channel, owner, expiry by the database's clock). Every table write reads the
+``table_leases`` (channel, owner, expiry by the database's clock). A lease is free once it expires,
+or at once when its owner's process is gone: each process holds a session advisory lock of its
+own (its ``owner_key``) while it runs, which the server lets go when the process dies, so a bot
+restarted after a crash takes its tables back without waiting for their leases to expire (this
+needs a direct connection: a pooler in transaction mode, such as PgBouncer's, cannot hold session
+locks). Every table write reads the
 table's lease row ``FOR SHARE`` in its own statement (one trip): a write by another owner is
 refused, and a takeover (:meth:`PostgresStorage.acquire_tables` updating that row) waits for the
 write in flight, so the new owner reads the table as it was last saved.
@@ -10,13 +15,25 @@ write in flight, so the new owner reads the table as it was last saved.
 
 from __future__ import annotations
 
+import logging
+import secrets
 from collections.abc import Sequence
 
-from bot.storage.common import Db, default_owner
-from bot.storage.postgres.connection import Connection
+from bot.storage.common import Db, default_owner, one_line
+from bot.storage.postgres.connection import ERRORS, Connection
 from bot.storage.sql import SqlStorage
 
 __all__ = ["PostgresStorage"]
+
+log = logging.getLogger(__name__)
+
+# The advisory lock (session level, a bigint key: its high and low halves in classid and objid)
+# of a lease row's owner, held while that owner's process runs (Connection.keep_alive).
+_ALIVE = (
+    "SELECT 1 FROM pg_locks AS l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 "
+    "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "AND CAST(l.classid AS BIGINT) * 4294967296 + CAST(l.objid AS BIGINT) = table_leases.owner_key"
+)
 
 # The lease rows of the given tables (marks: the channel ids, this owner) naming another owner,
 # locked FOR SHARE until the write commits: a takeover (acquire_tables updating the row) waits
@@ -50,8 +67,11 @@ class PostgresStorage(SqlStorage):
     """
 
     def __init__(self, url: str, *, owner: str | None = None, max_connections: int = 10) -> None:
-        connection = Connection(url, max_connections=max_connections)
+        # The advisory lock this process holds while it runs (`Connection.keep_alive`).
+        self.owner_key = secrets.randbits(62) + 1
+        connection = Connection(url, max_connections=max_connections, alive_key=self.owner_key)
         super().__init__(connection, connection.where, owner or default_owner())
+        self._connection: Connection = connection
         self.url = url
 
     def __repr__(self) -> str:
@@ -72,13 +92,15 @@ class PostgresStorage(SqlStorage):
             return set()
         async with self._connection.use(write=True) as db:
             rows = await db.execute_fetchall(
-                "INSERT INTO table_leases (channel_id, owner, expires_at) "
-                "SELECT c, CAST(? AS TEXT), clock_timestamp() + make_interval(secs => ?) "
+                "INSERT INTO table_leases (channel_id, owner, owner_key, expires_at) "
+                "SELECT c, CAST(? AS TEXT), CAST(? AS BIGINT), clock_timestamp() + make_interval(secs => ?) "
                 "FROM unnest(CAST(? AS BIGINT[])) AS c ORDER BY c "
-                "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+                "ON CONFLICT (channel_id) DO UPDATE SET owner = excluded.owner, "
+                "owner_key = excluded.owner_key, expires_at = excluded.expires_at "
                 "WHERE table_leases.owner = excluded.owner OR table_leases.expires_at <= clock_timestamp() "
+                f"OR NOT EXISTS ({_ALIVE}) "
                 "RETURNING channel_id",
-                (self.owner, seconds, channels),
+                (self.owner, self.owner_key, seconds, channels),
             )
         return {row[0] for row in rows}
 
@@ -91,6 +113,10 @@ class PostgresStorage(SqlStorage):
             StorageError: not open, or the database failed.
         """
         seconds = _check_seconds(seconds)
+        try:
+            await self._connection.keep_alive()
+        except ERRORS as exc:  # the leases stand until they expire; the next renewal tries again
+            log.warning("%s: cannot hold this process's advisory lock: %s", self._where, one_line(exc))
         async with self._connection.use(write=True) as db:
             rows = await db.execute_fetchall(
                 "UPDATE table_leases SET expires_at = clock_timestamp() + make_interval(secs => ?) "
