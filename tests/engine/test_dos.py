@@ -96,7 +96,7 @@ def test_deal() -> None:
 
 
 def test_deal_passes_left_past_a_player_who_left() -> None:
-    """docs/rules.md §14.6 ruling 5: the next deal goes to the next seated player to the left of
+    """docs/rules.md §14.15, item 5: the next deal goes to the next seated player to the left of
     a dealer who left."""
     game = DosGame(["a", "b", "c", "d"], seed=2)
     game.start_round()

@@ -99,7 +99,7 @@ class DosScenario:
             scoring=options.scoring,
             partners=options.partners,
             elimination=options.elimination,
-        )  # house rules are accepted and ignored (RULES.md 12.12)
+        )  # house rules are accepted and ignored (docs/rules.md §14.12)
         seed = data.get("seed", 0)
         if not isinstance(seed, int):
             raise Malformed("'seed' must be an integer")
