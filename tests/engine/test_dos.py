@@ -4,6 +4,7 @@ and the action text."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from bot.engine import ai
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DECK, DosCard
-from bot.engine.dos.game import DosGame, DosPendingKind
+from bot.engine.dos.game import DosGame, DosPendingKind, adds_up
 from bot.engine.errors import BadAction, BadCard, BadState
 
 
@@ -156,6 +157,23 @@ def test_action_text() -> None:
     for bad in ("", "jump pile=1", "play pile=x red 3", "play red 2", "play color=pink wild dos"):
         with pytest.raises(BadAction):
             DosAction.parse(bad)
+
+
+def test_adds_up_is_the_definition() -> None:
+    """adds_up (with its shortcuts for Wild #) agrees with docs/rules.md §14.5 taken literally:
+    some choice of numbers 1-10 for the Wild # cards makes the cards add up to the pile, for every
+    pile and every one or two cards of the deck."""
+    kinds = list(dict.fromkeys(DECK))
+
+    def literal(group: list[DosCard], pile: DosCard) -> bool:
+        totals = {sum(pick) for pick in itertools.product(*(c.numbers for c in group))}
+        return not totals.isdisjoint(pile.numbers)
+
+    for pile in kinds:
+        for a in kinds:
+            assert adds_up([a], pile) == literal([a], pile), (a.name, pile.name)
+            for b in kinds:
+                assert adds_up([a, b], pile) == literal([a, b], pile), (a.name, b.name, pile.name)
 
 
 def test_deck_and_cards() -> None:

@@ -62,6 +62,8 @@ class DosCard:
     """The numbers the card may count (§14.5): its face value, {2}, or 1-10."""
     value: int = field(init=False, repr=False)
     """Points when left in a hand (§14.10): face value, Wild DOS 20, Wild # 40."""
+    fixed: int = field(init=False, repr=False)
+    """The one number the card counts, or 0 for a Wild # (any number: :attr:`numbers`)."""
 
     def __new__(cls, kind: DosKind, color: Color | None, number: int = 0) -> DosCard:
         card = _CARDS.get((kind, color, number))
@@ -82,6 +84,7 @@ class DosCard:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "numbers", numbers)
         object.__setattr__(self, "value", value)
+        object.__setattr__(self, "fixed", 0 if kind is DosKind.WILD_NUMBER else min(numbers))
 
     def __reduce__(self) -> tuple[type[DosCard], tuple[DosKind, Color | None, int]]:
         return (DosCard, (self.kind, self.color, self.number))

@@ -173,13 +173,21 @@ def adds_up(cards: Sequence[DosCard], pile: DosCard) -> bool:
     >>> adds_up([DosCard.parse("red 6"), DosCard.parse("red 5")], DosCard.parse("red wild number"))
     False
     """
-    target = pile.numbers
+    # ``fixed`` is the card's one number, 0 for a Wild # (any of 1-10): a Wild # needs its part
+    # of the total to be 1-10.
+    t = pile.fixed
     if len(cards) == 1:
-        return not target.isdisjoint(cards[0].numbers)
+        c = cards[0].fixed
+        return not c or not t or c == t
     if len(cards) != 2:
         return False
-    a, b = cards
-    return any(x + y in target for x in a.numbers for y in b.numbers)
+    a, b = cards[0].fixed, cards[1].fixed
+    if a and b:
+        return a + b == t if t else a + b <= 10
+    if a or b:  # one Wild #: the other card's number plus 1-10
+        k = a or b
+        return 1 <= t - k <= 10 if t else k <= 9
+    return not t or t >= 2  # two Wild #: any total from 2 to 20
 
 
 class DosGame:
@@ -830,10 +838,11 @@ class DosGame:
 
     def _held(self, player: str, cards: Iterable[DosCard | str]) -> list[DosCard]:
         found = [_card(c) for c in cards]
-        have = Counter(self.hands[player])
-        for card, n in Counter(found).items():
-            if have[card] < n:
-                raise NoSuchCard(f"You don't hold {'that many ' if have[card] else ''}{card.name}.")
+        hand = self.hands[player]
+        for card in found:
+            have = hand.count(card)
+            if have < found.count(card):
+                raise NoSuchCard(f"You don't hold {'that many ' if have else ''}{card.name}.")
         return found
 
     def emit(self, kind: DosEventKind, player: str | None, **data: Any) -> None:
