@@ -179,7 +179,8 @@ def choose(
     playouts: int | None = None,
 ) -> Action | DosAction:
     """The computer player's action at ``level`` for ``player``'s pending decision (a UNO call
-    first when one counts, which the easy level sometimes forgets). Every action returned is
+    first when one counts, which the easy level sometimes forgets); a ``DosGame`` goes to DOS's own
+    player (bot/engine/dos/ai.py; ``budget`` and ``playouts`` unused). Every action returned is
     listed by ``game.legal_actions(player)``.
 
     Args:
