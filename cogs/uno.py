@@ -115,6 +115,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         house_rules="Comma-separated house rules: stacking, jump-in, seven-o, draw-until-playable, forced-play, no-bluffing (or 'none')",
         customizable_rule="DC Super Hero Girls Wild Customizable: a rule id (see /uno rules) or your own text",
         turn_seconds="Seconds per turn before the default move (0 = no timer)",
+        threads="Open each new game in a public thread of its own (the bot needs Create Public Threads)",
     )
     async def settings(
         self,
@@ -125,10 +126,11 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         house_rules: str | None = None,
         customizable_rule: app_commands.Range[str, 0, 300] | None = None,
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
+        threads: bool | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds)
-        if asked != (None,) * 6 and not interaction.permissions.manage_channels:
+        asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds, threads)
+        if asked != (None,) * 7 and not interaction.permissions.manage_channels:
             raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
         if turn_seconds is not None:
             try:
@@ -143,6 +145,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                 "scoring": scoring,
                 "customizable_rule": customizable_rule,
                 "turn_seconds": turn_seconds,
+                "threads": threads,
             }.items()
             if v is not None
         }
@@ -169,6 +172,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             )
             current = merged
         text = render.settings_text(current["variant"], options_from(current), int(current["turn_seconds"]))
+        text += f"\nA thread per game: **{'on' if current.get('threads') else 'off'}**"
         title = "Channel settings saved" if changes else "Channel settings"
         await interaction.followup.send(f"**{title}**\n{text}", ephemeral=True)
 

@@ -454,7 +454,12 @@ GATEWAY_OBJECTS: dict[str, list[tuple[tuple[str, ...], str, tuple[str, ...]]]] =
 
 
 # A channel object's schema by its type: a DM (1), a thread (10-12), else a guild channel.
-_CHANNEL_SCHEMAS = {1: "PrivateChannelResponse", 10: "ThreadResponse", 11: "ThreadResponse", 12: "ThreadResponse"}
+_CHANNEL_SCHEMAS: dict[Any, str] = {
+    1: "PrivateChannelResponse",
+    10: "ThreadResponse",
+    11: "ThreadResponse",
+    12: "ThreadResponse",
+}
 
 
 def _at(node: Any, where: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Any]]:

@@ -754,9 +754,7 @@ class State:
             "member_count": len(self.users),
             "members": [self.member_payload(u) for u in listed],
             "channels": [
-                self.channel_payload(c)
-                for c in self.channels.values()
-                if c.type == 0 and not c.deleted
+                self.channel_payload(c) for c in self.channels.values() if c.type == 0 and not c.deleted
             ],
             "threads": [self.channel_payload(t) for t in self.threads(archived=False)],
             "presences": [],

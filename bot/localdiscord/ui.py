@@ -168,7 +168,9 @@ class UI:
         where = (
             f"DM with {message.channel.recipient.name}"
             if message.channel.recipient
-            else (f"#{message.channel.name}" if not message.channel.is_thread else f"🧵 {message.channel.name}")
+            else (
+                f"#{message.channel.name}" if not message.channel.is_thread else f"🧵 {message.channel.name}"
+            )
         )
         command = None
         if message.interaction is not None and message.interaction.command:
@@ -319,7 +321,12 @@ def _channel_list(channels: list[Channel], threads: list[Channel]) -> list[JSON]
 def _thread_view(thread: Channel | None) -> JSON | None:
     if thread is None or thread.deleted:
         return None
-    return {"id": str(thread.id), "name": thread.name, "messages": thread.message_count, "archived": thread.archived}
+    return {
+        "id": str(thread.id),
+        "name": thread.name,
+        "messages": thread.message_count,
+        "archived": thread.archived,
+    }
 
 
 async def _notify(ws: web.WebSocketResponse) -> None:

@@ -115,8 +115,12 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
             and table.log[removal + 1] == "alice left the game"
         )
         # alice was the only human: the bots don't play on for nobody.
-        await env.stand_in.wait_for_message(ch, lambda m: "Only bots were left" in m.text)
+        ended = await env.stand_in.wait_for_message(ch, lambda m: "Only bots were left" in m.text)
         assert bot_of(env).service.tables.get(ch.id) is None
+        # alice can play again with the same bots: the message offers a rematch.
+        await click(env, alice, ended, "Rematch")
+        await env.stand_in.wait_until(lambda: bot_of(env).service.tables.get(ch.id) is not None)
+        assert [x.name for x in table_of(env, ch).seats] == ["alice", "Bot 1", "Bot 2"]
         stats = await bot_of(env).storage.stats(table.guild_id, alice_id)  # a game played, and lost
         assert (stats.games_played, stats.games_won) == (1, 0)
 
