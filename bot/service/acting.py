@@ -122,7 +122,9 @@ class Change:
             table.log.append("Only bots were left, so the game has ended.")
             self._over()
             self.posts.append(
-                Post("Only bots were left at the UNO table, so the game has ended.", view=render.rematch(table))
+                Post(
+                    "Only bots were left at the UNO table, so the game has ended.", view=render.rematch(table)
+                )
             )
             return
         if game.pending.player != table.pinged:

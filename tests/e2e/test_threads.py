@@ -27,7 +27,9 @@ async def _threads_on(uno: LocalDiscord) -> None:
     assert answer is not None and "A thread per game: **on**" in answer.text
 
 
-async def _open_in_thread(uno: LocalDiscord, host: User, others: list[User], bots: int) -> tuple[Channel, Table]:
+async def _open_in_thread(
+    uno: LocalDiscord, host: User, others: list[User], bots: int
+) -> tuple[Channel, Table]:
     """``/uno new`` in #uno: the pointer answers in #uno, the lobby is in the thread started
     from it; the others join there, bots are added, the host starts."""
     s, parent = uno.stand_in, uno.channel("uno")
