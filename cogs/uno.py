@@ -3,6 +3,8 @@ table service's commands (``bot/service/commands.py``). Errors go to the bot's o
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,6 +15,7 @@ from bot import render
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
 from bot.engine.variants import VARIANTS
+from bot.render import stats as stats_render
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
 from bot.settings import check_turn_seconds
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
 EDITIONS = [app_commands.Choice(name=v.name, value=v.id) for v in VARIANTS.values()]
 SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
 NONE = discord.AllowedMentions.none()
+INDENT = "\u2003"  # an em space: Discord keeps it at the start of a line, where it drops spaces
 
 
 @app_commands.guild_only()
@@ -217,9 +221,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await acknowledge(interaction, public=True)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
+        # Two short lines per player, no columns: a phone shows each line whole.
         lines = [
-            f"{i + 1}. {_who(r.user_id)} — {r.games_won} won / {r.games_played} played"
-            f" ({r.win_rate:.0%}), {render.count(r.rounds_won, 'round')}, {render.count(r.points, 'point')}"
+            f"**{i + 1}.** {_who(r.user_id)} · 🏆 {r.games_won} of {r.games_played} ({r.win_rate:.0%})\n"
+            f"{INDENT}{render.count(r.points, 'point')} · {render.count(r.rounds_won, 'round')} won"
             for i, r in enumerate(rows)
         ]
         embed = discord.Embed(title=title, description="\n".join(lines) or "No games finished yet.")
@@ -241,7 +246,19 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         for variant, counts in sorted(s.by_variant.items()):
             name = VARIANTS[variant].name if variant in VARIANTS else variant
             embed.add_field(name=name, value=render.record_text(**counts))
-        await interaction.followup.send(embed=embed, allowed_mentions=NONE)
+        games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
+        if not games:
+            await interaction.followup.send(embed=embed, allowed_mentions=NONE)
+            return
+        embed.add_field(name="Recent games", value="\n".join(stats_render.recent_lines(games)), inline=False)
+        won = sum(g.won for g in games)
+        title = f"{who.display_name[:40]} · last {render.count(len(games), 'game')}: {won} won"
+        # Tens of milliseconds of drawing: off the event loop, which serves every table meanwhile.
+        png = await asyncio.to_thread(stats_render.chart, games, title)
+        embed.set_image(url=f"attachment://{stats_render.CHART_FILE}")
+        embed.set_footer(text="Points over time: green dots are games won, red ones games lost.")
+        chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
+        await interaction.followup.send(embed=embed, file=chart, allowed_mentions=NONE)
 
     @app_commands.command(name="history")
     async def history(self, interaction: discord.Interaction[UnoBot]) -> None:

@@ -331,13 +331,25 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     await uno.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
     board = await command(uno, bob, ch, "uno leaderboard")
     assert board is not None and f"<@{alice.id}>" in board.text
+    # Readable on a phone: two short lines per player, no table.
+    lines = board.embeds[0]["description"].split("\n")
+    assert lines[0] == f"**1.** <@{alice.id}> · 🏆 1 of 1 (100%)" and len(lines) == 4
+    assert all(len(line) <= 48 for line in lines)
     stats = await command(uno, bob, ch, "uno stats", member=alice)
     assert stats is not None and stats.embeds[0]["description"] == (
         "Games played: **1** · won: **1** (100%)\nRounds won: **1**\nPoints scored: **0**"
     )
-    assert stats.embeds[0]["fields"] == [
-        {"name": "UNO", "value": stats.embeds[0]["description"], "inline": True}
-    ]
+    recent = stats.embeds[0]["fields"][1]
+    assert stats.embeds[0]["fields"][0] == {
+        "name": "UNO",
+        "value": stats.embeds[0]["description"],
+        "inline": True,
+    }
+    assert recent["name"] == "Recent games" and recent["value"].startswith("✅ Won · UNO · +0 · <t:")
+    # Points over time, as a chart attached to the answer and shown in its embed.
+    [chart] = stats.attachments
+    assert chart["filename"] == "uno-stats.png" and chart["size"] > 5000
+    assert stats.embeds[0]["image"]["url"] == "attachment://uno-stats.png"
     answer = await command(uno, alice, ch, "uno forget-me")
     assert answer is not None and answer.ephemeral
     board = await command(uno, bob, ch, "uno leaderboard")

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from bot.storage import GameRecord, PlayerStats, Result, StorageError
+from bot.storage import GameRecord, PlayerGame, PlayerStats, Result, StorageError
 from bot.storage.sqlite import records
 from bot.storage.sqlite.common import dumps
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Connection, Synchronous
@@ -263,6 +263,16 @@ class SqliteStorage:
         """
         async with self._connection.use() as db:
             return await records.stats(db, guild_id, user_id)
+
+    async def recent_games(self, guild_id: int, user_id: str, limit: int = 30) -> list[PlayerGame]:
+        """The player's last ``limit`` finished games in the guild, oldest first, with the
+        points they scored in each.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
+        async with self._connection.use() as db:
+            return await records.recent_games(db, guild_id, user_id, limit)
 
     async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
         """The channel's last recorded games (None: every channel's), newest first, at most
