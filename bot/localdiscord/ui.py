@@ -109,10 +109,12 @@ class UI:
 
     async def state(self, request: web.Request) -> web.Response:
         """``GET /ui/state``: the snapshot for ``?user=`` (default: first human) in
-        ``?channel=`` (default: first channel)."""
+        ``?channel=`` (a channel or thread; default: the first channel)."""
         users, channels = self.stand_in.users, self.stand_in.channels
         user = self._pick(users, request.query.get("user")) or (users[0] if users else None)
-        channel = self._pick(channels, request.query.get("channel")) or channels[0]
+        channel = (
+            self._pick([*channels, *self.stand_in.threads()], request.query.get("channel")) or channels[0]
+        )
         if user is None:
             user = self.stand_in.add_user("player")
         return web.json_response(self.snapshot(user, channel))

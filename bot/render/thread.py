@@ -3,6 +3,7 @@ channel (the thread's starter message), edited with the result when the game end
 
 from __future__ import annotations
 
+from bot.engine.options import Scoring
 from bot.engine.variants import VARIANTS
 from bot.render.words import named, plain
 from bot.tables import Table
@@ -21,7 +22,7 @@ def thread_name(host: str, variant: str) -> str:
 def pointer_open(host: str, variant: str) -> str:
     """The pointer while the lobby or game is open: who opened it and where to join (the thread
     Discord shows under this message)."""
-    return f"🃏 **{plain(host)}** opened a game of {VARIANTS[variant].name}: join in the thread below."
+    return f"🧵 **{plain(host)}** opened a game of {VARIANTS[variant].name}: join in the thread below."
 
 
 def pointer_over(table: Table, why: str = "") -> str:
@@ -31,12 +32,14 @@ def pointer_over(table: Table, why: str = "") -> str:
     edition = VARIANTS[table.variant].name
     game = table.game
     if game is None:
-        return f"🃏 {edition}: the lobby closed before the game started."
+        return f"🧵 {edition}: the lobby closed before the game started."
     if not game.winners:
         reason = f" ({why.rstrip('.')})" if why else ""
-        return f"🃏 {edition}: the game ended with no winner{reason}."
+        return f"🧵 {edition}: the game ended with no winner{reason}."
     winners = " & ".join(named(table, w) for w in game.winners)
-    scores = sorted(game.scores.items(), key=lambda kv: kv[0] not in game.winners)
     rounds = f", {game.round_no} round{'s' if game.round_no != 1 else ''}"
+    if game.options.effective_scoring is Scoring.SINGLE_ROUND:  # no points (docs/rules.md §2.3)
+        return f"🧵 {edition}: 🏆 **{winners}** won{rounds}."
+    scores = sorted(game.scores.items(), key=lambda kv: kv[0] not in game.winners)
     shown = " · ".join(f"{named(table, k)} {v}" for k, v in scores[:6])
-    return f"🃏 {edition}: 🏆 **{winners}** won{rounds} ({shown})."
+    return f"🧵 {edition}: 🏆 **{winners}** won{rounds} ({shown})."

@@ -374,3 +374,64 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
         await expect(hand.locator("img").first).to_be_visible(timeout=WAIT_MS)
         problems += await overflowing(page, width)
     assert not problems, problems
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "name"), [(1280, 900, "desktop"), (390, 844, "phone")], ids=["desktop", "phone"]
+)
+async def test_a_game_in_its_thread_and_its_rematch(
+    browser_env: LocalDiscord, width: int, height: int, name: str
+) -> None:
+    """The channel set to a thread per game: alice's /uno new leaves a pointer in #uno with a link
+    to its thread; the page follows it, the game is played there to its end (rigged: alice holds
+    one card), the standings offer Rematch, which opens the next lobby in the same thread; back
+    in #uno the pointer tells the result. Screenshots ``artifacts/thread-<step>-<name>.png``."""
+    env = browser_env
+    stand_in, parent = env.stand_in, env.channel("uno")
+    stand_in.grant(env.user("alice"), "manage_channels")
+    shot = SCREENSHOT.with_name(f"thread-rematch-{name}.png")
+    async with chromium(width, height, shot) as (page, problems):
+        await page.goto(stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        line = page.locator("#line")
+        for typed in ("/uno settings threads:True", "/uno new scoring:single-round"):
+            await line.fill(typed)
+            await line.press("Enter")
+            await expect(line).to_have_value("", timeout=WAIT_MS)
+        link = page.locator("#messages .msg .thread")
+        await expect(link).to_contain_text("UNO · alice's game", timeout=WAIT_MS)
+        await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-pointer-{name}.png")), full_page=True)
+        await link.click()
+        await expect(page.locator("#chan option:checked")).to_contain_text("🧵 UNO · alice's game")
+        lobby = page.locator("#messages .msg", has_text="UNO lobby")
+        await lobby.get_by_role("button", name="Add bot").click()
+        await expect(lobby).to_contain_text("Seats (2/10)", timeout=WAIT_MS)
+        await lobby.get_by_role("button", name="Start").click()
+        [thread] = stand_in.threads(parent)
+        await stand_in.wait_until(lambda: (t := bot_of(env).service.tables.get(thread.id)) and t.game, 10)
+        rig(env, thread, variant="classic", dealer="Bot 1",
+            hands={"alice": ["red 2"], "Bot 1": ["blue 5", "yellow 6"]},
+            discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
+        bot_of(env).service.publisher.publish(table_of(env, thread))
+        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
+        await table.get_by_role("button", name="My hand").click()
+        hand = page.locator("#side .msg", has_text="Your hand").first
+        await hand.get_by_role("button", name="red 2").click()
+        standings = page.locator("#messages .msg", has_text="won!")
+        await expect(standings).to_contain_text("alice won!", timeout=WAIT_MS)
+        await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-standings-{name}.png")), full_page=True)
+        await standings.get_by_role("button", name="Rematch").click()
+        # The first lobby message says the game started; the rematch's is new, below the standings.
+        rematch = page.locator("#messages .msg", has_text="UNO lobby")
+        await expect(rematch).to_have_count(1, timeout=WAIT_MS)
+        await expect(rematch).to_contain_text("Bot 1")
+        await expect(rematch.get_by_role("button", name="Join")).to_be_visible()
+        await page.screenshot(
+            path=str(SCREENSHOT.with_name(f"thread-rematch-lobby-{name}.png")), full_page=True
+        )
+        problems += await overflowing(page, width)
+        await page.locator("#parent a").click()
+        await expect(page.locator("#messages .msg").first).to_contain_text("🏆 alice won", timeout=WAIT_MS)
+        problems += await overflowing(page, width)
+    assert not problems, problems
