@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     bot_of,
     click,
     command,
+    labels,
     lobby_message,
     play_out,
     published_table,
@@ -80,6 +81,12 @@ async def test_archiving_the_thread_ends_its_game(uno: LocalDiscord) -> None:
     alice, bob = uno.user("alice"), uno.user("bob")
     await _threads_on(uno)
     thread, table = await _open_in_thread(uno, alice, [bob], bots=1)
+    # Archived while the game waits for a human and every message is up to date: an edit on its
+    # way when the thread is archived would be refused (50083), as on Discord.
+    game = table.game
+    assert game is not None
+    await s.wait_until(lambda: not table.seat(game.pending.player or "ai:1").is_ai, 10)  # type: ignore[union-attr]
+    await bot_of(uno).service.updates.drain()
     revisions = {m.id: m.revision for m in s.messages(thread)}
     s.archive(thread)
     await s.wait_until(lambda: bot_of(uno).service.tables.get(thread.id) is None)
@@ -101,7 +108,7 @@ async def test_deleting_the_thread_ends_its_lobby(uno: LocalDiscord) -> None:
     pointer = await command(uno, alice, parent, "uno new")
     assert pointer is not None
     thread = await s.wait_until(lambda: pointer.thread)
-    await s.wait_until(lambda: bot_of(uno).service.tables.get(thread.id) is not None)
+    await s.wait_until(lambda: any("Join" in labels(m) for m in s.messages(thread)))
     s.delete_channel(thread)
     await s.wait_until(lambda: bot_of(uno).service.tables.get(thread.id) is None)
     await s.wait_until(lambda: "lobby closed" in pointer.text)
@@ -119,5 +126,6 @@ async def test_without_create_public_threads_the_game_stays_in_the_channel(uno: 
     pointer = await command(uno, alice, parent, "uno new")
     assert pointer is not None
     await s.wait_until(lambda: "Create Public Threads" in pointer.text)
-    await s.wait_until(lambda: bot_of(uno).service.tables.get(parent.id) is not None)
-    assert lobby_message(uno, parent).channel is parent and s.threads() == []
+    # The table is registered before its lobby message is posted: wait for the message.
+    await s.wait_until(lambda: any("Join" in labels(m) for m in s.messages(parent)))
+    assert table_of(uno, parent).message_id == lobby_message(uno, parent).id and s.threads() == []
