@@ -51,7 +51,8 @@ async def _open_in_thread(
 
 async def test_a_game_played_to_the_end_in_its_thread(uno: LocalDiscord) -> None:
     """Every message of the game is in the thread; #uno holds only the pointer, edited with the
-    winner when the game ends; a second game runs side by side in a thread of its own."""
+    winner when the game ends; a second game runs side by side in a thread of its own; the next
+    /uno new in the thread opens its lobby there."""
     s, parent = uno.stand_in, uno.channel("uno")
     alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
     await _threads_on(uno)
@@ -72,10 +73,14 @@ async def test_a_game_played_to_the_end_in_its_thread(uno: LocalDiscord) -> None
     [record] = await bot_of(uno).storage.history(thread.id, limit=5)
     assert record.result.winners == table.game.winners
     assert second.state is TableState.PLAYING  # the other game goes on
+    # /uno new in the thread opens the next lobby there (no thread in a thread), with #uno's settings.
+    await command(uno, bob, thread, "uno new")
+    await s.wait_until(lambda: any("Join" in labels(m) for m in s.messages(thread)))
+    assert table_of(uno, thread).host.name == "bob" and len(s.threads()) == 2
 
 
 async def test_archiving_the_thread_ends_its_game(uno: LocalDiscord) -> None:
-    """A member archives the thread mid-game: the game ends, recorded with no winner, nothing
+    """A member archives the thread mid-game (after a restart of the bot): the game ends, recorded with no winner, nothing
     more is posted in the thread (which stays archived), and the pointer says why."""
     s, parent = uno.stand_in, uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
@@ -83,6 +88,8 @@ async def test_archiving_the_thread_ends_its_game(uno: LocalDiscord) -> None:
     thread, table = await _open_in_thread(uno, alice, [bob], bots=1)
     # Archived while the game waits for a human and every message is up to date: an edit on its
     # way when the thread is archived would be refused (50083), as on Discord.
+    await uno.restart_client()  # the game in its thread survives a restart
+    table = table_of(uno, thread)
     game = table.game
     assert game is not None
     await s.wait_until(lambda: not table.seat(game.pending.player or "ai:1").is_ai, 10)  # type: ignore[union-attr]
