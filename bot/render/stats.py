@@ -1,9 +1,9 @@
 """``/uno stats`` beyond the counts: a player's recent results as short lines, and their points
 over time as a small chart (a PNG drawn with matplotlib's Agg backend, no display needed).
 
-`chart` is slow (tens of milliseconds): the bot calls it off the event loop
-(``asyncio.to_thread``). It builds its own `Figure` (no pyplot and its global state), so calls in
-several threads at once don't share anything.
+`chart` is slow (tens of milliseconds, and matplotlib's import on the first call): the bot calls
+it off the event loop (``asyncio.to_thread``). It builds its own `Figure` (no pyplot and its
+global state), so calls in several threads at once don't share anything.
 """
 
 from __future__ import annotations
@@ -11,10 +11,6 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from itertools import accumulate
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from bot.engine.variants import VARIANTS
 from bot.storage import PlayerGame
@@ -46,6 +42,12 @@ def chart(games: Sequence[PlayerGame], title: str) -> bytes:
     """
     if not games:
         raise ValueError("no games to chart")
+    # Imported here, in the worker thread of its first call: matplotlib takes a second or more
+    # to import, which the bot's start (and every /uno command until then) need not wait for.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     figure = Figure(figsize=(6, 2.6), dpi=100, facecolor=_BACKGROUND)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot(facecolor=_BACKGROUND)
