@@ -376,6 +376,11 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
     assert not problems, problems
 
 
+async def bottom(page: Any) -> None:
+    """Scroll the channel to its newest message (for a screenshot)."""
+    await page.locator("#messages").evaluate("(box) => { box.scrollTop = box.scrollHeight; }")
+
+
 @pytest.mark.parametrize(
     ("width", "height", "name"), [(1280, 900, "desktop"), (390, 844, "phone")], ids=["desktop", "phone"]
 )
@@ -400,6 +405,7 @@ async def test_a_game_in_its_thread_and_its_rematch(
             await expect(line).to_have_value("", timeout=WAIT_MS)
         link = page.locator("#messages .msg .thread")
         await expect(link).to_contain_text("UNO · alice's game", timeout=WAIT_MS)
+        await bottom(page)
         await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-pointer-{name}.png")), full_page=True)
         await link.click()
         await expect(page.locator("#chan option:checked")).to_contain_text("🧵 UNO · alice's game")
@@ -420,6 +426,11 @@ async def test_a_game_in_its_thread_and_its_rematch(
         await hand.get_by_role("button", name="red 2").click()
         standings = page.locator("#messages .msg", has_text="won!")
         await expect(standings).to_contain_text("alice won!", timeout=WAIT_MS)
+        # Settled: the table message shows the end (without its buttons).
+        await expect(page.locator("#messages .msg", has_text="The game is over")).to_have_count(
+            1, timeout=WAIT_MS
+        )
+        await bottom(page)
         await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-standings-{name}.png")), full_page=True)
         await standings.get_by_role("button", name="Rematch").click()
         # The first lobby message says the game started; the rematch's is new, below the standings.
@@ -427,6 +438,7 @@ async def test_a_game_in_its_thread_and_its_rematch(
         await expect(rematch).to_have_count(1, timeout=WAIT_MS)
         await expect(rematch).to_contain_text("Bot 1")
         await expect(rematch.get_by_role("button", name="Join")).to_be_visible()
+        await bottom(page)
         await page.screenshot(
             path=str(SCREENSHOT.with_name(f"thread-rematch-lobby-{name}.png")), full_page=True
         )
