@@ -35,6 +35,7 @@ from pydantic_settings import SettingsError as PydanticSettingsError
 
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
+from bot.storage.choose import parse_url
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
 
 DEFAULT_CONFIG = Path("config.toml")
@@ -94,10 +95,26 @@ class DiscordSettings(Section):
 
 class DatabaseSettings(Section):
     """Where games, scores and channel settings are kept, and how surely each commit is on disk
-    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot)."""
+    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot).
 
+    ``url`` chooses the database (:mod:`bot.storage.choose`): ``sqlite:///PATH`` or
+    ``postgresql://user:password@host:port/database``; unset, the SQLite file at ``path``."""
+
+    url: str | None = None
     path: Path = Path("uno.db")
     synchronous: Synchronous = DEFAULT_SYNCHRONOUS
+
+    @field_validator("url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_url(value)
+        return value
+
+    @property
+    def location(self) -> Path | str:
+        """``url`` if set, else ``path``."""
+        return self.url if self.url is not None else self.path
 
 
 MIN_TURN_SECONDS = 10
