@@ -83,6 +83,8 @@ async def test_restart_posts_the_message_of_a_lobby_saved_without_one(uno: Local
     alice, bob = uno.user("alice"), uno.user("bob")
     await command(uno, alice, ch, "uno new")
     lobby = table_of(uno, ch)
+    # The bot saves the message's id once it is posted (the test sees the message a moment before).
+    await uno.stand_in.wait_until(lambda: lobby.message_id is not None)
     lobby.message_id = None  # as saved by /uno new before it posts the lobby message
     await uno.client.service.acting.save(lobby)  # type: ignore[attr-defined]
     before = len(uno.stand_in.messages(ch))

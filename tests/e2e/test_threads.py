@@ -135,4 +135,5 @@ async def test_without_create_public_threads_the_game_stays_in_the_channel(uno: 
     await s.wait_until(lambda: "Create Public Threads" in pointer.text)
     # The table is registered before its lobby message is posted: wait for the message.
     await s.wait_until(lambda: any("Join" in labels(m) for m in s.messages(parent)))
-    assert table_of(uno, parent).message_id == lobby_message(uno, parent).id and s.threads() == []
+    await s.wait_until(lambda: table_of(uno, parent).message_id == lobby_message(uno, parent).id)
+    assert s.threads() == []
