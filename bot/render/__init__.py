@@ -14,7 +14,7 @@ module        what it draws
 ============  ==================================================================================
 """
 
-from bot.render.hand import CARD_BUTTONS, hand
+from bot.render.hand import hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe, log_lines
 from bot.render.table import rematch, round_summary, standings, table
@@ -30,7 +30,6 @@ from bot.render.words import (
 )
 
 __all__ = [
-    "CARD_BUTTONS",
     "HOUSE_RULE_HINTS",
     "HOUSE_RULE_NAMES",
     "as_label",

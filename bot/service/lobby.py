@@ -145,10 +145,9 @@ class Lobby:
                 raise NotSaved.logged(channel_id, exc) from None
             self.tables.put(table)
             self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
-        embed, view = render.lobby(table)
         try:  # the answer "thinking" so far (or a new message, for a click) becomes the lobby message
             message = await interaction.followup.send(
-                embed=embed, view=view, allowed_mentions=NONE, wait=True
+                view=render.lobby(table), allowed_mentions=NONE, wait=True
             )
         except discord.HTTPException:
             await self._discard(table)  # never a lobby without its message
@@ -218,8 +217,7 @@ class Lobby:
         if table.state is TableState.LOBBY:
             if from_message(interaction):
                 shown = table.version
-                embed, view = render.lobby(table)
-                await interaction.edit_original_response(embed=embed, view=view)
+                await interaction.edit_original_response(content=None, embed=None, view=render.lobby(table))
                 if table.version != shown:  # changed again while the answer was on its way
                     self.service.publisher.publish(table)
             else:
@@ -245,7 +243,8 @@ class Lobby:
         lobby message redraws it without its components; a command is answered with ``ack``,
         and the lobby message is redrawn so in the background."""
         if from_message(interaction):
-            await interaction.edit_original_response(embed=render.lobby_over(table, title, footer), view=None)
+            view = render.lobby_over(table, title, footer)
+            await interaction.edit_original_response(content=None, embed=None, view=view)
         else:
             await interaction.followup.send(ack, ephemeral=True)
             self.service.publisher.show_lobby_over(table, message_id, title, footer)
