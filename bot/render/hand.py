@@ -155,7 +155,9 @@ def hand(
     room = MAX_COMPONENTS - 1 - size([heading_item]) - len(texts) - rows_size(items)
     items += _card_items(tbl, entries, page, room)
     accent = EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31
-    return message(accent, [heading_item], texts, list(rows(items)))
+    # The decisions right under the heading, the whole hand below them: on a phone the buttons
+    # stay in sight however long the hand is.
+    return message(accent, [heading_item, *rows(items)], texts, [])
 
 
 def _cards_list(cards: list[Card], side: Side, bold: set[Card], faces: Faces = TEXT_ONLY) -> str:

@@ -99,8 +99,9 @@ def fit(texts: list[str], limit: int = MAX_TEXT) -> list[str]:
 
 
 def message(accent: int, top: list[Item], texts: list[str], bottom: list[Item]) -> discord.ui.LayoutView:
-    """One container in ``accent``: the ``top`` items (a heading), the ``texts`` as text
-    blocks (cut to fit with the top's text, `fit`), then the ``bottom`` items (action rows)."""
+    """One container in ``accent``: the ``top`` items (a heading, maybe action rows), the
+    ``texts`` as text blocks (cut to fit with the top's text, `fit`), then the ``bottom`` items
+    (action rows)."""
     used = sum(len(c.content) for i in top for c in _texts(i))
     body: list[Item] = [discord.ui.TextDisplay(t) for t in fit([t for t in texts if t], MAX_TEXT - used)]
     container = discord.ui.Container(*top, *body, *bottom, accent_colour=accent)

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     lobby_message,
     open_table,
     rig,
+    rig_many_plays,
     table_message,
     table_of,
 )
@@ -277,13 +278,7 @@ async def test_a_refused_choice_redraws_the_hand_with_the_reason(uno: LocalDisco
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
-    # 28 different cards (their backs differ), all playable: more than a hand's buttons.
-    reds = [f"red {n} / pink {m}" for n in (0, 1, 2, 3, 4, 5, 6, 8, 9) for m in (1, 2, 3)]
-    game = rig(
-        uno, ch, variant="flip", dealer="bob",
-        hands={"alice": [*reds, "blue 7 / teal 1"], "bob": ["blue 5 / teal 2", "yellow 6 / orange 2"]},
-        discard=["red 7 / pink 4"], draw=["blue 1 / teal 3", "blue 2 / teal 4", "blue 3 / teal 5"],
-    )  # fmt: skip
+    game = rig_many_plays(uno, ch)
     message = await hand(uno, alice, ch)
     assert message.selects  # more playable cards than buttons: they are in a select
     red_2 = next(o["value"] for o in message.selects[0]["options"] if o["label"] == "🟥 red 2")
