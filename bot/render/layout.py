@@ -64,12 +64,13 @@ def _grouped(items: Iterable[Item]) -> list[list[Item]]:
         by_row.setdefault(10_000 if item.row is None else item.row, []).append(item)
     groups: list[list[Item]] = []
     for key in sorted(by_row):
-        group: list[Item] | None = None
+        width = ROW_WIDTH  # of the row being filled: none yet
         for item in by_row[key]:
-            if group is None or sum(i.width for i in group) + item.width > ROW_WIDTH:
-                group = []
-                groups.append(group)
-            group.append(item)
+            if width + item.width > ROW_WIDTH:
+                groups.append([])
+                width = 0
+            groups[-1].append(item)
+            width += item.width
     return groups
 
 

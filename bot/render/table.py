@@ -64,13 +64,15 @@ def inactive_faces(table: Table, game: Game, faces: Faces = TEXT_ONLY) -> list[t
     each line in its share of its field: with its emojis if they fit it, else in short, cut to it
     with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
     Empty for one-sided editions."""
+    if not game.variant.two_sided:
+        return []
     other = game.side.other
     rows = [
         (f"{named(table, p)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
         for p in game.players
         if game.hands.get(p) and p not in game.out
     ]
-    if not game.variant.two_sided or not rows:
+    if not rows:
         return []
     title = f"The {game.variant.side_names[0 if other is Side.LIGHT else 1]} side of every hand"
     shorts = [(who, [face_short(f) for f in hand]) for who, hand in rows]
