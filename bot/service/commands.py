@@ -171,7 +171,7 @@ class Commands:
             table.state = TableState.OVER
             table.log.append(f"The table was closed by {render.plain(interaction.user.display_name)}.")
         if was_lobby:
-            footer = f"Closed by {render.as_label(interaction.user.display_name)}."
+            footer = f"Closed by {render.plain(interaction.user.display_name)}."  # Markdown: escaped
             self.service.publisher.show_lobby_over(table, table.message_id, "UNO lobby (closed)", footer)
         await interaction.followup.send(
             f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE

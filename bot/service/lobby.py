@@ -33,8 +33,8 @@ NO_THREAD = (
     "🃏 This channel opens each game in a thread, but I can't create threads here (I need "
     "Create Public Threads), so the game is in this channel."
 )
-Post = Callable[[discord.Embed, discord.ui.View], Awaitable[discord.abc.Snowflake]]
-"""Posts a lobby message (its embed and view) somewhere other than the interaction's answer."""
+Post = Callable[[discord.ui.LayoutView], Awaitable[discord.abc.Snowflake]]
+"""Posts a lobby message (its layout view) somewhere other than the interaction's answer."""
 OPEN_ALREADY = "A game is already open in this channel (/uno end closes it)."
 SERVED_ELSEWHERE = "Another instance of the bot serves this channel's table just now; try again in a minute."
 
@@ -132,7 +132,7 @@ class Lobby:
         await self._open(
             interaction,
             table,
-            post=lambda embed, view: room.send(embed=embed, view=view, allowed_mentions=NONE),
+            post=lambda view: room.send(view=view, allowed_mentions=NONE),
         )
 
     async def rematch(self, interaction: discord.Interaction[Any], arg: str) -> None:
@@ -202,14 +202,12 @@ class Lobby:
                 raise NotSaved.logged(channel_id, exc) from None
             self.tables.put(table)
             self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
-        embed, view = render.lobby(table)
         try:  # the answer "thinking" so far (or a new message, for a click) becomes the lobby message
+            view = render.lobby(table)
             if post is not None:
-                message: discord.abc.Snowflake = await post(embed, view)
+                message: discord.abc.Snowflake = await post(view)
             else:
-                message = await interaction.followup.send(
-                    embed=embed, view=view, allowed_mentions=NONE, wait=True
-                )
+                message = await interaction.followup.send(view=view, allowed_mentions=NONE, wait=True)
         except discord.HTTPException:
             await self._discard(table)  # never a lobby without its message
             raise
@@ -278,8 +276,7 @@ class Lobby:
         if table.state is TableState.LOBBY:
             if from_message(interaction):
                 shown = table.version
-                embed, view = render.lobby(table)
-                await interaction.edit_original_response(embed=embed, view=view)
+                await interaction.edit_original_response(content=None, embed=None, view=render.lobby(table))
                 if table.version != shown:  # changed again while the answer was on its way
                     self.service.publisher.publish(table)
             else:
@@ -305,7 +302,8 @@ class Lobby:
         lobby message redraws it without its components; a command is answered with ``ack``,
         and the lobby message is redrawn so in the background."""
         if from_message(interaction):
-            await interaction.edit_original_response(embed=render.lobby_over(table, title, footer), view=None)
+            view = render.lobby_over(table, title, footer)
+            await interaction.edit_original_response(content=None, embed=None, view=view)
         else:
             await interaction.followup.send(ack, ephemeral=True)
             self.service.publisher.show_lobby_over(table, message_id, title, footer)

@@ -422,7 +422,7 @@ async def test_a_bot_winning_closes_the_table(uno: LocalDiscord) -> None:
     assert answer is not None
     await click(uno, alice, answer, "🟥 red 2")
     await uno.stand_in.wait_for_message(ch, lambda m: "Bot 1 won!" in m.text)
-    await uno.stand_in.wait_until(lambda: "The game is over." in message.text and not message.components)
+    await uno.stand_in.wait_until(lambda: "The game is over." in message.text and not message.buttons)
     assert table.game is not None and table.game.winners == ["ai:1"]
     assert not any("it's your move" in m.text for m in uno.stand_in.messages(ch))
 
