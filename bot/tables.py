@@ -160,6 +160,8 @@ class Table:
             who becomes the host again on joining ("" otherwise).
         language: the language of the table's public messages and log (a key of
             ``bot.i18n.LANGUAGES``): the channel's setting, else the server's, when it opened.
+        parent_id, pointer_id: a table in a thread of its own: the channel the thread belongs to,
+            and the one-line message there that points to it (edited with the result).
     """
 
     guild_id: int
@@ -186,6 +188,8 @@ class Table:
     ping_message_id: int | None = None
     rematch_host: str = ""
     language: str = "en"
+    parent_id: int | None = None
+    pointer_id: int | None = None
 
     @classmethod
     def new(
@@ -424,6 +428,8 @@ class Table:
             "ping_message_id": self.ping_message_id,
             "rematch_host": self.rematch_host,
             "language": self.language,
+            "parent_id": self.parent_id,
+            "pointer_id": self.pointer_id,
         }
 
     @classmethod
@@ -456,6 +462,8 @@ class Table:
                 ping_message_id=data.get("ping_message_id"),
                 rematch_host=str(data.get("rematch_host", "")),
                 language=str(data.get("language", "en")),  # English before there were others
+                parent_id=data.get("parent_id"),
+                pointer_id=data.get("pointer_id"),
                 removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
                 reveals={
                     p: Reveal(int(n), str(by), tuple(hand))

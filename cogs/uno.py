@@ -3,6 +3,8 @@ table service's commands (``bot/service/commands.py``). Errors go to the bot's o
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,6 +17,7 @@ from bot.engine.options import HouseRule, Scoring
 from bot.engine.variants import VARIANTS
 from bot.errors import reader
 from bot.i18n import ENGLISH, LANGUAGES, N_, Tr, channel_language, refusal, translator
+from bot.render import stats as stats_render
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
 from bot.settings import check_turn_seconds
@@ -33,6 +36,7 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="The server's language", value=SERVER),
 ]
 NONE = discord.AllowedMentions.none()
+INDENT = "\u2003"  # an em space: Discord keeps it at the start of a line, where it drops spaces
 
 
 @app_commands.guild_only()
@@ -124,6 +128,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         customizable_rule="DC Super Hero Girls Wild Customizable: a rule id (see /uno rules) or your own text",
         turn_seconds="Seconds per turn before the default move (0 = no timer)",
         language="Language of the lobby, table and summaries here (default: the server's)",
+        threads="Open each new game in a public thread of its own (the bot needs Create Public Threads)",
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -136,10 +141,20 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         customizable_rule: app_commands.Range[str, 0, 300] | None = None,
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
         language: str | None = None,
+        threads: bool | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds, language)
-        if asked != (None,) * 7 and not interaction.permissions.manage_channels:
+        asked = (
+            variant,
+            target_score,
+            scoring,
+            house_rules,
+            customizable_rule,
+            turn_seconds,
+            language,
+            threads,
+        )
+        if asked != (None,) * 8 and not interaction.permissions.manage_channels:
             raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
         if turn_seconds is not None:
             try:
@@ -161,6 +176,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                 "scoring": scoring,
                 "customizable_rule": customizable_rule,
                 "turn_seconds": turn_seconds,
+                "threads": threads,
             }.items()
             if v is not None
         }
@@ -207,6 +223,8 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             tr,
             str(current.get("language") or ""),
         )
+        on = tr._("on") if current.get("threads") else tr._("off")
+        text += "\n" + tr._("A thread per game: **{on}**").format(on=on)
         title = (
             tr._("Channel settings saved") if changes or language is not None else tr._("Channel settings")
         )
@@ -267,17 +285,18 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         tr = await self._public(interaction)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = tr._("UNO leaderboard") + (f" · {render.edition_name(variant, tr)}" if variant else "")
-        row = tr._("{rank}. {who} — {won} won / {played} played ({rate}), {rounds}, {points}")
+        # Two short lines per player, no columns: a phone shows each line whole.
+        first = tr._("**{rank}.** {who} · 🏆 {won} of {played} ({rate})")
         lines = [
-            row.format(
+            first.format(
                 rank=i + 1,
                 who=_who(r.user_id, tr),
                 won=r.games_won,
                 played=r.games_played,
                 rate=f"{r.win_rate:.0%}",
-                rounds=render.count(r.rounds_won, "round", tr),
-                points=render.count(r.points, "point", tr),
             )
+            + f"\n{INDENT}{render.count(r.points, 'point', tr)} · "
+            + tr.n("{n} round won", "{n} rounds won", r.rounds_won)
             for i, r in enumerate(rows)
         ]
         embed = discord.Embed(title=title, description="\n".join(lines) or tr._("No games finished yet."))
@@ -301,7 +320,22 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         for variant, counts in sorted(s.by_variant.items()):
             name = render.edition_name(variant, tr)
             embed.add_field(name=name, value=render.record_text(tr, **counts))
-        await interaction.followup.send(embed=embed, allowed_mentions=NONE)
+        games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
+        if not games:
+            await interaction.followup.send(embed=embed, allowed_mentions=NONE)
+            return
+        recent = "\n".join(stats_render.recent_lines(games, tr))
+        embed.add_field(name=tr._("Recent games"), value=recent, inline=False)
+        won = sum(g.won for g in games)
+        title = tr._("{name} · last {games}: {won} won").format(
+            name=who.display_name[:40], games=render.count(len(games), "game", tr), won=won
+        )
+        # Tens of milliseconds of drawing: off the event loop, which serves every table meanwhile.
+        png = await asyncio.to_thread(stats_render.chart, games, title, tr)
+        embed.set_image(url=f"attachment://{stats_render.CHART_FILE}")
+        embed.set_footer(text=tr._("Points over time: green dots are games won, red ones games lost."))
+        chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
+        await interaction.followup.send(embed=embed, file=chart, allowed_mentions=NONE)
 
     @app_commands.command(name="history")
     async def history(self, interaction: discord.Interaction[UnoBot]) -> None:

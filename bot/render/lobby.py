@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
-from bot.components import UnoButton, UnoSelect, view_of
+from bot.components import UnoButton, UnoSelect
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.i18n import Tr
+from bot.render.layout import block, heading, message, rows, small
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
@@ -40,39 +43,9 @@ def options_text(table: Table, tr: Tr) -> str:
     return " · ".join(parts)
 
 
-def lobby(table: Table, tr: Tr) -> tuple[discord.Embed, discord.ui.View]:
-    """The public lobby message in ``tr``'s language (the table's): seats, options; Join, Leave,
-    Add bot, Start; host selects."""
-    embed = discord.Embed(title=tr._("UNO lobby"), description=options_text(table, tr), color=0xD72600)
-    host = tr._(" (host)")
-    seats = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{host if s.id == table.host.id else ''}"
-        for i, s in enumerate(table.seats)
-    )
-    embed.add_field(
-        name=tr._("Seats ({seated}/10)").format(seated=len(table.seats)),
-        value=seats or tr._("empty"),
-        inline=False,
-    )
-    # Partners sit across the table (docs/rules.md §3.2).
-    if table.options.partners and len(table.seats) in (4, 6, 8, 10):
-        half = len(table.seats) // 2
-        pairs = zip(table.seats[:half], table.seats[half:], strict=True)
-        teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
-        embed.add_field(name=tr._("Teams (partners sit across)"), value=teams, inline=False)
-    footer = tr._(
-        "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
-        "then presses Start."
-    )
-    if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
-        footer = (
-            tr._("Partners need 4, 6, 8 or 10 players to start ({seated} seated).").format(
-                seated=len(table.seats)
-            )
-            + " "
-            + footer
-        )
-    embed.set_footer(text=footer)
+def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
+    """The public lobby message (Components V2) in ``tr``'s language (the table's): seats,
+    options; Join, Leave, Add bot, Start; host selects."""
     ch, v = table.channel_id, table.version
     variant_options = [
         discord.SelectOption(label=edition_name(var.id, tr), value=var.id, default=var.id == table.variant)
@@ -94,23 +67,67 @@ def lobby(table: Table, tr: Tr) -> tuple[discord.Embed, discord.ui.View]:
     ]
     if any(s.is_ai for s in table.seats):
         seat_buttons.append(UnoButton("l", ch, v, "unbot", label=tr._("Remove bot"), row=0))
-    view = view_of(
-        *seat_buttons,
-        UnoButton("l", ch, v, "start", label=tr._("Start"), style=discord.ButtonStyle.primary, row=0),
-        UnoSelect("l", ch, v, "variant", options=variant_options, placeholder=tr._("Edition"), row=1),
-        UnoSelect(
-            "l", ch, v, "rules", options=rule_options, placeholder=tr._("House rules"), max_values=6, row=2
-        ),
+    items = rows(
+        [
+            *seat_buttons,
+            UnoButton("l", ch, v, "start", label=tr._("Start"), style=discord.ButtonStyle.primary, row=0),
+            UnoSelect("l", ch, v, "variant", options=variant_options, placeholder=tr._("Edition"), row=1),
+            UnoSelect(
+                "l",
+                ch,
+                v,
+                "rules",
+                options=rule_options,
+                placeholder=tr._("House rules"),
+                max_values=6,
+                row=2,
+            ),
+        ]
     )
-    return embed, view
+    return _lobby(table, tr._("UNO lobby"), tr, _footer(table, tr), list(items))
 
 
-def lobby_over(table: Table, title: str, tr: Tr, footer: str = "") -> discord.Embed:
+def _footer(table: Table, tr: Tr) -> str:
+    footer = tr._(
+        "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
+        "then presses Start."
+    )
+    if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
+        footer = (
+            tr._("Partners need 4, 6, 8 or 10 players to start ({seated} seated).").format(
+                seated=len(table.seats)
+            )
+            + " "
+            + footer
+        )
+    return footer
+
+
+def _lobby(
+    table: Table, title: str, tr: Tr, footer: str, items: list[discord.ui.Item[Any]]
+) -> discord.ui.LayoutView:
+    """The lobby's texts under ``title`` (its seats, options, teams) in ``tr``'s language,
+    ``footer`` in small text, then ``items``."""
+    host = tr._(" (host)")
+    seats = "\n".join(
+        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{host if s.id == table.host.id else ''}"
+        for i, s in enumerate(table.seats)
+    )
+    texts = [block(tr._("Seats ({seated}/10)").format(seated=len(table.seats)), seats or tr._("empty"))]
+    # Partners sit across the table (docs/rules.md §3.2).
+    if table.options.partners and len(table.seats) in (4, 6, 8, 10):
+        half = len(table.seats) // 2
+        pairs = zip(table.seats[:half], table.seats[half:], strict=True)
+        teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
+        texts.append(block(tr._("Teams (partners sit across)"), teams))
+    if footer:
+        texts.append(small(footer))
+    top = heading(f"### {title}\n{options_text(table, tr)}")
+    return message(0xD72600, [top], texts, items)
+
+
+def lobby_over(table: Table, title: str, tr: Tr, footer: str = "") -> discord.ui.LayoutView:
     """The lobby message once the lobby is over (closed, expired, or the game started): its seats
     and options, ``title`` and ``footer`` saying why (in ``tr``'s language already), and no
     components."""
-    embed, _ = lobby(table, tr)
-    embed.title = title
-    if footer:
-        embed.set_footer(text=footer)
-    return embed
+    return _lobby(table, title, tr, footer or _footer(table, tr), [])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.components import UnoButton, view_of
@@ -10,6 +12,7 @@ from bot.engine.cards import Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
 from bot.i18n import Tr
+from bot.render.layout import MAX_TEXT, block, heading, message, picture, rows, small
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
@@ -20,6 +23,7 @@ from bot.render.words import (
     color_name,
     count,
     edition_name,
+    face_label,
     face_order,
     face_short,
     face_text,
@@ -29,6 +33,7 @@ from bot.render.words import (
     points_text,
     scoring_text,
     trim,
+    with_card_emojis,
 )
 from bot.tables import Table, TableState
 
@@ -63,13 +68,15 @@ def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY) -
     each line in its share of its field: with its emojis if they fit it, else in short, cut to it
     with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
     Empty for one-sided editions."""
+    if not game.variant.two_sided:
+        return []
     other = game.side.other
     rows = [
         (f"{named(table, p, tr)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
         for p in game.players
         if game.hands.get(p) and p not in game.out
     ]
-    if not game.variant.two_sided or not rows:
+    if not rows:
         return []
     side_name = tr._(game.variant.side_names[0 if other is Side.LIGHT else 1])
     title = tr._("The {side} side of every hand").format(side=side_name)
@@ -149,18 +156,23 @@ def decision_text(game: Game, tr: Tr) -> str:
     )
 
 
-def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The one public table message in ``tr``'s language (the table's, ``Table.language``): top
-    card, color, side, direction, turn, players, scores, log;
-    each card with its emoji where ``faces`` has it (`bot.emojis.CardEmojis`), else as text."""
+def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
+    """The one public table message (Components V2) in ``tr``'s language (the table's,
+    ``Table.language``): top card (its picture beside it where ``faces`` has its emoji,
+    `bot.emojis.CardEmojis`), color, side, direction, turn, players, scores, log, each card with
+    its emoji where ``faces`` has it, else as text; My hand, UNO! and Catch while the game is
+    played."""
     game = tbl.game
     assert game is not None
     variant = game.variant
     top = game.top
     color = game.color
-    lines = [tr._("Top card: **{card}**").format(card=face_text(top, game.side, tr, faces))]
+    title = tr._("{edition} · round {round}").format(
+        edition=edition_name(variant.id, tr), round=game.round_no
+    )
+    lines = [f"### {title}", tr._("Top card: **{card}**").format(card=face_text(top, game.side, tr, faces))]
     if top.color is None and color is not None:
-        lines[0] += tr._(" → color **{color}**").format(color=f"{EMOJI[color]} {color_name(color, tr)}")
+        lines[1] += tr._(" → color **{color}**").format(color=f"{EMOJI[color]} {color_name(color, tr)}")
     if variant.two_sided:
         side_name = tr._(variant.side_names[0 if game.side is Side.LIGHT else 1])
         lines.append(tr._("Side: **{side}**").format(side=side_name))
@@ -169,37 +181,54 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> tuple[discord.Embed, 
             lines.append(tr._("Draw pile shows: {card}").format(card=shows))
     lines.append(tr._("Direction: ⟳ left") if game.direction == 1 else tr._("Direction: ⟲ right"))
     lines.append(pending_text(tbl, game, tr))
-    embed = discord.Embed(
-        title=tr._("{edition} · round {round}").format(
-            edition=edition_name(variant.id, tr), round=game.round_no
-        ),
-        description="\n".join(lines),
-        color=EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31,
-    )
+    accent = EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31
     players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
-    embed.add_field(name=tr._("Players"), value=trim(players), inline=False)
-    for name, value in inactive_faces(tbl, game, tr, faces):
-        embed.add_field(name=name, value=value, inline=False)
+    texts = [block(tr._("Players"), trim(players))]
+    texts += [block(name, value) for name, value in inactive_faces(tbl, game, tr, faces)]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
-        title = tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr))
-        embed.add_field(name=trim(title, 256), value=trim(scores), inline=False)
-    if tbl.log:
-        embed.add_field(name=tr._("Last moves"), value=fitted(tbl.log, game.side, tr, faces), inline=False)
-    embed.set_footer(
-        text=tr._("Draw pile {draw} · discard pile {discard}").format(
+        texts.append(
+            block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
+        )
+    footer = small(
+        tr._("Draw pile {draw} · discard pile {discard}").format(
             draw=len(game.draw_pile), discard=len(game.discard_pile)
         )
     )
+    if tbl.log:  # the newest moves, in what room is left (the oldest go first)
+        last = block(tr._("Last moves"), "")
+        room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, texts)) - len(footer) - len(last)
+        texts.append(last + _last_moves(tbl.log, game.side, tr, faces, min(FIELD, room)))
+    texts.append(footer)
+    top_item = heading("\n".join(lines), picture(top, game.side, faces), face_label(top, tr))
     if tbl.state is not TableState.PLAYING:
-        return embed, None
+        return message(accent, [top_item], texts, [])
     ch = tbl.channel_id
-    view = view_of(
-        UnoButton("t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary),
-        UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
-        UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
+    buttons = rows(
+        [
+            UnoButton(
+                "t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary
+            ),
+            UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
+            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
+        ]
     )
-    return embed, view
+    return message(accent, [top_item], texts, list(buttons))
+
+
+def _last_moves(log: Sequence[str], side: Side, tr: Tr, faces: Faces, limit: int) -> str:
+    """The log's newest lines in ``limit`` characters (`fitted`: the oldest shown as text first),
+    the oldest left out first: as many as fit with the newest one's emojis, else as text."""
+    lines = list(log)
+    newest = with_card_emojis(lines[-1], side, tr, faces) if lines else ""
+    start = 0  # as text, a line is at its shortest
+    while start < len(lines) - 1 and len("\n".join(lines[start:])) > limit:
+        start += 1
+    for first in range(start, len(lines)):
+        shown = fitted(lines[first:], side, tr, faces, max(limit, 1))
+        if shown.endswith(newest):
+            return shown
+    return fitted(lines[start:], side, tr, faces, max(limit, 1))
 
 
 def standings(tbl: Table, tr: Tr) -> discord.Embed:

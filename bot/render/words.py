@@ -88,11 +88,12 @@ _COUNTS = {
     "card": lambda tr, n: tr.n("{n} card", "{n} cards", n),
     "round": lambda tr, n: tr.n("{n} round", "{n} rounds", n),
     "point": lambda tr, n: tr.n("{n} point", "{n} points", n),
+    "game": lambda tr, n: tr.n("{n} game", "{n} games", n),
 }
 
 
 def count(n: int, noun: str, tr: Tr) -> str:
-    """``n`` and the noun (``"card"``, ``"round"`` or ``"point"``) in ``tr``'s language, in the
+    """``n`` and the noun (``"card"``, ``"round"``, ``"point"`` or ``"game"``) in ``tr``'s language, in the
     plural form ``n`` takes there.
 
     >>> from bot.i18n import translator

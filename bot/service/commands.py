@@ -100,17 +100,48 @@ class Commands:
         who = render.plain(member.display_name)
         if table.seat(player) is None:
             raise refusal(NotInGame, N_("{name} isn't at this table."), name=who)
-        tr = reader(interaction)
         if table.state is TableState.LOBBY:
+            tr = reader(interaction)
             await self.service.lobby.change(
                 interaction, lambda t: t.leave_lobby(player), tr._("{name} was removed.").format(name=who)
             )
             return
+        await self._out_of_game(interaction, channel_id, player, who, bot=bot)
+
+    async def give_seat(self, interaction: discord.Interaction[Any], player: str) -> None:
+        """The button offered when ``player`` (an id) is one timeout short of removal
+        (`render.seats.seat_offer`): the host or a member with Manage Messages gives their seat,
+        with its hand and score, to a bot (docs/rules.md §5.3), as ``/uno kick … bot:True``.
+
+        Raises:
+            LobbyError: neither the host nor a member with Manage Messages.
+            NotInGame: the player isn't in the game any more (removed meanwhile: their hand went
+                back to the draw pile), or the game hasn't started.
+            NoTable: there is no table in the channel.
+        """
+        channel_id = channel_of(interaction)
+        table = self.tables.require(channel_id)
+        _check_moderator(interaction, table)
+        if table.game is None:
+            raise NotInGame("The game hasn't started yet.")
+        seated = table.seat(player) is not None
+        name = render.plain(table.name(player)) if seated else reader(interaction)._("That player")
+        await self._out_of_game(interaction, channel_id, player, name, bot=True)
+
+    async def _out_of_game(
+        self, interaction: discord.Interaction[Any], channel_id: int, player: str, name: str, *, bot: bool
+    ) -> None:
+        """Take ``player`` (shown as ``name``) out of the game in progress: removed (§5.1), or
+        with ``bot`` their seat given to a bot (§5.3).
+
+        Raises:
+            NotInGame: they aren't at the table, or are out of the game already.
+        """
         await acknowledge(interaction)
         async with self.service.acting.change(channel_id) as change:
             table = change.table
             if table.seat(player) is None:  # left meanwhile
-                raise refusal(NotInGame, N_("{name} isn't at this table."), name=who)
+                raise refusal(NotInGame, N_("{name} isn't at this table."), name=name)
             if table.game is not None and not table.in_game(player):
                 if bot:
                     raise refusal(
@@ -119,16 +150,17 @@ class Commands:
                             "{name} isn't in this game any more: their hand went back to the draw pile, "
                             "so no bot can take it."
                         ),
-                        name=who,
+                        name=name,
                     )
-                raise refusal(NotInGame, N_("{name} isn't in this game any more."), name=who)
+                raise refusal(NotInGame, N_("{name} isn't in this game any more."), name=name)
             if bot:
                 self._hand_to_bot(change, player, N_("{name}'s seat was given to {bot}."))
             else:
                 change.played(table.leave_game(player, Removal.KICKED))
         await self.service.publisher.say(table, change.posts)
+        tr = reader(interaction)
         done = tr._("{name}: a bot plays their seat now.") if bot else tr._("{name}: removed from the game.")
-        await interaction.followup.send(done.format(name=who), ephemeral=True)
+        await interaction.followup.send(done.format(name=name), ephemeral=True)
         self.service.after(change)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -156,7 +188,7 @@ class Commands:
                 )
             )
         if was_lobby:
-            footer = tr._("Closed by {name}.").format(name=render.as_label(interaction.user.display_name))
+            footer = tr._("Closed by {name}.").format(name=render.plain(interaction.user.display_name))
             self.service.publisher.show_lobby_over(
                 table, table.message_id, tr._("UNO lobby (closed)"), footer
             )

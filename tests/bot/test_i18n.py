@@ -23,6 +23,7 @@ from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
 from bot.errors import message_for
 from bot.i18n import ENGLISH, LANGUAGES, catalog_path, channel_language, language_of, refusal, translator
+from bot.localdiscord.limits import walk_components
 from bot.tables import Seat, Table
 from bot.translator import CommandTranslator, _bot_tree, command_strings, valid_name
 
@@ -169,9 +170,9 @@ def test_one_table_s_language_never_leaks_into_another_s() -> None:
     spanish = Table.new(guild_id=1, channel_id=2, host=Seat("2", "Iker"))
     french.language, spanish.language = "fr", "es"
     for _ in range(2):
-        fr_embed, _ = render.lobby(french, translator(french.language))
-        es_embed, _ = render.lobby(spanish, translator(spanish.language))
-        assert (fr_embed.title, es_embed.title) == ("Salon d’attente UNO", "Sala de UNO")
+        fr_lobby = _view_text(render.lobby(french, translator(french.language)))
+        es_lobby = _view_text(render.lobby(spanish, translator(spanish.language)))
+        assert fr_lobby.startswith("### Salon d’attente UNO\n") and es_lobby.startswith("### Sala de UNO\n")
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -236,7 +237,7 @@ def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant:
     for seat in seats[1:]:
         table.join(seat)
     table.language = lang
-    shown = [_embed_text(render.lobby(table, tr)[0])]
+    shown = [_view_text(render.lobby(table, tr))]
     table.log.extend(render.log_lines(table, table.start(seed=7), tr))
     game = table.game
     assert game is not None
@@ -247,11 +248,8 @@ def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant:
         assert player is not None
         events = game.apply(player, ai.choose(game, player, rng, "easy"))
         table.log.extend(render.log_lines(table, events, tr))
-        embed, _ = render.table(table, tr)
-        shown += [*table.log, _embed_text(embed)]
-        for p in game.seated:
-            content, hand_embed, _ = render.hand(table, p, tr)
-            shown += [content, _embed_text(hand_embed)]
+        shown += [*table.log, _view_text(render.table(table, tr))]
+        shown += [_view_text(render.hand(table, p, tr)) for p in game.seated]
         if game.round_over and not game.game_over:
             shown.append(render.round_summary(table, game.round_winner, game.round_points, tr))
             table.log.extend(render.log_lines(table, game.start_round(), tr))
@@ -260,6 +258,16 @@ def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant:
     text = "\n".join(shown)
     leaked = [phrase for phrase in _english_left(lang) if phrase in text]
     assert not leaked, f"{lang} {variant}: English left: {leaked[:5]}"
+
+
+def _view_text(view: discord.ui.LayoutView) -> str:
+    """A Components V2 message's text displays, then its buttons' labels and selects'
+    placeholders and options, one a line."""
+    parts = list(walk_components(view.to_components()))
+    texts = [c["content"] for c in parts if c["type"] == 10]
+    labels = [str(c.get("label") or c.get("placeholder") or "") for c in parts if c["type"] in (2, 3)]
+    options = [str(o["label"]) for c in parts for o in c.get("options", ())]
+    return "\n".join(texts + labels + options)
 
 
 def _embed_text(embed: discord.Embed) -> str:
