@@ -32,6 +32,20 @@ def options_text(table: Table) -> str:
     return " · ".join(parts)
 
 
+BOT_LEVELS = [
+    discord.SelectOption(
+        label="Easy bot", value="easy", emoji="🤖", description="Plays any card; forgets UNO"
+    ),
+    discord.SelectOption(
+        label="Normal bot", value="normal", emoji="🤖", description="A sensible player (Add bot)"
+    ),
+    discord.SelectOption(
+        label="Hard bot", value="hard", emoji="🤖", description="Thinks ahead: tries its moves out"
+    ),
+]
+"""The lobby's Add-a-bot select: one option per ``ai.AiLevel`` (docs/rules.md §5.4)."""
+
+
 def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     """The public lobby message: seats, options; Join, Leave, Add bot, Start; host selects."""
     embed = discord.Embed(title="UNO lobby", description=options_text(table), color=0xD72600)
@@ -79,6 +93,7 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
         UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
         UnoSelect("l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2),
+        UnoSelect("l", ch, v, "bot", options=BOT_LEVELS, placeholder="Add a bot of a level…", row=3),
     )
     return embed, view
 
