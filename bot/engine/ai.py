@@ -22,6 +22,7 @@ import enum
 import math
 import random
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from bot.engine import search
 from bot.engine.actions import Action, ActionKind
@@ -289,6 +290,22 @@ def _hard(game: Game, player: str, rng: random.Random, budget: float | None, pla
     return search.best_action(
         game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
     )
+
+
+def hard_move(snapshot: dict[str, Any], player: str, seed: float, budget: float) -> str:
+    """The hard AI's decision for ``player`` in the game saved as ``snapshot`` (``Game.to_dict``),
+    as the action's text (``Action.text``): what a worker process runs for the bot (a snapshot
+    and a text cross processes cheaply).
+
+    Args:
+        seed: the search's random generator seed.
+        budget: seconds of search (wall clock).
+
+    Raises:
+        ValueError: ``player`` has nothing to decide.
+    """
+    game = Game.from_dict(snapshot)
+    return choose(game, player, random.Random(seed), AiLevel.HARD, budget=budget).text()
 
 
 def _candidates(game: Game, player: str, actions: list[Action]) -> list[Action]:

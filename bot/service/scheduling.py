@@ -24,7 +24,6 @@ from bot import render
 from bot.engine import ai
 from bot.engine.actions import Action, ActionKind
 from bot.engine.events import Event
-from bot.engine.game import Game
 from bot.service.acting import NotSaved
 from bot.tables import NoTable, Removal, Table, TableState
 
@@ -119,7 +118,7 @@ class Scheduler:
             )
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, search_move, snapshot, seat.id, seed, budget)
+            return await loop.run_in_executor(self._pool, ai.hard_move, snapshot, seat.id, seed, budget)
         except asyncio.CancelledError:
             raise
         except Exception:  # a broken pool or a failed search: the bot still moves (normal AI)
@@ -231,14 +230,3 @@ class Scheduler:
             )
             return
 
-
-def search_move(snapshot: dict[str, Any], player: str, seed: float, budget: float) -> str:
-    """A hard bot's decision for ``player`` in the game saved as ``snapshot`` (``Game.to_dict``),
-    as the action's text (``Action.text``); run in a worker process or thread.
-
-    Args:
-        seed: the search's random generator seed.
-        budget: seconds of search.
-    """
-    game = Game.from_dict(snapshot)
-    return ai.choose(game, player, random.Random(seed), ai.AiLevel.HARD, budget=budget).text()

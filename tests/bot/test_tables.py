@@ -31,6 +31,28 @@ def test_join_twice_and_full_table_are_refused() -> None:
     assert len(table.seats) == 10
 
 
+def test_a_bot_has_a_level_shown_by_its_name_and_saved_with_the_table() -> None:
+    """Bots sit at easy, normal or hard (docs/rules.md §5.4): a level other than normal shows by
+    the name, every level survives a snapshot (an old snapshot's bots are normal), and an unknown
+    level is refused without seating anyone."""
+    table = _lobby("Ana")
+    with pytest.raises(LobbyError, match="easy, normal or hard"):
+        table.add_ai("expert")
+    assert len(table.seats) == 1
+    for level in ("hard", "normal", "easy"):
+        table.add_ai(level)
+    assert [(s.name, s.level) for s in table.seats[1:]] == [
+        ("Bot 1 (hard)", "hard"), ("Bot 2", "normal"), ("Bot 3 (easy)", "easy")
+    ]  # fmt: skip
+    snapshot = table.to_snapshot()
+    assert [s.level for s in Table.from_snapshot(snapshot).seats] == ["normal", "hard", "normal", "easy"]
+    snapshot["seats"] = [seat[:2] for seat in snapshot["seats"]]  # saved before levels
+    assert {s.level for s in Table.from_snapshot(snapshot).seats} == {"normal"}
+    snapshot["seats"][1].append("expert")
+    with pytest.raises(BadOption):
+        Table.from_snapshot(snapshot)
+
+
 def test_host_leaving_hands_the_lobby_to_the_next_human() -> None:
     """When the host stands up, the next human becomes host (never a bot)."""
     table = _lobby("Ana")
