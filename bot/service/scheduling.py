@@ -109,21 +109,27 @@ class Scheduler:
         # The snapshot is taken now, between awaits: no other move can change the game meanwhile.
         snapshot, seed = game.to_dict(), self._rng.random()
         budget = self.defaults.ai_budget_ms / 1000
-        if self._pool is None:
-            workers = self.defaults.ai_workers
-            self._pool = (
-                concurrent.futures.ProcessPoolExecutor(workers, multiprocessing.get_context("spawn"))
-                if workers
-                else concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ai")
-            )
+        pool = self._pool or self._new_pool()
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, ai.hard_move, snapshot, seat.id, seed, budget)
+            return await loop.run_in_executor(pool, ai.hard_move, snapshot, seat.id, seed, budget)
         except asyncio.CancelledError:
             raise
-        except Exception:  # a broken pool or a failed search: the bot still moves (normal AI)
+        except Exception as exc:  # a failed search or a broken pool: the bot still moves (normal AI)
+            if isinstance(exc, concurrent.futures.BrokenExecutor) and self._pool is pool:
+                self._pool = None  # (a worker died: the next search starts a new pool)
             log.exception("hard search failed at table %s", channel_id)
             return None
+
+    def _new_pool(self) -> concurrent.futures.Executor:
+        """The searches' pool: ``ai_workers`` processes, or one thread when that is 0 or this
+        process may not start any (a daemonic process, as in the load benchmark's bot)."""
+        workers = self.defaults.ai_workers
+        if workers and not multiprocessing.current_process().daemon:
+            self._pool = concurrent.futures.ProcessPoolExecutor(workers, multiprocessing.get_context("spawn"))
+        else:
+            self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ai-search")
+        return self._pool
 
     async def _timeout_later(self, channel_id: int, version: int, player: str, seconds: int) -> None:
         await asyncio.sleep(seconds)
@@ -229,4 +235,3 @@ class Scheduler:
                 f"UNO lobby (expired after {max(1, round(self.defaults.lobby_idle_seconds / 60))} idle minutes)",
             )
             return
-
