@@ -132,6 +132,13 @@ class Seat:
         return self.id.startswith("ai:")
 
 
+def level_named(name: str) -> str:
+    """The level a bot's name shows (``"Bot 2 (hard)"``: ``"hard"``; :meth:`Table.add_ai`), for a
+    bot read back from a game's record (Rematch); ``"normal"`` when it shows none."""
+    shown = next((level for level in AiLevel if name.endswith(f" ({level.value})")), AiLevel.NORMAL)
+    return shown.value
+
+
 @dataclass
 class Table:
     """A lobby or game in one channel.

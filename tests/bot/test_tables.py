@@ -9,7 +9,7 @@ import pytest
 from bot.engine import ai
 from bot.engine.errors import BadOption, NotInGame
 from bot.engine.options import Options, Scoring
-from bot.tables import LobbyError, Seat, Table, options_from
+from bot.tables import LobbyError, Seat, Table, level_named, options_from
 
 
 def _lobby(*names: str) -> Table:
@@ -51,6 +51,9 @@ def test_a_bot_has_a_level_shown_by_its_name_and_saved_with_the_table() -> None:
     snapshot["seats"][1].append("expert")
     with pytest.raises(BadOption):
         Table.from_snapshot(snapshot)
+    # A rematch reads its bots back from the game's record, where only their names are kept.
+    assert [level_named(s.name) for s in table.seats[1:]] == ["hard", "normal", "easy"]
+    assert level_named("Bot 4 (for Ana)") == "normal"
 
 
 def test_host_leaving_hands_the_lobby_to_the_next_human() -> None:
