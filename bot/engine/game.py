@@ -569,7 +569,7 @@ class Game:
         kind = action.kind
         card = action.card
         if kind is ActionKind.PLAY and card.__class__ is Card:  # the most common: no lookup
-            events = self.play(player, card, color=action.color, target=action.target)  # type: ignore[arg-type]
+            events = self.play(player, card, color=action.color, target=action.target)
             if self._journal is not None:
                 self._journal.append((player, action))
             return events
