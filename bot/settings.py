@@ -16,7 +16,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -27,6 +35,7 @@ from pydantic_settings import SettingsError as PydanticSettingsError
 
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
+from bot.storage.choose import parse_url
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
 
 DEFAULT_CONFIG = Path("config.toml")
@@ -44,7 +53,8 @@ class Section(BaseModel):
 
 
 class DiscordSettings(Section):
-    """How to reach Discord (or a Discord-compatible server)."""
+    """How to reach Discord (or a Discord-compatible server), and which shards this process runs
+    (``shard_count`` None: as many as Discord recommends; ``shard_ids`` None: all of them)."""
 
     token: SecretStr | None = None
     api_base: str = "https://discord.com/api/v10"
@@ -53,6 +63,27 @@ class DiscordSettings(Section):
     dev_guild_id: int | None = None
     sync_commands: bool = True
     card_emojis: bool = True
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+
+    @field_validator("shard_count")
+    @classmethod
+    def _shard_count(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError("must be 1 or more")
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards(cls, value: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        count = info.data.get("shard_count")
+        if value is None:
+            return value
+        if count is None:
+            raise ValueError("needs discord.shard_count (the shards of all processes together)")
+        if not value or len(set(value)) != len(value) or not all(0 <= i < count for i in value):
+            raise ValueError(f"must be distinct shard numbers from 0 to {count - 1} (shard_count {count})")
+        return value
 
     @field_validator("api_base", "gateway_url", "cdn_base")
     @classmethod
@@ -64,10 +95,26 @@ class DiscordSettings(Section):
 
 class DatabaseSettings(Section):
     """Where games, scores and channel settings are kept, and how surely each commit is on disk
-    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot)."""
+    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot).
 
+    ``url`` chooses the database (:mod:`bot.storage.choose`): ``sqlite:///PATH`` or
+    ``postgresql://user:password@host:port/database``; unset, the SQLite file at ``path``."""
+
+    url: str | None = None
     path: Path = Path("uno.db")
     synchronous: Synchronous = DEFAULT_SYNCHRONOUS
+
+    @field_validator("url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_url(value)
+        return value
+
+    @property
+    def location(self) -> Path | str:
+        """``url`` if set, else ``path``."""
+        return self.url if self.url is not None else self.path
 
 
 MIN_TURN_SECONDS = 10
@@ -131,6 +178,21 @@ class LocalSettings(Section):
     port: int = Field(8765, ge=1, le=65535)
 
 
+class MetricsSettings(Section):
+    """The operators' HTTP endpoint: ``/metrics`` (Prometheus) and ``/health`` (`bot.metrics`);
+    ``port`` None (the default) serves neither."""
+
+    host: str = "127.0.0.1"
+    port: int | None = None
+
+    @field_validator("port")
+    @classmethod
+    def _port(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value <= 65535:
+            raise ValueError("must be a port number (0 to 65535; 0: any free port)")
+        return value
+
+
 class Settings(BaseSettings):
     """All settings. See ``config.example.toml`` for every field."""
 
@@ -142,6 +204,7 @@ class Settings(BaseSettings):
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     game: GameDefaults = Field(default_factory=GameDefaults)
     local: LocalSettings = Field(default_factory=LocalSettings)
+    metrics: MetricsSettings = MetricsSettings()
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @classmethod
