@@ -15,6 +15,7 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Coroutine
@@ -26,6 +27,7 @@ from bot.engine.actions import Action, ActionKind
 from bot.engine.events import Event
 from bot.service.acting import NotSaved
 from bot.tables import NoTable, Removal, Table, TableState
+from bot.workers import end_with_parent
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -126,7 +128,12 @@ class Scheduler:
         process may not start any (a daemonic process, as in the load benchmark's bot)."""
         workers = self.defaults.ai_workers
         if workers and not multiprocessing.current_process().daemon:
-            self._pool = concurrent.futures.ProcessPoolExecutor(workers, multiprocessing.get_context("spawn"))
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                workers,
+                multiprocessing.get_context("spawn"),
+                initializer=end_with_parent,
+                initargs=(os.getpid(),),
+            )
         else:
             self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ai-search")
         return self._pool
