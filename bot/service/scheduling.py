@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+SEARCHES_PER_WORKER = 2
+"""Hard searches waiting or running per worker at most; a hard bot whose search would wait
+longer moves as a normal one (many hard bots on few workers: their moves stay on time)."""
+
 
 class Scheduler:
     """The timed work of every table (see the module's docstring)."""
@@ -44,6 +48,7 @@ class Scheduler:
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._rng = random.Random(service.defaults.seed)
         self._pool: concurrent.futures.Executor | None = None
+        self._searches = 0  # submitted to the pool and not yet answered
 
     def schedule(self, table: Table) -> None:
         """Start what the table waits for: its lobby's expiry, an AI seat's move or catch, or the
@@ -99,8 +104,9 @@ class Scheduler:
 
     async def _search(self, channel_id: int, version: int) -> str | None:
         """A hard bot's decision at the table as it is at ``version`` (its action's text), searched
-        off the event loop; None when the pending decision is not a hard bot's, or the search
-        failed (the move is then the normal AI's)."""
+        off the event loop; None when the pending decision is not a hard bot's, the workers
+        already have :data:`SEARCHES_PER_WORKER` searches each, or the search failed (the move is
+        then the normal AI's)."""
         table = self.service.tables.get(channel_id)
         game = table.game if table is not None else None
         if table is None or game is None or table.version != version or game.round_over:
@@ -108,10 +114,13 @@ class Scheduler:
         seat = table.seat(game.pending.player or "")
         if seat is None or not seat.is_ai or seat.level != ai.AiLevel.HARD:
             return None
+        if self._searches >= SEARCHES_PER_WORKER * max(1, self.defaults.ai_workers):
+            return None  # the workers are all taken: this move is the normal AI's
         # The snapshot is taken now, between awaits: no other move can change the game meanwhile.
         snapshot, seed = game.to_dict(), self._rng.random()
         budget = self.defaults.ai_budget_ms / 1000
         pool = self._pool or self._new_pool()
+        self._searches += 1
         try:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(pool, ai.hard_move, snapshot, seat.id, seed, budget)
@@ -122,6 +131,8 @@ class Scheduler:
                 self._pool = None  # (a worker died: the next search starts a new pool)
             log.exception("hard search failed at table %s", channel_id)
             return None
+        finally:
+            self._searches -= 1
 
     def _new_pool(self) -> concurrent.futures.Executor:
         """The searches' pool: ``ai_workers`` processes, or one thread when that is 0 or this
