@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from bot.engine.actions import Action, ActionKind
+from bot.engine.ai import AiLevel
 from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
@@ -116,16 +117,27 @@ class Seat:
 
     Attributes:
         id: the engine's player id: a Discord user id as text, or ``ai:<n>`` for a computer seat.
-        name: display name at the time they sat down.
+        name: display name at the time they sat down (a computer seat's names its level unless
+            normal: ``"Bot 2 (hard)"``).
+        level: a computer seat's level (``ai.AiLevel`` value: ``"easy"``, ``"normal"``,
+            ``"hard"``), chosen by the host; ``"normal"`` for people.
     """
 
     id: str
     name: str
+    level: str = "normal"
 
     @property
     def is_ai(self) -> bool:
         """True for computer seats."""
         return self.id.startswith("ai:")
+
+
+def level_named(name: str) -> str:
+    """The level a bot's name shows (``"Bot 2 (hard)"``: ``"hard"``; :meth:`Table.add_ai`), for a
+    bot read back from a game's record (Rematch); ``"normal"`` when it shows none."""
+    shown = next((level for level in AiLevel if name.endswith(f" ({level.value})")), AiLevel.NORMAL)
+    return shown.value
 
 
 @dataclass
@@ -262,13 +274,20 @@ class Table:
             self.host, self.rematch_host = seat, ""
         self._changed()
 
-    def add_ai(self) -> Seat:
-        """Add a computer seat. Raises LobbyError: started or full."""
+    def add_ai(self, level: str = AiLevel.NORMAL) -> Seat:
+        """Add a computer seat playing at ``level`` (``ai.AiLevel``; docs/rules.md §5.4).
+
+        Raises:
+            LobbyError: started, full, or an unknown level.
+        """
         self._need_lobby()
         if len(self.seats) >= MAX_SEATS:
             raise refusal(LobbyError, N_("The table is full ({seats} players)."), seats=MAX_SEATS)
+        if level not in AiLevel.__members__.values():
+            raise refusal(LobbyError, N_("Bots play at easy, normal or hard."))
         n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
-        seat = Seat(f"ai:{n}", f"Bot {n}")
+        shown = "" if level == AiLevel.NORMAL else f" ({level})"
+        seat = Seat(f"ai:{n}", f"Bot {n}{shown}", str(AiLevel(level)))
         self.seats.append(seat)
         self._changed()
         return seat
@@ -412,7 +431,9 @@ class Table:
             "options": self.options.to_dict(),
             "turn_seconds": self.turn_seconds,
             "state": self.state,
-            "seats": [[s.id, s.name] for s in self.seats],
+            "seats": [
+                [s.id, s.name] if s.level == AiLevel.NORMAL else [s.id, s.name, s.level] for s in self.seats
+            ],
             "game": self.game.to_dict() if self.game else None,
             "game_id": self.game_id,
             "message_id": self.message_id,
@@ -450,7 +471,7 @@ class Table:
                 options=Options.parse(data["options"]),
                 turn_seconds=int(data["turn_seconds"]),
                 state=TableState(data["state"]),
-                seats=[Seat(*s) for s in data["seats"]],
+                seats=[Seat(s[0], s[1], *(AiLevel(v).value for v in s[2:3])) for s in data["seats"]],
                 game=Game.from_dict(data["game"]) if data["game"] else None,
                 game_id=data["game_id"],
                 message_id=data["message_id"],

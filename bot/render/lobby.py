@@ -43,6 +43,28 @@ def options_text(table: Table, tr: Tr) -> str:
     return " · ".join(parts)
 
 
+def bot_levels(tr: Tr) -> list[discord.SelectOption]:
+    """The lobby's Add-a-bot select in ``tr``'s language: one option per ``ai.AiLevel``
+    (docs/rules.md §5.4)."""
+    return [
+        discord.SelectOption(
+            label=tr._("Easy bot"), value="easy", emoji="🤖", description=tr._("Plays any card; forgets UNO")
+        ),
+        discord.SelectOption(
+            label=tr._("Normal bot"),
+            value="normal",
+            emoji="🤖",
+            description=tr._("A sensible player (Add bot)"),
+        ),
+        discord.SelectOption(
+            label=tr._("Hard bot"),
+            value="hard",
+            emoji="🤖",
+            description=tr._("Thinks ahead: tries its moves out"),
+        ),
+    ]
+
+
 def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
     """The public lobby message (Components V2) in ``tr``'s language (the table's): seats,
     options; Join, Leave, Add bot, Start; host selects."""
@@ -81,6 +103,9 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
                 placeholder=tr._("House rules"),
                 max_values=6,
                 row=2,
+            ),
+            UnoSelect(
+                "l", ch, v, "bot", options=bot_levels(tr), placeholder=tr._("Add a bot of a level…"), row=3
             ),
         ]
     )

@@ -123,8 +123,9 @@ class Dispatch:
                 lambda t: t.configure(options=Options.parse({**t.options.to_dict(), "house_rules": values})),
                 version=version,
             )
-        elif verb == "bot":
-            await lobby.change(interaction, lambda t: t.add_ai(), version=version)
+        elif verb == "bot":  # the Add bot button (normal), or the select's level
+            level = values[0] if values else "normal"
+            await lobby.change(interaction, lambda t: t.add_ai(level), version=version)
         elif verb == "unbot":
             await lobby.change(interaction, lambda t: t.remove_ai(), version=version)
         else:

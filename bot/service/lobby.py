@@ -24,7 +24,17 @@ from bot.render.thread import pointer_open, thread_name
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message, thread_parent
 from bot.storage import StorageError
-from bot.tables import BadClick, LobbyError, NoTable, Seat, StaleAction, Table, TableState, options_from
+from bot.tables import (
+    BadClick,
+    LobbyError,
+    NoTable,
+    Seat,
+    StaleAction,
+    Table,
+    TableState,
+    level_named,
+    options_from,
+)
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -179,9 +189,8 @@ class Lobby:
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
         table.language = channel_language(settings, interaction)
-        table.seats.extend(
-            Seat(p, names.get(p) or f"Bot {p[3:]}") for p in result.players if Seat(p, "").is_ai
-        )
+        bots = [(p, names.get(p) or f"Bot {p[3:]}") for p in result.players if Seat(p, "").is_ai]
+        table.seats.extend(Seat(p, name, level_named(name)) for p, name in bots)  # levels as named
         table.rematch_host = "" if host_id == presser.id else host_id
         await self._open(interaction, table)
 

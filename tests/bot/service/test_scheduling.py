@@ -7,9 +7,10 @@ import time
 
 import pytest
 
+from bot.engine.actions import Action, ActionKind
 from bot.i18n import ENGLISH_TR
 from bot.render.seats import seat_offer
-from bot.service.scheduling import Scheduler
+from bot.service.scheduling import SEARCHES_PER_WORKER, Scheduler
 from bot.storage import GameResult
 from bot.tables import TableState
 
@@ -202,3 +203,25 @@ def test_a_game_nobody_moves_in_ends_recorded_with_no_winner() -> None:
     [result] = storage.results
     assert isinstance(result, GameResult) and result.winners == [] and result.rounds == 0
     assert svc.tables.get(CHANNEL + 1) is busy and busy.state is TableState.PLAYING
+
+
+def test_a_hard_bot_searches_off_the_loop_unless_every_worker_is_taken() -> None:
+    """A hard bot's decision is searched in the pool (here its thread: ``ai_workers`` 0) and is one
+    of its legal actions; with :data:`SEARCHES_PER_WORKER` searches already in flight, its move is
+    not searched (None: the normal AI moves for it at once) and no pool work is queued."""
+    storage, table = MemoryStorage(), game("ai", first="ai:1")
+    bot = next(s for s in table.seats if s.is_ai)
+    bot.level = "hard"
+    svc, _, _ = service(storage, table, ai_workers=0, ai_budget_ms=10)
+    scheduler, legal = svc.scheduler, table.game.decisions("ai:1") if table.game else []
+
+    async def body() -> tuple[str | None, str | None]:
+        searched = await scheduler._search(CHANNEL, table.version)
+        scheduler._searches = SEARCHES_PER_WORKER
+        capped = await scheduler._search(CHANNEL, table.version)
+        scheduler.close()
+        return searched, capped
+
+    searched, capped = run(body)
+    assert searched is not None and Action.parse(searched) in [*legal, Action(ActionKind.UNO)]
+    assert capped is None
