@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.components import UnoButton, UnoSelect, Unreadable
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
+from bot.pacing import install
 from bot.service import TableService
 from bot.settings import Settings
 from bot.storage import Storage
@@ -61,6 +62,7 @@ class UnoBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        install(self.http, settings.discord.global_requests_per_second)
         self.storage = storage
         self.sync_global = sync_global
         self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)

@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, get_origin
+from typing import Annotated, Any, Literal, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
@@ -53,6 +53,8 @@ class DiscordSettings(Section):
     dev_guild_id: int | None = None
     sync_commands: bool = True
     card_emojis: bool = True
+    global_requests_per_second: Annotated[float, Field(ge=0)] = 50
+    """Discord's global rate limit for the bot (`bot.pacing` stays below it); 0: no pacing."""
 
     @field_validator("api_base", "gateway_url", "cdn_base")
     @classmethod
@@ -96,6 +98,9 @@ class GameDefaults(Section):
     turn_seconds: int = Field(90, ge=0, le=3600, description="0 switches the turn timer off")
     max_timeouts: int = Field(3, ge=1, le=20)
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
+    ping_after_seconds: float = Field(
+        5, ge=0, le=600, description="a human to act is pinged once the table has waited this long"
+    )
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
     game_idle_hours: float = Field(24, gt=0, le=24 * 30, description="a game with no move for this long ends")
     seed: int | None = None

@@ -185,6 +185,17 @@ def rig(
     return game
 
 
+async def drawing_only(env: LocalDiscord) -> Game:
+    """alice and bob at #uno, alice to act, where each draw passes the turn (no card is playable)."""
+    ch = env.channel("uno")
+    await open_table(env, ch, env.user("alice"), [env.user("bob")])
+    return rig(
+        env, ch, variant="classic", dealer="bob",
+        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6", "yellow 8"],
+    )  # fmt: skip
+
+
 async def hand(env: LocalDiscord, user: User, channel: Channel) -> Message:
     """Open the user's hand from the table's My hand button."""
     # The table message is published after the action that changed it.
