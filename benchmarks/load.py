@@ -717,21 +717,46 @@ class Driver:
 
     async def play_uno(self, table: Message, humans: dict[str, User]) -> None:
         """Play the humans' turns until the game is over (or stopping)."""
+        for name in humans:  # the hands of the previous game say nothing of this one
+            self.hands.pop((table.channel.id, name), None)
         while not self.stopping:
             if table.deleted or not has_button(table, "My hand"):
                 return  # the game is over: the table message lost its buttons
-            user = humans.get(waiting_for(table) or "")
-            if user is None:  # an AI seat's turn
+            user = self.to_act(table, humans)
+            if user is None:  # an AI seat's turn, or the table message has not caught up
                 revision = table.revision
                 try:
-                    await self.watcher.wait(edited_since(table, revision), STALL_SECONDS)
+                    await self.watcher.wait(
+                        lambda revision=revision: table.revision != revision or self.to_act(table, humans),
+                        STALL_SECONDS,
+                    )
                 except TimeoutError:
                     self.stalls += 1
                 continue
             await self.uno_turn(user, table)
             name = user.name
             with contextlib.suppress(TimeoutError):  # the table message catches up with the move
-                await self.watcher.wait(no_longer_waiting_for(table, name), 2.0)
+                await self.watcher.wait(
+                    lambda name=name, user=user: (
+                        no_longer_waiting_for(table, name)() or self.to_act(table, humans) not in (None, user)
+                    ),
+                    2.0,
+                )
+
+    def to_act(self, table: Message, humans: dict[str, User]) -> User | None:
+        """The human whose move it is as they see it: one whose open hand says so; else the one
+        the table message names, if they have no hand open (a player who keeps their hand open
+        watches it: the table message is edited at most once a second, and less often under
+        Discord's global limit, while a hand is redrawn as soon as its owner can act)."""
+        named = waiting_for(table)
+        for name, user in humans.items():
+            hand = self.hands.get((table.channel.id, name))
+            if hand is not None and not hand.deleted:
+                if my_move(hand):
+                    return user
+            elif name == named:
+                return user
+        return None
 
     async def uno_turn(self, user: User, table: Message) -> None:
         """Random enabled choices (UNO! first) in the user's hand while it says it is their move
