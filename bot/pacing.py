@@ -17,40 +17,45 @@ scanned per new table. `install` scans only when the buckets have doubled since 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from typing import Any
 
 from discord.http import HTTPClient, Route
 
 # Routes Discord leaves out of the global limit (below /api/v10).
 EXEMPT = ("/interactions/", "/webhooks/")
-# The share of the global limit the bot paces itself to, steadily and in a burst: together below it.
-STEADY_SHARE, BURST_SHARE = 0.75, 0.1
-# (The requests discord.py holds for a route's own bucket, a channel's 5 posts per 5 s, go when it
-# frees, all at once: the share left, a fifth, absorbs them.)
+# The share of the global limit the bot paces itself to: the rest absorbs what discord.py's own
+# buckets hold back and then send at once (a channel's 5 posts per 5 s, a retry after a 429).
+SHARE = 0.8
 BUCKET_SCAN_FROM = 256  # discord.py's own threshold
 
 
 class GlobalPace:
-    """When each request may go so that any second holds at most ``per_second`` + ``burst``
-    of them (the generic cell rate algorithm: a steady rate, with a burst allowed after a quiet
-    spell), first asked first served.
+    """Lets at most ``per_second`` requests go in any second (a sliding window over the moments
+    they are let go, so a busy event loop that wakes late cannot send a second's worth at once),
+    first asked first served.
 
     Args:
-        per_second: the steady rate (requests per second, > 0).
-        burst: how many may go at once after a quiet spell (>= 1).
+        per_second: requests per second (>= 1).
     """
 
-    def __init__(self, per_second: float, burst: int) -> None:
-        self.interval = 1.0 / per_second
-        self.tolerance = (max(1, burst) - 1) * self.interval
-        self._due = 0.0  # when the next request would go at the steady rate (loop seconds)
+    def __init__(self, per_second: int) -> None:
+        self.per_second = max(1, per_second)
+        self._sent: deque[float] = deque()  # when the requests of the last second went (loop clock)
+        self._turn = asyncio.Lock()  # fair: waiters go in the order they asked
 
-    def delay(self, now: float) -> float:
-        """Take the next free slot at ``now`` (the event loop's clock, seconds); returns how
-        many seconds to wait for it (0.0: at once)."""
-        at = max(now, self._due - self.tolerance)
-        self._due = max(self._due, at) + self.interval
-        return at - now if at - now > 1e-9 else 0.0  # not a rounding error's wait
+    async def wait(self) -> None:
+        """Return when one more request may go (at once if the last second allows it)."""
+        loop = asyncio.get_running_loop()
+        async with self._turn:
+            while True:
+                now = loop.time()
+                while self._sent and self._sent[0] <= now - 1.0:
+                    self._sent.popleft()
+                if len(self._sent) < self.per_second:
+                    self._sent.append(now)
+                    return
+                await asyncio.sleep(self._sent[0] + 1.0 - now)
 
 
 def install(http: HTTPClient, global_per_second: float) -> GlobalPace | None:
@@ -60,14 +65,12 @@ def install(http: HTTPClient, global_per_second: float) -> GlobalPace | None:
     _amortize_bucket_scan(http)
     if global_per_second <= 0:
         return None
-    pace = GlobalPace(STEADY_SHARE * global_per_second, round(BURST_SHARE * global_per_second))
+    pace = GlobalPace(int(SHARE * global_per_second))
     request = http.request
 
     async def paced(route: Route, **kwargs: Any) -> Any:
         if not route.path.startswith(EXEMPT):
-            wait = pace.delay(asyncio.get_running_loop().time())
-            if wait > 0:
-                await asyncio.sleep(wait)
+            await pace.wait()
         return await request(route, **kwargs)
 
     http.request = paced  # type: ignore[method-assign]  # the one instance the client uses

@@ -4,7 +4,6 @@ bucket scan."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 from typing import Any
 
 import discord
@@ -13,16 +12,26 @@ from discord.http import HTTPClient, Route
 from bot.pacing import EXEMPT, GlobalPace, install
 
 
-def test_a_burst_goes_at_once_then_the_steady_rate() -> None:
-    """After a quiet spell ``burst`` requests go at once, the next ones one per interval, and
-    no second ever holds more than the rate plus the burst."""
-    pace = GlobalPace(per_second=40, burst=7)
-    waits = [pace.delay(100.0) for _ in range(60)]
-    assert waits[:7] == [0.0] * 7
-    assert all(abs(later - earlier - 1 / 40) < 1e-9 for earlier, later in itertools.pairwise(waits[6:]))
-    sends = sorted(100.0 + w for w in waits)
-    assert max(sum(1 for s in sends if start <= s < start + 1.0) for start in sends) <= 40 + 7
-    assert pace.delay(200.0) == 0.0  # quiet again
+def test_no_second_holds_more_than_the_pace() -> None:
+    """A second's worth of requests goes at once, the next ones as the earliest leave the
+    sliding second, in the order they asked: no second ever holds more than the pace allows."""
+
+    async def scenario() -> list[tuple[int, float]]:
+        pace, loop, sent = GlobalPace(per_second=10), asyncio.get_running_loop(), []
+
+        async def one(n: int) -> None:
+            await pace.wait()
+            sent.append((n, loop.time()))
+
+        start = loop.time()
+        await asyncio.gather(*(one(n) for n in range(25)))
+        return [(n, at - start) for n, at in sent]
+
+    sent = asyncio.run(scenario())
+    assert [n for n, _ in sent] == list(range(25))  # first asked, first served
+    times = [at for _, at in sent]
+    assert all(at < 0.1 for at in times[:10]) and times[10] >= 1.0 and times[20] >= 2.0
+    assert max(sum(1 for t in times if start <= t < start + 1.0) for start in times) <= 10
 
 
 def test_only_routes_the_global_limit_counts_are_paced() -> None:
@@ -36,7 +45,7 @@ def test_only_routes_the_global_limit_counts_are_paced() -> None:
             sent.append(route.path)
 
         http.request = request  # type: ignore[method-assign]
-        pace = install(http, global_per_second=5)  # 4 a second, a burst of 1
+        pace = install(http, global_per_second=1.25)  # 1 a second
         assert pace is not None
         channel = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=1, message_id=2)
         webhook = Route(
@@ -47,10 +56,10 @@ def test_only_routes_the_global_limit_counts_are_paced() -> None:
         )
         first = asyncio.ensure_future(http.request(channel))
         second = asyncio.ensure_future(http.request(channel))
-        await asyncio.sleep(0)  # both channel calls have asked for their slot
+        await asyncio.sleep(0)  # both channel calls have asked for their turn
         await http.request(webhook)
         await first
-        assert sent == [channel.path, webhook.path]  # the second channel call waits a quarter second
+        assert sent == [channel.path, webhook.path]  # the second channel call waits a second
         await second
         return sent
 
