@@ -1,15 +1,18 @@
 """The discord.py client: wiring of settings, storage, the table service, cogs and components.
 
 Needs no privileged intent (only ``guilds``). Commands sync to ``discord.dev_guild_id`` at start
-when it is set; a global sync is a deliberate act (``--sync-global``).
+when it is set; a global sync is a deliberate act (``--sync-global``). The client is sharded
+(``discord.shard_count``, ``discord.shard_ids``): each process serves the guilds of its shards.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -18,13 +21,18 @@ from discord.ext import commands
 from bot.components import UnoButton, UnoSelect, Unreadable
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
+from bot.metrics import Metrics, MetricsServer
 from bot.pacing import install
 from bot.service import TableService
 from bot.settings import Settings
+from bot.shards import Shards
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.uno",)
+IDENTIFY_SECONDS = 5.0
+"""Discord lets ``max_concurrency`` sessions start per this many seconds, one per bucket
+``shard_id % max_concurrency`` (https://discord.com/developers/docs/events/gateway#session-start-limit)."""
 
 
 def point_at(settings: Settings) -> None:
@@ -36,8 +44,8 @@ def point_at(settings: Settings) -> None:
     discord.asset.Asset.BASE = settings.discord.cdn_base
 
 
-class UnoBot(commands.Bot):
-    """The bot.
+class UnoBot(commands.AutoShardedBot):
+    """The bot, running the shards of ``settings.discord`` (`shards`).
 
     Args:
         settings: all settings.
@@ -54,13 +62,24 @@ class UnoBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
+        if settings.discord.shard_ids is not None:  # else every shard of the count
+            options["shard_ids"] = settings.discord.shard_ids
+        self.metrics = Metrics(lambda: [t.guild_id for t in self.service.tables], self._shards_run)
+        """This process's Prometheus metrics (`bot.metrics`), served when ``metrics.port`` is set."""
+        options["http_trace"] = self.metrics.watch(options.get("http_trace") or aiohttp.TraceConfig())
+        storage = self.metrics.timed(storage)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.discord.shard_count,
             **options,
         )
+        self.shards_run = Shards(settings.discord.shard_count, settings.discord.shard_ids)
+        """The shards this process runs: it restores the tables of their guilds only."""
+        self._max_concurrency: int | None = None
+        self._identified: dict[int, float] = {}
         self.settings = settings
         install(self.http, settings.discord.global_requests_per_second)
         self.storage = storage
@@ -68,11 +87,21 @@ class UnoBot(commands.Bot):
         self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)
         self.service = TableService(self, storage, settings.game, self.card_emojis)
         self.tree.on_error = self._on_app_command_error
+        self.add_listener(self._on_interaction, "on_interaction")
+        self.metrics_server: MetricsServer | None = None
+        """The ``/metrics`` and ``/health`` endpoint, while ``metrics.port`` is set."""
 
     async def setup_hook(self) -> None:
         """Open storage, load cogs and components, sync commands, restore saved tables, then
         make the missing card emojis in the background (`CardEmojis`)."""
         await self.storage.open()
+        port = self.settings.metrics.port
+        if port is not None:
+            self.metrics_server = MetricsServer(self.metrics, self._shards_connected, self.is_ready)
+            await self.metrics_server.start(self.settings.metrics.host, port)
+            log.info(
+                "metrics and health on http://%s:%d", self.settings.metrics.host, self.metrics_server.port
+            )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
@@ -88,14 +117,43 @@ class UnoBot(commands.Bot):
         elif not (self.settings.discord.sync_commands and guild_id):
             # Without a sync the commands are whatever was synced last: none on a new application.
             log.info("commands not synced: set discord.dev_guild_id, or run once with --sync-global")
-        restored = await self.service.restore()
+        restored = await self.service.restore(self.shards_run.serves)
         if restored:
             log.info("restored %d table(s)", restored)
+        self.service.leases.start()
         self.card_emojis.start()
         # What start-up made (modules, discord.py, the restored tables) lives on: keep it out of
         # the collector's full passes, which otherwise pause every table for 0.1 s and more.
         gc.collect()
         gc.freeze()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait before a shard's IDENTIFY only as long as Discord's session start limit asks: 5
+        seconds after the last IDENTIFY of its bucket (discord.py waits 5 s before every shard
+        but the first, whatever ``max_concurrency`` Discord allows)."""
+        if self._max_concurrency is None:
+            try:
+                self._max_concurrency = max(1, (await self.fetch_session_start_limits()).max_concurrency)
+            except (discord.HTTPException, discord.GatewayNotFound):
+                self._max_concurrency = 1
+        bucket = (shard_id or 0) % self._max_concurrency
+        loop = asyncio.get_running_loop()
+        last = self._identified.get(bucket)
+        if last is not None:
+            await asyncio.sleep(max(0.0, last + IDENTIFY_SECONDS - loop.time()))
+        self._identified[bucket] = loop.time()
+
+    async def _on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        self.metrics.interaction(interaction)
+
+    def _shards_run(self) -> tuple[int, list[int]]:
+        """The shard count (1 until known) and the shards this process runs."""
+        count = self.shard_count or 1
+        return count, list(self.shard_ids or range(count))
+
+    def _shards_connected(self) -> dict[int, bool]:
+        """Each shard of this process, and whether its gateway connection is open."""
+        return {shard_id: not shard.is_closed() for shard_id, shard in self.shards.items()}
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -109,4 +167,6 @@ class UnoBot(commands.Bot):
             await self.service.close()
             await super().close()
         finally:
+            if self.metrics_server is not None:
+                await self.metrics_server.close()
             await self.storage.close()

@@ -13,6 +13,7 @@ import aiohttp
 import discord
 
 from bot.client import UnoBot, point_at
+from bot.metrics import EndpointError
 from bot.settings import Settings
 from bot.storage import StorageError
 from bot.storage.sqlite import SqliteStorage
@@ -80,5 +81,8 @@ async def run_bot(
         return 2
     except StorageError as exc:
         log.error("database: %s", exc)
+        return 2
+    except EndpointError as exc:
+        log.error("%s", exc)
         return 2
     return 0

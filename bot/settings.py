@@ -16,7 +16,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -44,7 +52,8 @@ class Section(BaseModel):
 
 
 class DiscordSettings(Section):
-    """How to reach Discord (or a Discord-compatible server)."""
+    """How to reach Discord (or a Discord-compatible server), and which shards this process runs
+    (``shard_count`` None: as many as Discord recommends; ``shard_ids`` None: all of them)."""
 
     token: SecretStr | None = None
     api_base: str = "https://discord.com/api/v10"
@@ -53,8 +62,30 @@ class DiscordSettings(Section):
     dev_guild_id: int | None = None
     sync_commands: bool = True
     card_emojis: bool = True
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+
+    @field_validator("shard_count")
+    @classmethod
+    def _shard_count(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError("must be 1 or more")
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards(cls, value: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        count = info.data.get("shard_count")
+        if value is None:
+            return value
+        if count is None:
+            raise ValueError("needs discord.shard_count (the shards of all processes together)")
+        if not value or len(set(value)) != len(value) or not all(0 <= i < count for i in value):
+            raise ValueError(f"must be distinct shard numbers from 0 to {count - 1} (shard_count {count})")
+        return value
     global_requests_per_second: Annotated[float, Field(ge=0)] = 50
-    """Discord's global rate limit for the bot (`bot.pacing` stays below it); 0: no pacing."""
+    """Discord's global rate limit for the bot token (`bot.pacing` stays below it), this process's
+    share of it when shards run in several processes; 0: no pacing."""
 
     @field_validator("api_base", "gateway_url", "cdn_base")
     @classmethod
@@ -134,6 +165,21 @@ class LocalSettings(Section):
     port: int = Field(8765, ge=1, le=65535)
 
 
+class MetricsSettings(Section):
+    """The operators' HTTP endpoint: ``/metrics`` (Prometheus) and ``/health`` (`bot.metrics`);
+    ``port`` None (the default) serves neither."""
+
+    host: str = "127.0.0.1"
+    port: int | None = None
+
+    @field_validator("port")
+    @classmethod
+    def _port(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value <= 65535:
+            raise ValueError("must be a port number (0 to 65535; 0: any free port)")
+        return value
+
+
 class Settings(BaseSettings):
     """All settings. See ``config.example.toml`` for every field."""
 
@@ -145,6 +191,7 @@ class Settings(BaseSettings):
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     game: GameDefaults = Field(default_factory=GameDefaults)
     local: LocalSettings = Field(default_factory=LocalSettings)
+    metrics: MetricsSettings = MetricsSettings()
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @classmethod

@@ -1,6 +1,11 @@
 """Gateway v10 over a WebSocket at ``/gateway``: HELLO, heartbeats, IDENTIFY → READY and
 GUILD_CREATE, RESUME with replay, GUILD_MEMBERS_CHUNK, and dispatches filtered by intents.
 
+Shards as on Discord (https://discord.com/developers/docs/events/gateway#sharding): an IDENTIFY
+with ``shard: [id, count]`` gets READY and GUILD_CREATE for the guilds with ``(guild_id >> 22) %
+count == id`` only, and every later event of a guild goes to the sessions of its shard; events of
+no guild (DMs) go to shard 0.
+
 Frames are plain JSON text (discord.py only decompresses binary frames, so asking for
 ``compress=zlib-stream`` and getting text is fine).
 """
@@ -74,10 +79,12 @@ class Connection:
 
 @dataclass(eq=False)
 class Session:
-    """A gateway session: sequence numbers and a replay buffer survive reconnects."""
+    """A gateway session: sequence numbers and a replay buffer survive reconnects; ``shard`` is
+    ``(id, count)`` from IDENTIFY (``(0, 1)``: every guild)."""
 
     id: str
     intents: int
+    shard: tuple[int, int] = (0, 1)
     seq: int = 0
     backlog: deque[tuple[int, JSON]] = field(default_factory=lambda: deque(maxlen=BACKLOG))
     connection: Connection | None = None
@@ -89,6 +96,12 @@ class Session:
         self.backlog.append((self.seq, frame))
         if self.connection is not None:
             self.connection.send(frame)
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the events of ``guild_id`` (None: of no guild, which
+        go to shard 0)."""
+        shard_id, count = self.shard
+        return shard_id == 0 if guild_id is None else (guild_id >> 22) % count == shard_id
 
 
 class Gateway:
@@ -114,8 +127,14 @@ class Gateway:
         state.dispatch = self.dispatch
 
     def dispatch(self, event: str, data: JSON) -> None:
-        """Send an event to every session whose intents cover it."""
+        """Send an event to every session of the event's guild's shard whose intents cover it."""
+        guild = (
+            data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else data.get("guild_id")
+        )
+        guild_id = int(guild) if guild is not None else None
         for session in self.sessions.values():
+            if not session.covers(guild_id):
+                continue
             payload = self._filter(session, event, data)
             if payload is not None:
                 session.dispatch(event, payload)
@@ -186,17 +205,27 @@ class Gateway:
         if data.get("token") != self.state.token:
             await connection.close(4004, b"Authentication failed.")
             return
+        shard = data.get("shard", [0, 1])
+        if not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(type(n) is int for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            await connection.close(4010, b"Invalid shard.")
+            return
         for stale in [s for s in self.sessions.values() if s.connection is None]:
             del self.sessions[stale.id]
-        session = Session(secrets.token_hex(16), int(data.get("intents", 0)))
+        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), (shard[0], shard[1]))
         self.sessions[session.id] = session
         session.connection = connection
         connection.session = session
         state = self.state
+        guilds = [g for g in state.guilds if session.covers(g)]
         ready = {
             "v": 10,
             "user": state.me_payload(),
-            "guilds": [{"id": str(state.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self._resume_url(),
@@ -204,13 +233,14 @@ class Gateway:
             "private_channels": [],
             "relationships": [],
             "presences": [],
-            "shard": [0, 1],
+            "shard": list(session.shard),
         }
         session.dispatch("READY", ready)
         # As on Discord: without the presences intent GUILD_CREATE lists only the bot; a client
         # with the members intent then asks for the rest (op 8 → GUILD_MEMBERS_CHUNK).
         members = bool(session.intents & INTENT_GUILD_PRESENCES)
-        session.dispatch("GUILD_CREATE", state.guild_create_payload(members=members))
+        for guild_id in guilds:
+            session.dispatch("GUILD_CREATE", state.guild_create_payload(guild_id, members=members))
         self.identifies += 1
         state.changed()
 
@@ -233,6 +263,9 @@ class Gateway:
 
     def _chunk(self, session: Session, data: JSON) -> None:
         state = self.state
+        guild_id = int(data.get("guild_id") or state.guild_id)
+        if guild_id not in state.guilds or not session.covers(guild_id):
+            return  # Discord answers nothing for a guild the shard does not serve
         query = str(data.get("query") or "").lower()
         wanted = {int(i) for i in data.get("user_ids") or []}
         members = [
@@ -244,8 +277,8 @@ class Gateway:
         if limit:
             members = members[:limit]
         chunk = {
-            "guild_id": str(state.guild_id),
-            "members": [state.member_payload(u) for u in members],
+            "guild_id": str(guild_id),
+            "members": [state.member_payload(u, guild_id) for u in members],
             "chunk_index": 0,
             "chunk_count": 1,
             "not_found": [str(i) for i in wanted - {u.id for u in members}],

@@ -69,8 +69,11 @@ def parse_command_line(text: str) -> tuple[list[str], dict[str, str]]:
     return path, options
 
 
-def find_command(state: State, path: list[str]) -> tuple[JSON, int | None, list[JSON], JSON]:
-    """Resolve a command path against the synced commands, guild commands first.
+def find_command(
+    state: State, path: list[str], guild_id: int | None = None
+) -> tuple[JSON, int | None, list[JSON], JSON]:
+    """Resolve a command path against the synced commands, the guild's (default: the first)
+    first.
 
     Returns:
         ``(top-level command, its guild id or None, [group, subcommand] option dicts on the
@@ -81,7 +84,7 @@ def find_command(state: State, path: list[str]) -> tuple[JSON, int | None, list[
     """
     if not path:
         raise CommandUsageError("empty command")
-    for scope in (state.guild_id, None):
+    for scope in (guild_id or state.guild_id, None):
         top = next((c for c in state.commands.get(scope, []) if c["name"] == path[0]), None)
         if top is not None and top.get("type", 1) == 1:
             break
@@ -134,9 +137,9 @@ def command_paths(state: State) -> list[JSON]:
     return out
 
 
-def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
-    """One option value as Discord sends it, adding users/members/channels/roles to
-    ``resolved``."""
+def _convert(state: State, definition: JSON, raw: Any, resolved: JSON, guild_id: int | None) -> Any:
+    """One option value as Discord sends it in the guild, adding users/members/channels/roles
+    to ``resolved``."""
     kind = definition["type"]
     name = definition["name"]
     choices = definition.get("choices") or []
@@ -174,8 +177,8 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
                 raise CommandUsageError(f"option {name}: no user {raw!r}")
             resolved.setdefault("users", {})[str(user.id)] = state.user_payload(user)
             member = {
-                **state.member_payload(user, with_user=False),
-                "permissions": str(state.permissions(user)),
+                **state.member_payload(user, guild_id, with_user=False),
+                "permissions": str(state.permissions(user, guild_id)),
             }
             resolved.setdefault("members", {})[str(user.id)] = member
             return str(user.id)
@@ -187,7 +190,7 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON) -> Any:
         resolved.setdefault("channels", {})[str(channel.id)] = payload
         return str(channel.id)
     if kind in (8, 9):
-        role = _lookup(state.roles, raw, name)
+        role = _lookup(state.guilds[guild_id or state.guild_id].roles, raw, name)
         if role is None:
             raise CommandUsageError(f"option {name}: no role {raw!r}")
         resolved.setdefault("roles", {})[str(role.id)] = state.role_payload(role)
@@ -225,13 +228,14 @@ def _lookup(table: dict[int, Any], raw: Any, option: str) -> Any:
     return next((r for r in table.values() if getattr(r, "name", None) == str(raw)), None)
 
 
-def command_data(state: State, path: list[str], options: dict[str, Any]) -> JSON:
-    """The ``data`` of a CHAT_INPUT interaction for ``/path options``.
+def command_data(state: State, path: list[str], options: dict[str, Any], guild_id: int | None = None) -> JSON:
+    """The ``data`` of a CHAT_INPUT interaction for ``/path options`` in the guild (default: the
+    first).
 
     Raises:
         CommandUsageError: unknown command/option, missing required option, bad value.
     """
-    top, scope, chain, leaf = find_command(state, path)
+    top, scope, chain, leaf = find_command(state, path, guild_id)
     definitions = {o["name"]: o for o in leaf.get("options", [])}
     resolved: JSON = {}
     values: list[JSON] = []
@@ -239,7 +243,7 @@ def command_data(state: State, path: list[str], options: dict[str, Any]) -> JSON
         if name not in definitions:
             raise CommandUsageError(f"/{' '.join(path)} has no option {name!r}")
         definition = definitions[name]
-        value = _convert(state, definition, raw, resolved)
+        value = _convert(state, definition, raw, resolved, guild_id)
         values.append({"name": name, "type": definition["type"], "value": value})
     missing = ", ".join(n for n, d in definitions.items() if d.get("required") and n not in options)
     if missing:
@@ -274,6 +278,8 @@ def start(
     if message is not None and not state.can_see(user, message):
         raise CommandUsageError(f"{user.name} cannot see message {message.id}")
     interaction_id = state.ids.next()
+    guild_id = channel.guild_id
+    permissions = str(state.permissions(user, guild_id))
     token = f"aW50ZXJhY3Rpb24{interaction_id}{secrets.token_urlsafe(24)}"
     payload: JSON = {
         "id": str(interaction_id),
@@ -283,22 +289,22 @@ def start(
         "version": 1,
         "data": data,
         "channel_id": str(channel.id),
-        "channel": {**state.channel_payload(channel), "permissions": str(state.permissions(user))},
-        "app_permissions": str(state.permissions(state.bot)),
+        "channel": {**state.channel_payload(channel), "permissions": permissions},
+        "app_permissions": str(state.permissions(state.bot, guild_id)),
         "locale": "en-US",
         "entitlements": [],
         "entitlement_sku_ids": [],
-        "authorizing_integration_owners": {"0": str(state.guild_id)},
+        "authorizing_integration_owners": {"0": str(guild_id or state.guild_id)},
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
     if channel.is_dm:
         payload.update(user=state.user_payload(user), context=1)
     else:
         payload.update(
-            guild_id=str(state.guild_id),
-            guild={"id": str(state.guild_id), "locale": "en-US", "features": []},
+            guild_id=str(guild_id),
+            guild={"id": str(guild_id), "locale": "en-US", "features": []},
             guild_locale="en-US",
-            member={**state.member_payload(user), "permissions": str(state.permissions(user))},
+            member={**state.member_payload(user, guild_id), "permissions": permissions},
             context=0,
         )
     if message is not None:

@@ -60,10 +60,21 @@ class Snowflakes:
         self._last = max(self._last + 1, stamp)
         return self._last
 
+    def next_after(self, previous: int, period: int = 840) -> int:
+        """A new id whose millisecond follows ``previous``'s modulo ``period`` (so it may lie up
+        to ``period`` ms ahead of the clock): ids made one after another this way fall on
+        successive shards, ``(id >> 22) % shard_count``, for every count dividing ``period``
+        (840: every count from 1 to 8, and 10, 12, 14, 15, 20, ...)."""
+        millisecond = self.next() >> 22
+        millisecond += ((previous >> 22) + 1 - millisecond) % period
+        self._last = max(self._last + 1, millisecond << 22)
+        return self._last
+
 
 @dataclass(eq=False)
 class User:
-    """A guild member (one guild, so user and member are one record)."""
+    """A member of every guild of the stand-in (so user and member are one record; its roles
+    are those of all guilds)."""
 
     id: int
     name: str
@@ -93,8 +104,28 @@ class Role:
 
 
 @dataclass(eq=False)
+class Guild:
+    """A guild: its name and roles (the @everyone role has the guild's id); an owner who is not
+    a member, so nobody gets owner rights."""
+
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+
+    def shard(self, shard_count: int) -> int:
+        """The shard whose gateway connection gets this guild's events: ``(id >> 22) %
+        shard_count`` (https://discord.com/developers/docs/events/gateway#sharding)."""
+        return (self.id >> 22) % shard_count
+
+    def __repr__(self) -> str:
+        return f"Guild({self.name!r}, id={self.id})"
+
+
+@dataclass(eq=False)
 class Channel:
-    """A guild text channel (type 0) or a DM with one user (type 1, ``recipient`` set)."""
+    """A guild text channel (type 0, ``guild_id`` set) or a DM with one user (type 1,
+    ``recipient`` set)."""
 
     id: int
     name: str
@@ -103,6 +134,7 @@ class Channel:
     topic: str | None = None
     recipient: User | None = None
     last_message_id: int | None = None  # the newest message's, deleted or not, as Discord's
+    guild_id: int | None = None
 
     @property
     def is_dm(self) -> bool:

@@ -191,9 +191,13 @@ class Rest:
             raise limits.invalid_form([((), "DICT_TYPE_CONVERT", "Only dictionaries may be used.")])
         return body
 
-    def _check_guild(self, request: web.Request) -> None:
-        if request.match_info["guild_id"] != str(self.state.guild_id):
-            raise limits.unknown("Guild")
+    def _check_guild(self, request: web.Request) -> int:
+        """The route's guild id.
+
+        Raises:
+            DiscordError: 10004 Unknown Guild.
+        """
+        return self.state.get_guild(request.match_info["guild_id"]).id
 
     # ------------------------------------------------------------------ start-up
 
@@ -202,9 +206,12 @@ class Rest:
         return json_response({"url": self._gateway_url()})
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
-        """``{"url", "shards", "session_start_limit"}`` (AutoShardedClient)."""
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self._gateway_url(), "shards": 1, "session_start_limit": limit})
+        """``{"url", "shards", "session_start_limit"}`` (AutoShardedClient): the shard count
+        `State.recommended_shards`. The stand-in lets any number of sessions start at once, and
+        says so as Discord does to the largest bots (``max_concurrency`` 16)."""
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 16}
+        shards = self.state.recommended_shards
+        return json_response({"url": self._gateway_url(), "shards": shards, "session_start_limit": limit})
 
     async def me(self, request: web.Request) -> web.Response:
         """The bot user."""
@@ -248,8 +255,7 @@ class Rest:
         if request.match_info["app_id"] != str(self.state.application_id):
             raise limits.unknown("Application")
         if "guild_id" in request.match_info:
-            self._check_guild(request)
-            return self.state.guild_id
+            return self._check_guild(request)
         return None
 
     async def get_commands(self, request: web.Request) -> web.Response:
@@ -437,7 +443,7 @@ class Rest:
         if message.author is not state.bot and message.channel.is_dm:
             raise limits.missing_permissions()
         if message.author is not state.bot and not (
-            state.permissions(state.bot) & PERMISSIONS["manage_messages"]
+            state.permissions(state.bot, message.channel.guild_id) & PERMISSIONS["manage_messages"]
         ):
             raise limits.missing_permissions()
         state.delete_message(message)
@@ -452,24 +458,23 @@ class Rest:
 
     async def guild(self, request: web.Request) -> web.Response:
         """``GET /guilds/{g}`` (no members or channels, as on Discord)."""
-        self._check_guild(request)
-        return json_response(self.state.guild_payload())
+        return json_response(self.state.guild_payload(self._check_guild(request)))
 
     async def guild_channels(self, request: web.Request) -> web.Response:
         """The guild's text channels."""
-        self._check_guild(request)
-        channels = [c for c in self.state.channels.values() if not c.is_dm]
+        guild_id = self._check_guild(request)
+        channels = [c for c in self.state.channels.values() if c.guild_id == guild_id]
         return json_response([self.state.channel_payload(c) for c in channels])
 
     async def roles(self, request: web.Request) -> web.Response:
         """The guild's roles."""
-        self._check_guild(request)
-        return json_response([self.state.role_payload(r) for r in self.state.roles.values()])
+        roles = self.state.guilds[self._check_guild(request)].roles
+        return json_response([self.state.role_payload(r) for r in roles.values()])
 
     async def member(self, request: web.Request) -> web.Response:
         """``GET /guilds/{g}/members/{u}`` (10007 Unknown Member)."""
-        self._check_guild(request)
+        guild_id = self._check_guild(request)
         user = self.state.users.get(int(request.match_info["user_id"]))
         if user is None:
             raise limits.unknown("Member")
-        return json_response(self.state.member_payload(user))
+        return json_response(self.state.member_payload(user, guild_id))

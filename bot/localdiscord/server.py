@@ -23,7 +23,7 @@ from .gateway import Gateway
 from .interactions import CommandUsageError
 from .limits import JSON
 from .ratelimits import RateLimiter, RateLimits
-from .records import Channel, Clock, InteractionRecord, Message, RequestRecord, Role, User
+from .records import Channel, Clock, Guild, InteractionRecord, Message, RequestRecord, Role, User
 from .rest import Rest
 from .state import State, permission_bits
 from .ui import UI
@@ -95,7 +95,8 @@ class _OfState(Generic[T]):
 
 
 class StandIn:
-    """A local Discord: one guild, its users and channels, REST + gateway + a browser page.
+    """A local Discord: a guild (more with `add_guild`), its users and channels, REST + gateway
+    (with shards) + a browser page.
 
     Args:
         guild_name: the guild's name.
@@ -194,7 +195,7 @@ class StandIn:
     # ------------------------------------------------------------------ the world
 
     token = _OfState[str]("The bot token to log in with.")
-    guild_id = _OfState[int]("The guild's id.")
+    guild_id = _OfState[int]("The first guild's id.")
     application_id = _OfState[int]("The application id (also the bot user's id).")
     bot = _OfState[User]("The bot's own user.")
 
@@ -205,8 +206,26 @@ class StandIn:
 
     @property
     def channels(self) -> list[Channel]:
-        """The guild's text channels."""
+        """Every guild's text channels."""
         return [c for c in self.state.channels.values() if not c.is_dm]
+
+    @property
+    def guilds(self) -> list[Guild]:
+        """The guilds, the first one first."""
+        return list(self.state.guilds.values())
+
+    def add_guild(self, name: str, channels: Iterable[str] = ("uno",)) -> Guild:
+        """A new guild with these text channels and every user as a member (GUILD_CREATE goes
+        to the sessions of its shard). Guilds fall on successive shards in the order they are
+        made (`State.add_guild`)."""
+        guild = self.state.add_guild(name)
+        for channel in channels:
+            self.state.add_channel(channel, guild_id=guild.id)
+        return guild
+
+    def guild_channels(self, guild: Guild) -> list[Channel]:
+        """The text channels of ``guild``."""
+        return [c for c in self.channels if c.guild_id == guild.id]
 
     def user(self, name: str) -> User:
         """A member by name.
@@ -239,7 +258,7 @@ class StandIn:
         return user
 
     def add_channel(self, name: str, topic: str | None = None) -> Channel:
-        """A new text channel (CHANNEL_CREATE is dispatched)."""
+        """A new text channel in the first guild (CHANNEL_CREATE is dispatched)."""
         return self.state.add_channel(name, topic)
 
     def grant(self, user: User, *permissions: str) -> Role:
@@ -294,7 +313,7 @@ class StandIn:
         await self._connected(timeout)
         with contextlib.suppress(TimeoutError):  # then find_command says what is missing
             await self.state.wait_until(lambda: any(self.state.commands.values()), timeout)
-        data = interactions.command_data(self.state, path, given)
+        data = interactions.command_data(self.state, path, given, channel.guild_id)
         name = " ".join(path)
         return interactions.start(self.state, user, channel, 2, data, command=name)
 

@@ -1,5 +1,6 @@
-"""The stand-in's world: one guild with its roles, channels, members and messages, DMs, the
-synced commands, the interactions, the request log, and a change signal to wait on.
+"""The stand-in's world: its guilds (one unless more are added) with their roles, channels,
+members and messages, DMs, the synced commands, the interactions, the request log, and a change
+signal to wait on.
 
 Everything runs on one event loop, so no locks: every mutation ends in `State.changed()`, which
 wakes `wait_until` and the browser page.
@@ -20,6 +21,7 @@ from .records import (
     Channel,
     Clock,
     Emoji,
+    Guild,
     InteractionRecord,
     Message,
     RequestRecord,
@@ -96,10 +98,13 @@ def _by_id(table: Mapping[int, T], key: int | str, what: str) -> T:
 
 
 class State:
-    """The guild, its DMs, commands, interactions and the request log.
+    """The guilds, the DMs, commands, interactions and the request log.
+
+    Every user is a member of every guild. ``guild_id``, ``guild_name``, ``owner_id`` and
+    ``roles`` are the first guild's, which every method uses when not given another.
 
     Args:
-        guild_name: the guild's name.
+        guild_name: the first guild's name.
         clock: time source for deadlines, token expiry, ids and timestamps.
         bot_name: the bot user's name.
         token: the bot token REST and IDENTIFY must present.
@@ -109,17 +114,14 @@ class State:
         self.clock = clock
         self.ids = Snowflakes(clock)
         self.token = token
-        self.guild_id = self.ids.next()
-        self.guild_name = guild_name
+        first = self.ids.next()
         self.application_id = self.ids.next()
-        self.owner_id = self.ids.next()  # an owner who is not a member: nobody gets owner rights
-        now = iso(clock.now())
-        self.roles: dict[int, Role] = {self.guild_id: Role(self.guild_id, "@everyone", EVERYONE_PERMISSIONS)}
-        bot_role = Role(self.ids.next(), bot_name, BOT_PERMISSIONS, 1, bot_id=self.application_id)
-        self.roles[bot_role.id] = bot_role
-        self.bot = User(self.application_id, bot_name, bot=True, joined_at=now)
-        self.bot.role_ids.append(bot_role.id)
+        self.bot = User(self.application_id, bot_name, bot=True, joined_at=iso(clock.now()))
         self.users: dict[int, User] = {self.bot.id: self.bot}
+        self.guilds: dict[int, Guild] = {}
+        guild = self._new_guild(first, guild_name)
+        self.guild_id, self.guild_name, self.owner_id = guild.id, guild.name, guild.owner_id
+        self.roles: dict[int, Role] = guild.roles
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.commands: dict[int | None, list[JSON]] = {}
@@ -135,6 +137,7 @@ class State:
         self.dispatch: Callable[[str, JSON], None] = lambda event, data: None
         self._listeners: list[Callable[[], None]] = []
         self._changed: asyncio.Event | None = None
+        self._recommended_shards: int | None = None
 
     # ------------------------------------------------------------------ change signal
 
@@ -181,45 +184,97 @@ class State:
         self.problems.append(problem)
         self.changed()
 
+    @property
+    def recommended_shards(self) -> int:
+        """The shard count ``GET /gateway/bot`` recommends: one per 1,000 guilds as Discord
+        does, unless set (a test sets it to see a bot follow it)."""
+        if self._recommended_shards is not None:
+            return self._recommended_shards
+        return max(1, -(-len(self.guilds) // 1000))
+
+    @recommended_shards.setter
+    def recommended_shards(self, value: int | None) -> None:
+        self._recommended_shards = value
+
     # ------------------------------------------------------------------ guild contents
 
+    def _new_guild(self, guild_id: int, name: str) -> Guild:
+        """A guild with its @everyone role and the bot's role, which the bot holds."""
+        guild = Guild(guild_id, name, owner_id=self.ids.next())
+        guild.roles[guild.id] = Role(guild.id, "@everyone", EVERYONE_PERMISSIONS)
+        bot_role = Role(self.ids.next(), self.bot.name, BOT_PERMISSIONS, 1, bot_id=self.application_id)
+        guild.roles[bot_role.id] = bot_role
+        self.bot.role_ids.append(bot_role.id)
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_guild(self, name: str) -> Guild:
+        """A new guild with every user as a member (dispatches GUILD_CREATE, as when the bot
+        joins one). Guilds fall on successive shards in the order they are made, the first on
+        shard ``(guild_id >> 22) % count``, the next on the next shard, and so on, for any count
+        from 1 to 8 (`Snowflakes.next_after`)."""
+        guild = self._new_guild(self.ids.next_after(max(self.guilds)), name)
+        self.dispatch("GUILD_CREATE", self.guild_create_payload(guild.id, members=False))
+        self.changed()
+        return guild
+
+    def get_guild(self, guild_id: int | str) -> Guild:
+        """A guild by id.
+
+        Raises:
+            DiscordError: 10004 Unknown Guild.
+        """
+        return _by_id(self.guilds, guild_id, "Guild")
+
     def add_user(self, name: str, *, bot: bool = False) -> User:
-        """A new member (dispatches GUILD_MEMBER_ADD)."""
+        """A new member of every guild (dispatches GUILD_MEMBER_ADD in each)."""
         user = User(self.ids.next(), name, bot=bot, joined_at=iso(self.clock.now()))
         self.users[user.id] = user
-        self.dispatch("GUILD_MEMBER_ADD", {**self.member_payload(user), "guild_id": str(self.guild_id)})
+        for guild_id in self.guilds:
+            self.dispatch("GUILD_MEMBER_ADD", {**self.member_payload(user), "guild_id": str(guild_id)})
         self.changed()
         return user
 
-    def add_channel(self, name: str, topic: str | None = None) -> Channel:
-        """A new text channel (dispatches CHANNEL_CREATE)."""
-        position = sum(1 for c in self.channels.values() if not c.is_dm)
-        channel = Channel(self.ids.next(), name, 0, position, topic)
+    def add_channel(self, name: str, topic: str | None = None, *, guild_id: int | None = None) -> Channel:
+        """A new text channel in the guild (default: the first; dispatches CHANNEL_CREATE)."""
+        guild = self.guilds[guild_id or self.guild_id]
+        position = sum(1 for c in self.channels.values() if c.guild_id == guild.id)
+        channel = Channel(self.ids.next(), name, 0, position, topic, guild_id=guild.id)
         self.channels[channel.id] = channel
         self.dispatch("CHANNEL_CREATE", self.channel_payload(channel))
         self.changed()
         return channel
 
-    def add_role(self, name: str, permissions: int) -> Role:
-        """A new role (dispatches GUILD_ROLE_CREATE)."""
-        role = Role(self.ids.next(), name, permissions, len(self.roles))
-        self.roles[role.id] = role
-        self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(self.guild_id), "role": self.role_payload(role)})
+    def add_role(self, name: str, permissions: int, *, guild_id: int | None = None) -> Role:
+        """A new role in the guild (default: the first; dispatches GUILD_ROLE_CREATE)."""
+        guild = self.guilds[guild_id or self.guild_id]
+        role = Role(self.ids.next(), name, permissions, len(guild.roles))
+        guild.roles[role.id] = role
+        self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": self.role_payload(role)})
         self.changed()
         return role
 
+    def _guild_of_role(self, role: Role) -> Guild:
+        return next(g for g in self.guilds.values() if role.id in g.roles)
+
     def assign_role(self, user: User, role: Role) -> None:
-        """Give ``user`` the role (dispatches GUILD_MEMBER_UPDATE)."""
+        """Give ``user`` the role (dispatches GUILD_MEMBER_UPDATE in the role's guild)."""
         if role.id not in user.role_ids:
             user.role_ids.append(role.id)
-        self.dispatch("GUILD_MEMBER_UPDATE", {**self.member_payload(user), "guild_id": str(self.guild_id)})
+        guild = self._guild_of_role(role)
+        self.dispatch(
+            "GUILD_MEMBER_UPDATE", {**self.member_payload(user, guild.id), "guild_id": str(guild.id)}
+        )
         self.changed()
 
-    def permissions(self, user: User) -> int:
-        """Guild-level permissions: @everyone OR the user's roles; administrator means all."""
-        bits = self.roles[self.guild_id].permissions
+    def permissions(self, user: User, guild_id: int | None = None) -> int:
+        """Guild-level permissions in the guild (default: the first): @everyone OR the user's
+        roles there; administrator means all."""
+        roles = self.guilds[guild_id or self.guild_id].roles
+        bits = roles[guild_id or self.guild_id].permissions
         for role_id in user.role_ids:
-            bits |= self.roles[role_id].permissions
+            if role_id in roles:
+                bits |= roles[role_id].permissions
         return ALL_PERMISSIONS if bits & PERMISSIONS["administrator"] else bits
 
     def dm_channel(self, user: User) -> Channel:
@@ -343,8 +398,8 @@ class State:
         message.deleted = True
         if not message.ephemeral:
             data = {"id": str(message.id), "channel_id": str(message.channel.id)}
-            if not message.channel.is_dm:
-                data["guild_id"] = str(self.guild_id)
+            if message.channel.guild_id is not None:
+                data["guild_id"] = str(message.channel.guild_id)
             self.dispatch("MESSAGE_DELETE", data)
         self.changed()
 
@@ -501,10 +556,12 @@ class State:
         spec's ``UserPIIResponse``)."""
         return {**self.user_payload(self.bot), "verified": True, "mfa_enabled": False, "locale": "en-US"}
 
-    def member_payload(self, user: User, *, with_user: bool = True) -> JSON:
-        """``discord.types.member.MemberWithUser`` (``user`` omitted if ``with_user`` is False)."""
+    def member_payload(self, user: User, guild_id: int | None = None, *, with_user: bool = True) -> JSON:
+        """``discord.types.member.MemberWithUser`` in the guild (default: the first; ``user``
+        omitted if ``with_user`` is False)."""
+        roles = self.guilds[guild_id or self.guild_id].roles
         data: JSON = {
-            "roles": [str(r) for r in user.role_ids],
+            "roles": [str(r) for r in user.role_ids if r in roles],
             "joined_at": user.joined_at,
             "deaf": False,
             "mute": False,
@@ -555,7 +612,7 @@ class State:
         return {
             "id": str(channel.id),
             "type": 0,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(channel.guild_id),
             "name": channel.name,
             "position": channel.position,
             "permission_overwrites": [],
@@ -567,11 +624,13 @@ class State:
             "flags": 0,
         }
 
-    def guild_payload(self) -> JSON:
-        """``GET /guilds/{id}`` (the spec's ``GuildWithCountsResponse``, counts asked or not)."""
+    def guild_payload(self, guild_id: int | None = None) -> JSON:
+        """``GET /guilds/{id}`` (the spec's ``GuildWithCountsResponse``, counts asked or not) of
+        the guild (default: the first)."""
+        guild = self.guilds[guild_id or self.guild_id]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild.id),
+            "name": guild.name,
             "icon": None,
             "description": None,
             "home_header": None,
@@ -579,7 +638,7 @@ class State:
             "discovery_splash": None,
             "features": [],
             "banner": None,
-            "owner_id": str(self.owner_id),
+            "owner_id": str(guild.owner_id),
             "application_id": None,
             "region": "deprecated",
             "afk_channel_id": None,
@@ -589,7 +648,7 @@ class State:
             "widget_enabled": False,
             "widget_channel_id": None,
             "verification_level": 0,
-            "roles": [self.role_payload(r) for r in self.roles.values()],
+            "roles": [self.role_payload(r) for r in guild.roles.values()],
             "default_message_notifications": 1,
             "mfa_level": 0,
             "explicit_content_filter": 0,
@@ -612,18 +671,20 @@ class State:
             "incidents_data": None,
         }
 
-    def guild_create_payload(self, *, members: bool = True) -> JSON:
-        """GUILD_CREATE's guild (``discord.types.gateway.GuildCreateEvent``): the REST guild and
-        the gateway-only keys (members, channels, ...); ``members`` False lists only the bot."""
+    def guild_create_payload(self, guild_id: int | None = None, *, members: bool = True) -> JSON:
+        """GUILD_CREATE's guild (``discord.types.gateway.GuildCreateEvent``; default: the first):
+        the REST guild and the gateway-only keys (members, channels, ...); ``members`` False
+        lists only the bot."""
+        guild_id = guild_id or self.guild_id
         listed = [u for u in self.users.values() if members or u is self.bot]
         return {
-            **self.guild_payload(),
+            **self.guild_payload(guild_id),
             "joined_at": self.bot.joined_at,
             "large": False,
             "unavailable": False,
             "member_count": len(self.users),
-            "members": [self.member_payload(u) for u in listed],
-            "channels": [self.channel_payload(c) for c in self.channels.values() if not c.is_dm],
+            "members": [self.member_payload(u, guild_id) for u in listed],
+            "channels": [self.channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -654,10 +715,11 @@ class State:
             "pinned": False,
             "flags": message.flags,
         }
-        if gateway and not message.channel.is_dm:
-            data["guild_id"] = str(self.guild_id)
+        guild_id = message.channel.guild_id
+        if gateway and guild_id is not None:
+            data["guild_id"] = str(guild_id)
             if message.webhook_id is None:
-                data["member"] = self.member_payload(message.author, with_user=False)
+                data["member"] = self.member_payload(message.author, guild_id, with_user=False)
         if message.webhook_id is not None:
             data["webhook_id"] = str(message.webhook_id)
             data["application_id"] = str(self.application_id)
@@ -675,7 +737,7 @@ class State:
             "id": str(interaction.id),
             "type": interaction.type,
             "user": self.user_payload(interaction.user),
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(interaction.channel.guild_id or self.guild_id)},
         }
         if interaction.source_message is not None and interaction.type == 3:
             metadata["interacted_message_id"] = str(interaction.source_message.id)

@@ -115,6 +115,7 @@ class LocalDiscord:
         self._timeout = timeout
         self._client: discord.Client | None = None
         self._task: asyncio.Task[None] | None = None
+        self._others: dict[discord.Client, asyncio.Task[None]] = {}
         self._expected_errors: Counter[int] = Counter()
         self._expected_logs: list[str] = []
         self._checked = 0
@@ -214,6 +215,8 @@ class LocalDiscord:
             raise AssertionError("local Discord problems:\n- " + "\n- ".join(self.problems()))
 
     async def _shutdown(self) -> None:
+        for other in list(self._others):
+            await self.stop_other(other)
         await self.stop_client()
         if self._remove_listener is not None:
             self._remove_listener()
@@ -227,15 +230,46 @@ class LocalDiscord:
         when ``wait_ready``)."""
         client = self._factory(self.stand_in)
         self._client = client
+        self._task = await self._connect(client)
+        return client
+
+    async def start_other(self, factory: ClientFactory) -> discord.Client:
+        """Build, log in and connect another client beside `client` (another process of a
+        sharded bot, say), held to the same strictness and stopped at exit (or `stop_other`)."""
+        client = factory(self.stand_in)
+        self._others[client] = await self._connect(client)
+        return client
+
+    async def stop_other(self, client: discord.Client) -> None:
+        """Close a client started with `start_other`."""
+        await self._close(client, self._others.pop(client))
+
+    async def _connect(self, client: discord.Client) -> asyncio.Task[None]:
+        """Log ``client`` in and connect it; wait until it has the guilds of its shards (and
+        ``on_ready`` when ``wait_ready``)."""
         identifies = self.stand_in.gateway.identifies
         await client.login(self.stand_in.token)
-        self._task = asyncio.create_task(client.connect(reconnect=True))
-        self._task.add_done_callback(self._connect_ended)
+        task = asyncio.create_task(client.connect(reconnect=True))
+        task.add_done_callback(self._connect_ended)
         await self.stand_in.wait_until(lambda: self.stand_in.gateway.identifies > identifies, self._timeout)
-        await self.stand_in.wait_until(lambda: client.get_guild(self.stand_in.guild_id), self._timeout)
+        await self.stand_in.wait_until(lambda: self._has_its_guilds(client), self._timeout)
         if self._wait_ready:
             await asyncio.wait_for(client.wait_until_ready(), self._timeout)
-        return client
+        return task
+
+    def _has_its_guilds(self, client: discord.Client) -> bool:
+        """Whether ``client`` cached every guild of its shards (from their GUILD_CREATEs): all of
+        them for an unsharded client or one that runs every shard."""
+        count = client.shard_count or 1
+        if isinstance(client, discord.AutoShardedClient):
+            shards = set(client.shard_ids or range(count))
+        else:
+            shards = {client.shard_id or 0}
+        return all(
+            client.get_guild(guild.id) is not None
+            for guild in self.stand_in.guilds
+            if guild.shard(count) in shards
+        )
 
     def _connect_ended(self, task: asyncio.Task[None]) -> None:
         if not task.cancelled() and task.exception() is not None:
@@ -244,11 +278,15 @@ class LocalDiscord:
     async def stop_client(self) -> None:
         """Close the client (the stand-in keeps its state)."""
         if self._client is not None:
-            await self._client.close()
-        if self._task is not None:
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(self._task, 5.0)
+            await self._close(self._client, self._task)
         self._client, self._task = None, None
+
+    @staticmethod
+    async def _close(client: discord.Client, task: asyncio.Task[None] | None) -> None:
+        await client.close()
+        if task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 5.0)
 
     async def restart_client(self) -> discord.Client:
         """Stop the client and start a fresh one from the factory (a bot restart)."""

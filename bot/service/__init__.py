@@ -14,6 +14,7 @@ module                     its one job
 ``history.py``             ``/uno history``: past games, their rounds and their text files
 ``updates.py``             background jobs; message updates one in flight per message
 ``scheduling.py``          AI moves, turn timers, lobby expiry
+``leases.py``              which bot process acts on a table (its lease), so it has one owner
 this module                the front: wiring, what follows a change, restore and shutdown
 =========================  ==================================================================
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Set
 
 import discord
 
@@ -37,6 +39,7 @@ from bot.service.commands import Commands
 from bot.service.dispatch import Dispatch
 from bot.service.hands import Hands
 from bot.service.history import History
+from bot.service.leases import Leases
 from bot.service.lobby import Lobby
 from bot.service.publishing import LOBBY, PING, TABLE, Publisher
 from bot.service.registry import TableRegistry
@@ -83,6 +86,14 @@ class TableService:
         self.lobby = Lobby(self)
         self.commands = Commands(self)
         self.history = History(self)
+        self.leases = Leases(
+            storage,
+            lambda: [t.channel_id for t in self.tables],
+            self._lost,
+            lambda held: self.restore(only=held),
+        )
+        """This process's table leases: a table is restored or opened only once its lease is held."""
+        self._serves: Callable[[int], bool] = lambda guild_id: True
         self.set_aside: dict[int, str] = {}
         """Channels whose saved table could not be read at the last start, and why."""
         self.dispatch = Dispatch(self)
@@ -106,10 +117,36 @@ class TableService:
             self.publisher.ping(table)
             self.scheduler.schedule(table)
 
-    async def restore(self) -> int:
-        """Reload every saved table after a restart; returns how many were restored."""
+    async def restore(
+        self, serves: Callable[[int], bool] | None = None, *, only: Set[int] | None = None
+    ) -> int:
+        """Reload the saved tables of the guilds this process serves (``serves(guild_id)``: those
+        of its shards, `bot.shards.Shards.serves`; default every guild, or as at the first call)
+        after a restart, each once its lease is held; returns how many were restored. Other
+        processes restore the others; a table whose lease another process holds is taken once
+        that lease expires (`Leases.renew` calls this with ``only`` those tables).
+
+        Raises:
+            StorageError: the tables or their leases could not be read.
+        """
+        if serves is not None:
+            self._serves = serves
         count = 0
-        for snapshot in await self.storage.load_tables():
+        # A damaged snapshot may lack its ids: it is set aside below, by whichever process reads it.
+        snapshots = [
+            s
+            for s in await self.storage.load_tables()
+            if (only is None or s.get("channel_id") in only)
+            and self.tables.get(s.get("channel_id", 0)) is None
+            and (not isinstance(g := s.get("guild_id"), int) or self._serves(g))
+        ]
+        held = await self.leases.take([c for s in snapshots if isinstance(c := s.get("channel_id"), int)])
+        for snapshot in snapshots:
+            channel_id = snapshot.get("channel_id")
+            if isinstance(channel_id, int) and channel_id not in held:
+                log.warning("the table of channel %s is served by another bot process", channel_id)
+                self.leases.waiting.add(channel_id)
+                continue
             try:
                 if "unreadable" in snapshot:
                     raise BadState(str(snapshot["unreadable"]))
@@ -134,10 +171,16 @@ class TableService:
             self.scheduler.schedule(table)
         return count
 
+    async def _lost(self, channel_id: int) -> None:
+        """Forget a table whose lease another process took (it restores and serves it)."""
+        async with self.tables.lock(channel_id):
+            self.scheduler.cancel(channel_id)
+            self.tables.remove(channel_id)
+
     async def close(self) -> None:
         """Cancel every timer and AI move, then let moves in progress and message updates
-        finish (at most `CLOSE_SECONDS`) before the client disconnects. Every accepted move is
-        saved already; this keeps the channel showing it."""
+        finish (at most `CLOSE_SECONDS`) before the client disconnects, and give up the tables'
+        leases. Every accepted move is saved already; this keeps the channel showing it."""
         self.scheduler.close()
 
         async def settle() -> None:
@@ -148,6 +191,7 @@ class TableService:
 
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(settle(), CLOSE_SECONDS)
+        await self.leases.close()
 
 
 __all__ = ["LOBBY", "PING", "TABLE", "Change", "TableService"]

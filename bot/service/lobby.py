@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 NONE = discord.AllowedMentions.none()
 OPEN_ALREADY = "A game is already open in this channel (/uno end closes it)."
+SERVED_ELSEWHERE = "Another instance of the bot serves this channel's table just now; try again in a minute."
 
 
 class Lobby:
@@ -140,6 +141,8 @@ class Lobby:
             if existing is not None and existing.state is not TableState.OVER:
                 raise LobbyError(OPEN_ALREADY)
             try:
+                if channel_id not in await self.service.leases.take([channel_id]):
+                    raise LobbyError(SERVED_ELSEWHERE)
                 await self.service.storage.save_table(table.guild_id, channel_id, table.to_snapshot())
             except StorageError as exc:
                 raise NotSaved.logged(channel_id, exc) from None

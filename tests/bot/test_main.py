@@ -48,6 +48,8 @@ def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
         ({"UNO_GAME__TURN_SECONDS": "3"}, "game.turn_seconds"),
         ({"UNO_GAME__HOUSE_RULES": "stacking"}, "game.house_rules"),
         ({"UNO_DATABASE__SYNCHRONOUS": "off"}, "database.synchronous"),
+        ({"UNO_DISCORD__SHARD_IDS": "[0, 1]"}, "discord.shard_ids"),
+        ({"UNO_DISCORD__SHARD_COUNT": "4", "UNO_DISCORD__SHARD_IDS": "[3, 4]"}, "discord.shard_ids"),
     ],
 )
 def test_invalid_setting_names_it(tmp_path: Path, env: dict[str, str], name: str) -> None:

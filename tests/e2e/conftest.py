@@ -24,6 +24,7 @@ from bot.localdiscord.testing import LocalDiscord, run_coroutine_test
 from bot.run import new_event_loop
 from bot.service import publishing
 from bot.settings import load_settings
+from bot.storage import Storage
 from bot.storage.sqlite import SqliteStorage
 
 USERS = ("alice", "bob", "carol")
@@ -112,13 +113,25 @@ def no_rest_under_lock() -> Iterator[LockWatch]:
     assert not LOCKS.under_lock, f"REST requests sent under a table's lock: {LOCKS.under_lock}"
 
 
-def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = False, **game: Any) -> UnoBot:
+def make_bot(
+    stand_in: StandIn,
+    db: Path,
+    *,
+    card_emojis: bool = False,
+    shards: tuple[int, list[int] | None] | None = None,
+    storage: Storage | None = None,
+    **game: Any,
+) -> UnoBot:
     """The production bot configured for the stand-in (fast AI, no turn timer unless asked;
     ``card_emojis``: the setting, off unless asked: the sync would give cards their emojis one
     by one while a test plays, so what a test reads would depend on timing; see `with_emojis`),
-    watched by `LOCKS`."""
+    watched by `LOCKS`. ``shards``: ``(shard_count, shard_ids)`` to run (then its commands are
+    synced globally, to reach every guild of the stand-in). ``storage``: another backend than
+    SQLite on ``db`` (PostgreSQL, shared by several bots)."""
     settings = load_settings(None, environ={}, require_token=False)
     settings.discord.card_emojis = card_emojis
+    if shards is not None:
+        settings.discord.shard_count, settings.discord.shard_ids = shards
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
     settings.game.ping_after_seconds = game.pop("ping_after_seconds", 0.0)  # pinged at once, as tests expect
     settings.game.turn_seconds = game.pop("turn_seconds", 0)
@@ -128,7 +141,8 @@ def make_bot(stand_in: StandIn, db: Path, *, card_emojis: bool = False, **game: 
     made: list[UnoBot] = []
     bot = UnoBot(
         local_settings(settings, stand_in),
-        SqliteStorage(db),
+        storage or SqliteStorage(db),
+        sync_global=shards is not None,
         guild_ready_timeout=0.05,
         http_trace=LOCKS.trace(lambda: made[0] if made else None),
     )
