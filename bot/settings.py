@@ -64,6 +64,9 @@ class DiscordSettings(Section):
     card_emojis: bool = True
     shard_count: int | None = None
     shard_ids: list[int] | None = None
+    global_requests_per_second: Annotated[float, Field(ge=0)] = 50
+    """Discord's global rate limit for the bot token (`bot.pacing` stays below it), this process's
+    share of it when shards run in several processes; 0: no pacing."""
 
     @field_validator("shard_count")
     @classmethod
@@ -83,10 +86,6 @@ class DiscordSettings(Section):
         if not value or len(set(value)) != len(value) or not all(0 <= i < count for i in value):
             raise ValueError(f"must be distinct shard numbers from 0 to {count - 1} (shard_count {count})")
         return value
-
-    global_requests_per_second: Annotated[float, Field(ge=0)] = 50
-    """Discord's global rate limit for the bot token (`bot.pacing` stays below it), this process's
-    share of it when shards run in several processes; 0: no pacing."""
 
     @field_validator("api_base", "gateway_url", "cdn_base")
     @classmethod
