@@ -5,7 +5,6 @@ player who plays on is not pinged, and a watching player's hand waits for their 
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import math
 from pathlib import Path
@@ -16,7 +15,6 @@ from bot.engine.game import Game
 from bot.localdiscord.records import RequestRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
-from bot.service.hands import HAND_SETTLE_SECONDS
 from bot.service.publishing import TABLE_SPACING
 from bot.tables import Table
 from tests.e2e.conftest import USERS, make_bot
@@ -140,22 +138,31 @@ async def test_a_player_who_plays_on_is_not_pinged(tmp_path: Path) -> None:
         assert not alice_pings
 
 
-async def test_a_watching_hand_waits_for_its_turn(uno: LocalDiscord) -> None:
-    """alice's open hand is not redrawn while bob thinks about his move (longer than a second),
-    and is redrawn once, at once, when her turn comes."""
-    ch, alice, bob = uno.channel("uno"), uno.user("alice"), uno.user("bob")
-    game = await drawing_only(uno)
-    table, hands = table_of(uno, ch), bot_of(uno).service.hands
-    mine = await command(uno, alice, ch, "uno hand")
-    assert mine is not None
-    shown = await click(uno, alice, mine, "Draw")  # her hand, redrawn by the answer
-    assert shown is not None and str(game.pending.player) == str(bob.id)
-    revision = shown.revision
-    await asyncio.sleep(1.5)  # bob thinks
-    assert shown.revision == revision
-    theirs = await command(uno, bob, ch, "uno hand")
-    assert theirs is not None
-    await click(uno, bob, theirs, "Draw")
-    await uno.stand_in.wait_until(lambda: shown.revision > revision, timeout=HAND_SETTLE_SECONDS / 2)
-    await bot_of(uno).service.updates.done((ch.id, str(alice.id)))
-    assert shown.revision == revision + 1 and hands.open[(ch.id, str(alice.id))].version == table.version
+async def test_a_watching_hand_waits_for_its_turn(tmp_path: Path) -> None:
+    """alice's open hand is not redrawn while the others move (bob, then a computer seat that
+    takes longer than a second), and is redrawn once, at once, when her turn comes."""
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", ai_delay_seconds=1.5), users=USERS, channels=("uno",)
+    )
+    async with env:
+        ch, alice, bob = env.channel("uno"), env.user("alice"), env.user("bob")
+        table = await open_table(env, ch, alice, [bob], bots=1)
+        computer = table.seats[2].id
+        game = rig(
+            env, ch, variant="classic", dealer=computer,
+            hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"], computer: ["green 3", "green 4"]},
+            discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6"],
+        )  # fmt: skip
+        mine = await command(env, alice, ch, "uno hand")
+        assert mine is not None
+        shown = await click(env, alice, mine, "Draw")  # her hand, redrawn by the answer
+        assert shown is not None and str(game.pending.player) == str(bob.id)
+        theirs = await command(env, bob, ch, "uno hand")
+        assert theirs is not None
+        revision = shown.revision
+        await click(env, bob, theirs, "Draw")  # the computer seat's turn: it thinks 1.5 s
+        await env.stand_in.wait_until(lambda: game.pending.player == str(alice.id), timeout=5)
+        await env.stand_in.wait_until(lambda: shown.revision > revision)
+        await bot_of(env).service.updates.done((ch.id, str(alice.id)))
+        assert shown.revision == revision + 1  # only her turn redrew it
+        assert bot_of(env).service.hands.open[(ch.id, str(alice.id))].version == table.version
