@@ -682,8 +682,10 @@ class Driver:
 
     # ------------------------------------------------------------------ UNO
 
-    async def uno_table(self, channel: Channel, host: User, guest: User) -> None:
-        """Open a table in ``channel`` and play it, again and again, until stopping."""
+    async def uno_table(self, channel: Channel, host: User, guest: User, *, start: float = 0.0) -> None:
+        """Open a table in ``channel`` after ``start`` seconds and play it, again and again, until
+        stopping."""
+        await asyncio.sleep(start)
         humans = {host.name: host, guest.name: guest}
         first = True
         while not self.stopping:
@@ -1040,7 +1042,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             for i, channel in enumerate(stand_in.channels):
                 a, b = stand_in.user(users[2 * i]), stand_in.user(users[2 * i + 1])
                 coro = (
-                    driver.uno_table(channel, a, b)
+                    driver.uno_table(channel, a, b, start=i / args.open_rate)
                     if kind == "uno"
                     else driver.pong_channel(channel, [a, b], pong_rate, gap)
                 )
@@ -1191,6 +1193,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=float,
         default=5.0,
         help="seconds of play between the last table's opening and the measured window (default 5)",
+    )
+    parser.add_argument(
+        "--open-rate",
+        type=float,
+        default=40.0,
+        help="tables opened per second at the start (default 40; all at once, 2,000 tables' /uno new "
+        "came after Discord's 3 s and were tried again, for ever)",
     )
     parser.add_argument("--ai-delay", type=float, default=0.05, help="the AI seats' delay (default 0.05 s)")
     parser.add_argument(
