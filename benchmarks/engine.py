@@ -14,6 +14,9 @@ prints one JSON line:
   installed (``pip install -e '.[bench]'``), else null; ``vs_rlcard_env`` is our games per
   second over its env's.
 
+``--variant dos`` plays DOS (``DosGame``, docs/engine-dos.md) with its random agent; ``--listed``
+does not apply to it (DOS has no unvalidated path).
+
 Figures and the machine they came from are recorded in ``docs/performance.md``.
 """
 
@@ -27,10 +30,15 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from benchmarks import rlcard_adapter
 from bot.engine.ai import random_action
+from bot.engine.dos.ai import random_action as dos_random_action
+from bot.engine.dos.game import DEFAULT_TARGET as DOS_TARGET
+from bot.engine.dos.game import VARIANT_ID as DOS
+from bot.engine.dos.game import DosGame
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
@@ -38,6 +46,16 @@ from bot.engine.variants import VARIANTS
 
 def _players(n: int) -> list[str]:
     return [f"p{i}" for i in range(n)]
+
+
+def new_game(variant: str, names: list[str], options: Options, seed: int) -> Any:
+    """A new game of ``variant``: a ``DosGame`` for ``dos`` (docs/engine-dos.md; target 200, no
+    house rules), else a ``Game``. Typed Any: both offer ``start_round``, ``pending``, ``apply``."""
+    if variant == DOS:
+        return DosGame(
+            names, options=replace(options, target_score=DOS_TARGET, house_rules=frozenset()), seed=seed
+        )
+    return Game(names, variant=variant, options=options, seed=seed)
 
 
 def run(
@@ -52,14 +70,15 @@ def run(
     gc.collect()
     start, wall = time.process_time(), time.perf_counter()
     for i in range(games):
-        game = Game(names, variant=variant, options=options, seed=seed * 1_000_003 + i)
+        game = new_game(variant, names, options, seed * 1_000_003 + i)
         game.start_round()
         rng = random.Random(seed * 7_919 + i)
-        apply = game.apply_listed if listed else game.apply
+        apply: Any = game.apply_listed if listed and isinstance(game, Game) else game.apply
+        agent = dos_random_action if isinstance(game, DosGame) else random_action
         while not game.round_over:
             player = game.pending.player
             assert player is not None
-            action = random_action(game, player, rng)
+            action = agent(game, player, rng)
             t0 = clock()
             apply(player, action)
             timings.append(clock() - t0)
@@ -91,14 +110,15 @@ def live_game_bytes(variant: str, players: int, options: Options, seed: int, cou
     before = tracemalloc.get_traced_memory()[0]
     live = []
     for i in range(count):
-        game = Game(_players(players), variant=variant, options=options, seed=seed + i)
+        game = new_game(variant, _players(players), options, seed + i)
         game.start_round()
+        agent = dos_random_action if isinstance(game, DosGame) else random_action
         for _ in range(10):
             if game.round_over:
                 break
             player = game.pending.player
             assert player is not None
-            game.apply(player, random_action(game, player, rng))
+            game.apply(player, agent(game, player, rng))
         live.append(game)
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
@@ -108,7 +128,7 @@ def live_game_bytes(variant: str, players: int, options: Options, seed: int, cou
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point; prints one JSON line."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", default="classic", choices=sorted(VARIANTS))
+    parser.add_argument("--variant", default="classic", choices=[*sorted(VARIANTS), DOS])
     parser.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2-10")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)

@@ -3,7 +3,10 @@
 Runs on fresh SQLite files in a temporary directory (or ``--db-dir``) and prints one JSON line.
 ``--inline-checkpoints`` measures without the background checkpoint connection;
 ``--synchronous normal|full`` sets ``PRAGMA synchronous`` (default: the bot's, setting
-``database.synchronous``).
+``database.synchronous``). ``--url postgresql://...`` runs the same on PostgreSQL instead, each
+measurement on a fresh schema of that database (dropped after); a throwaway cluster:
+``bash -c '. scripts/_postgres.sh; postgres_start; .venv/bin/python -m benchmarks.storage --url
+"$UNO_TEST_POSTGRES_URL"'``.
 Each table is a real engine game (``Game(...).start_round()``) played by ``ai.random_action``;
 after every action the table's snapshot (``Game.to_dict()`` plus the table's own keys, about
 11 kB) is saved, as the bot does inside the table lock before answering.
@@ -22,7 +25,8 @@ after every action the table's snapshot (``Game.to_dict()`` plus the table's own
   event loop set, whatever the database. On a loaded machine it explains most of the p99.
 * Restore: ``--restore`` games in mid-round are saved, the storage closed, then
   ``restore_seconds`` times a restart: open, ``load_tables``, ``Game.from_dict`` for each.
-  ``restore_load_seconds`` is the storage's part (open and ``load_tables``). Target: under 3 s.
+  ``restore_load_seconds`` is the storage's part (open and ``load_tables``). Target: 10,000
+  games under 3 s on SQLite, under 6 s on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -37,12 +41,16 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine, Sequence
+import uuid
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from bot.engine.ai import random_action
 from bot.engine.game import Game
+from bot.storage import Storage
+from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
 
@@ -100,13 +108,13 @@ def _ms(ns: Sequence[int], q: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1e6, 3)
 
 
-async def _persist(storage: SqliteStorage | NoStorage, table: Table, timings: list[int]) -> None:
+async def _persist(storage: Storage | NoStorage, table: Table, timings: list[int]) -> None:
     t0 = time.perf_counter_ns()
     await storage.save_table(GUILD, table.channel_id, table.snapshot())
     timings.append(time.perf_counter_ns() - t0)
 
 
-async def _all_at_once(storage: SqliteStorage | NoStorage, runs: list[Coroutine[Any, Any, None]]) -> float:
+async def _all_at_once(storage: Storage | NoStorage, runs: list[Coroutine[Any, Any, None]]) -> float:
     """Run every table's loop at once, then close the storage; the seconds the loops took."""
     start = time.perf_counter()
     await asyncio.gather(*runs)
@@ -115,11 +123,13 @@ async def _all_at_once(storage: SqliteStorage | NoStorage, runs: list[Coroutine[
     return seconds
 
 
-async def saturated(
-    path: Path, tables: int, actions: int, seed: int, checkpoints: float | None, synchronous: Synchronous
-) -> dict[str, Any]:
+Make = Callable[[], Storage]
+"""A new storage (not yet open) on one measurement's database."""
+
+
+async def saturated(make: Make, tables: int, actions: int, seed: int) -> dict[str, Any]:
     """Every table acting and saving back to back."""
-    storage = SqliteStorage(path, checkpoint_seconds=checkpoints, synchronous=synchronous)
+    storage = make()
     await storage.open()
     timings: list[int] = []
     live = [Table(n, seed) for n in range(tables)]
@@ -149,22 +159,10 @@ class NoStorage:
         """Nothing to close."""
 
 
-async def paced(
-    path: Path | None,
-    tables: int,
-    actions: int,
-    seed: int,
-    interval: float,
-    checkpoints: float | None = None,
-    synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
-) -> dict[str, Any]:
-    """Every table acting about every ``interval`` seconds (``path`` None: the control)."""
-    storage: SqliteStorage | NoStorage = (
-        NoStorage()
-        if path is None
-        else SqliteStorage(path, checkpoint_seconds=checkpoints, synchronous=synchronous)
-    )
-    if isinstance(storage, SqliteStorage):
+async def paced(make: Make | None, tables: int, actions: int, seed: int, interval: float) -> dict[str, Any]:
+    """Every table acting about every ``interval`` seconds (``make`` None: the control)."""
+    storage: Storage | NoStorage = NoStorage() if make is None else make()
+    if not isinstance(storage, NoStorage):
         await storage.open()
     timings: list[int] = []
     live = [Table(n, seed + 1) for n in range(tables)]
@@ -186,9 +184,9 @@ async def paced(
     }
 
 
-async def restore(path: Path, games: int, seed: int, synchronous: Synchronous) -> dict[str, Any]:
+async def restore(make: Make, games: int, seed: int) -> dict[str, Any]:
     """Save ``games`` tables in mid-round, then time a restart that restores them all."""
-    storage = SqliteStorage(path, synchronous=synchronous)
+    storage = make()
     await storage.open()
     size = 0
     for n in range(games):
@@ -201,7 +199,7 @@ async def restore(path: Path, games: int, seed: int, synchronous: Synchronous) -
     await storage.close()
 
     start = time.perf_counter()
-    storage = SqliteStorage(path, synchronous=synchronous)
+    storage = make()
     await storage.open()
     snapshots = await storage.load_tables()
     loaded = time.perf_counter()
@@ -215,35 +213,70 @@ async def restore(path: Path, games: int, seed: int, synchronous: Synchronous) -
         "restore_seconds": round(done - start, 3),
         "restore_load_seconds": round(loaded - start, 3),
         "snapshot_bytes": round(size / max(games, 1)),
-        "database_bytes": path.stat().st_size,
     }
 
 
-async def main_async(args: argparse.Namespace, directory: Path) -> dict[str, Any]:
-    """All three measurements, each on its own database file."""
-    checkpoints = None if args.inline_checkpoints else 1.0
+def sqlite_databases(
+    directory: Path, checkpoints: float | None, synchronous: Synchronous
+) -> Callable[[str], Any]:
+    """Each measurement's SQLite file in ``directory``: a function of its name giving a context
+    (its storage maker; its size in ``database_bytes`` afterwards)."""
+
+    @asynccontextmanager
+    async def database(name: str) -> AsyncIterator[tuple[Make, dict[str, Any]]]:
+        path = directory / f"{name}.db"
+        extra: dict[str, Any] = {}
+        yield (lambda: SqliteStorage(path, checkpoint_seconds=checkpoints, synchronous=synchronous)), extra
+        extra["database_bytes"] = path.stat().st_size
+
+    return database
+
+
+def postgres_databases(url: str) -> Callable[[str], Any]:
+    """Each measurement's fresh schema of the PostgreSQL database at ``url``, dropped after (its
+    tables' size in ``database_bytes``)."""
+    import asyncpg
+
+    @asynccontextmanager
+    async def database(name: str) -> AsyncIterator[tuple[Make, dict[str, Any]]]:
+        schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
+        admin = await asyncpg.connect(url)
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        extra: dict[str, Any] = {}
+        try:
+            at = f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+            yield (lambda: PostgresStorage(at)), extra
+            extra["database_bytes"] = await admin.fetchval(
+                "SELECT CAST(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))) AS BIGINT) "
+                "FROM pg_tables WHERE schemaname = $1",
+                schema,
+            )
+            extra["postgresql"] = await admin.fetchval("SHOW server_version")
+        finally:
+            await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+            await admin.close()
+
+    return database
+
+
+async def main_async(args: argparse.Namespace, database: Callable[[str], Any]) -> dict[str, Any]:
+    """All three measurements, each on its own database (``database(name)``)."""
     figures: dict[str, Any] = {"tables": args.tables, "actions_per_table": args.actions}
-    sync = args.synchronous
-    figures |= await saturated(
-        directory / "saturated.db", args.tables, args.actions, args.seed, checkpoints, sync
-    )
+    async with database("saturated") as (make, _):
+        figures |= await saturated(make, args.tables, args.actions, args.seed)
     figures["interval_ms"] = args.interval_ms
-    figures |= await paced(
-        directory / "paced.db",
-        args.tables,
-        args.actions,
-        args.seed,
-        args.interval_ms / 1000,
-        checkpoints,
-        sync,
-    )
+    async with database("paced") as (make, _):
+        figures |= await paced(make, args.tables, args.actions, args.seed, args.interval_ms / 1000)
     control = await paced(None, args.tables, args.actions, args.seed, args.interval_ms / 1000)
     figures["control_p50_ms"] = control["p50_persist_ms"]
     figures["control_p99_ms"] = control["p99_persist_ms"]
-    figures |= await restore(directory / "restore.db", args.restore, args.seed, sync)
-    figures["background_checkpoints"] = checkpoints is not None
-    figures["synchronous"] = sync
-    figures["sqlite"] = sqlite3.sqlite_version
+    async with database("restore") as (make, extra):
+        figures |= await restore(make, args.restore, args.seed)
+    figures |= extra
+    if args.url is None:
+        figures["background_checkpoints"] = not args.inline_checkpoints
+        figures["synchronous"] = args.synchronous
+        figures["sqlite"] = sqlite3.sqlite_version
     figures["python"] = platform.python_version()
     return figures
 
@@ -273,16 +306,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db-dir", type=Path, help="directory for the database files")
+    parser.add_argument("--url", help="postgresql://...: measure PostgreSQL (fresh schemas there)")
     args = parser.parse_args(argv)
-    if args.db_dir is not None:
+    checkpoints = None if args.inline_checkpoints else 1.0
+    if args.url is not None:
+        figures = asyncio.run(main_async(args, postgres_databases(args.url)))
+    elif args.db_dir is not None:
         args.db_dir.mkdir(parents=True, exist_ok=True)
         for name in ("saturated.db", "paced.db", "restore.db"):
             for suffix in ("", "-wal", "-shm", ".lock"):  # a new database each run
                 (args.db_dir / (name + suffix)).unlink(missing_ok=True)
-        figures = asyncio.run(main_async(args, args.db_dir))
+        figures = asyncio.run(main_async(args, sqlite_databases(args.db_dir, checkpoints, args.synchronous)))
     else:
         with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
-            figures = asyncio.run(main_async(args, Path(tmp)))
+            figures = asyncio.run(
+                main_async(args, sqlite_databases(Path(tmp), checkpoints, args.synchronous))
+            )
     json.dump(figures, sys.stdout)
     print()
 

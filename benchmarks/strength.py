@@ -15,6 +15,7 @@ JSON line:
   time each took (wall clock);
 * ``seconds``: the whole run (wall clock).
 
+``--variant dos`` plays DOS (docs/engine-dos.md; its easy level is random legal play).
 Rounds are scored with the edition's standard scoring (the hard level's search values points too).
 """
 
@@ -27,11 +28,16 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from bot.engine import ai
 from bot.engine.actions import Action
+from bot.engine.dos import ai as dos_ai
+from bot.engine.dos.game import DEFAULT_TARGET as DOS_TARGET
+from bot.engine.dos.game import VARIANT_ID as DOS
+from bot.engine.dos.game import DosGame
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
@@ -72,16 +78,21 @@ def run(
     for i in range(rounds):
         turn = i % n
         levels = {names[(k + turn) % n]: seats[k] for k in range(n)}
-        policies: dict[str, ai.Policy] = {}
-        for name, level in levels.items():
-            choose = partial(ai.choose, level=level, budget=budget, playouts=playouts)
-            policies[name] = _timed(choose, timings) if level == counted else choose
-        game = Game(names, variant=variant, options=options, seed=seed * 1_000_003 + i // n)
-        game.start_round()
-        ai.play_round(game, policies, random.Random(seed * 7_919 + i), levels=levels)
-        if game.round_winner is None:
+        game_seed, rng = seed * 1_000_003 + i // n, random.Random(seed * 7_919 + i)
+        if variant == DOS:
+            winner = _dos_round(levels, counted, timings, options, game_seed, rng)
+        else:
+            policies: dict[str, ai.Policy] = {}
+            for name, level in levels.items():
+                choose = partial(ai.choose, level=level, budget=budget, playouts=playouts)
+                policies[name] = _timed(choose, timings) if level == counted else choose
+            game = Game(names, variant=variant, options=options, seed=game_seed)
+            game.start_round()
+            ai.play_round(game, policies, rng, levels=levels)
+            winner = game.round_winner
+        if winner is None:
             voids += 1
-        elif levels[game.round_winner] == counted:
+        elif levels[winner] == counted:
             wins += 1
         if progress and (i + 1) % progress == 0:
             print(f"{i + 1} rounds, {wins} won, {time.perf_counter() - start:.0f} s", file=sys.stderr)
@@ -107,6 +118,29 @@ def run(
     }
 
 
+def _dos_round(
+    levels: dict[str, str],
+    counted: str,
+    timings: list[float],
+    options: Options,
+    seed: int,
+    rng: random.Random,
+) -> str | None:
+    """One DOS round (docs/engine-dos.md) between the levels; returns its winner."""
+    policies: dict[str, dos_ai.DosPolicy] = {}
+    for name, level in levels.items():
+        choose = partial(dos_ai.choose, level=level)
+        if level == counted:
+            policies[name] = _timed(choose, timings)  # type: ignore[arg-type]  # same shape for DOS
+        else:
+            policies[name] = choose
+    dos_options = replace(options, target_score=DOS_TARGET, house_rules=frozenset())
+    game = DosGame(list(levels), options=dos_options, seed=seed)
+    game.start_round()
+    dos_ai.play_round(game, policies, rng)
+    return game.round_winner
+
+
 def _timed(policy: ai.Policy, timings: list[float]) -> ai.Policy:
     def timed(game: Game, player: str, rng: random.Random) -> Action:
         t0 = time.perf_counter()
@@ -122,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.split("\n")[0])
     parser.add_argument("--seats", nargs="+", default=["hard", "normal", "normal", "normal"],
                         choices=[level.value for level in ai.AiLevel], help="one level per seat")  # fmt: skip
-    parser.add_argument("--variant", default="classic", choices=sorted(VARIANTS))
+    parser.add_argument("--variant", default="classic", choices=[*sorted(VARIANTS), DOS])
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--house-rule", action="append", default=[], choices=[r.value for r in HouseRule])

@@ -26,7 +26,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--port", type=_port, help="local mode: the page's port (default 8765)")
     parser.add_argument(
-        "--database", type=Path, help="the SQLite file (default: settings; local mode: a throwaway file)"
+        "--database",
+        type=_database,
+        help="the SQLite file, or a database URL (postgresql://...) (default: settings; local mode: a throwaway file)",
     )
     parser.add_argument(
         "--new-database",
@@ -37,6 +39,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--sync-global", action="store_true", help="sync slash commands to every server (deliberate)"
     )
     return parser.parse_args(argv)
+
+
+def _database(text: str) -> Path | str:
+    """``--database``: a database URL as it is (a path would fold its ``//``), else a path.
+
+    >>> _database("postgresql://uno@db/uno"), _database("games/uno.db")
+    ('postgresql://uno@db/uno', PosixPath('games/uno.db'))
+    """
+    from bot.storage.choose import is_url
+
+    return text if is_url(text) else Path(text)
 
 
 def _port(text: str) -> int:

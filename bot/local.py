@@ -57,7 +57,9 @@ def local_settings(settings: Settings, stand_in: StandInAddress) -> Settings:
     return settings.model_copy(update={"discord": discord_settings})
 
 
-async def run_local(settings: Settings, *, database: Path | None = None, new_database: bool = False) -> int:
+async def run_local(
+    settings: Settings, *, database: Path | str | None = None, new_database: bool = False
+) -> int:
     """Serve the stand-in and run the bot against it until interrupted; returns the exit status
     (``new_database``: see `bot.run.open_storage`)."""
     try:

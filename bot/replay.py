@@ -2,10 +2,11 @@
 
 Every recorded game keeps its replay (``GameResult.replay``: seed, options, seats and journal).
 :func:`check` plays it again with ``Game.replay`` and compares what it reaches with the stored
-result: the scores, the winners and the rounds finished. Run it on a database (not while a bot
-holds it: one process per database)::
+result: the scores, the winners and the rounds finished. Run it on a database (an SQLite file not
+while a bot holds it: one process per file; a PostgreSQL database at any time)::
 
     python -m bot.replay --db uno.db [--game GAME_ID]
+    python -m bot.replay --db postgresql://uno@localhost/uno
 
 It prints one line per game (``ok``, ``MISMATCH`` with what differs, or ``no replay`` for a game
 recorded before replays were kept) and exits with 1 if any game does not match (2 if the database
@@ -22,7 +23,8 @@ from pathlib import Path
 
 from bot.engine.errors import UnoError
 from bot.engine.game import Game
-from bot.storage import GameRecord, GameResult, StorageError
+from bot.storage import GameRecord, GameResult, Storage, StorageError
+from bot.storage.choose import is_url, make_storage
 from bot.storage.sqlite import SqliteStorage
 
 __all__ = ["check", "check_database", "finished_rounds", "main"]
@@ -61,16 +63,21 @@ def check(result: GameResult) -> str | None:
 
 
 async def check_database(path: str, game_id: str | None = None) -> list[tuple[GameRecord, str | None]]:
-    """Every recorded game of the database at ``path`` (or the one ``game_id``), newest first,
-    with what :func:`check` found (games without a replay left out).
+    """Every recorded game of the database at ``path`` (an SQLite file, or a ``postgresql://``
+    URL) (or the one ``game_id``), newest first, with what :func:`check` found (games without a
+    replay left out).
 
     Raises:
         StorageError: no file at ``path``, or the database can't be opened or read.
         LookupError: ``game_id`` is given and no finished game has it.
     """
-    if not Path(path).is_file():  # opening would make a new, empty database there
+    storage: Storage
+    if is_url(path):
+        storage = make_storage(path)
+    elif not Path(path).is_file():  # opening would make a new, empty database there
         raise StorageError(f"{path}: no such database file")
-    storage = SqliteStorage(path, checkpoint_seconds=None)
+    else:
+        storage = SqliteStorage(path, checkpoint_seconds=None)
     await storage.open()
     try:
         if game_id is None:
@@ -89,7 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bot.replay``: check stored games; the exit status (0 all match, 1 a mismatch,
     2 the database or the game can't be read)."""
     parser = argparse.ArgumentParser(prog="python -m bot.replay", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", required=True, help="the bot's database file (uno.db)")
+    parser.add_argument(
+        "--db", required=True, help="the bot's database file (uno.db), or its postgresql:// URL"
+    )
     parser.add_argument("--game", help="only this game id (default: every recorded game)")
     args = parser.parse_args(argv)
     try:

@@ -15,8 +15,8 @@ import discord
 from bot.client import UnoBot, point_at
 from bot.metrics import EndpointError
 from bot.settings import Settings
-from bot.storage import StorageError
-from bot.storage.sqlite import SqliteStorage
+from bot.storage import Storage, StorageError
+from bot.storage.choose import make_storage
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +38,12 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
-def open_storage(settings: Settings, path: Path, *, new_database: bool = False) -> SqliteStorage:
-    """The bot's storage on ``path`` (not yet open), with the settings' ``database.synchronous``;
-    ``new_database`` (``--new-database``): make a new, empty database where one was made before
-    but the file is missing (else opening it refuses)."""
-    return SqliteStorage(path, synchronous=settings.database.synchronous, new_database=new_database)
+def open_storage(settings: Settings, location: Path | str, *, new_database: bool = False) -> Storage:
+    """The bot's storage at ``location`` (an SQLite file's path or a database URL; not yet open),
+    with the settings' ``database.synchronous``; ``new_database`` (``--new-database``): make a new,
+    empty SQLite database where one was made before but the file is missing (else opening it
+    refuses)."""
+    return make_storage(location, synchronous=settings.database.synchronous, new_database=new_database)
 
 
 def run_loop(main: Coroutine[Any, Any, T]) -> T:
@@ -54,15 +55,15 @@ def run_loop(main: Coroutine[Any, Any, T]) -> T:
 async def run_bot(
     settings: Settings,
     *,
-    database: Path | None = None,
+    database: Path | str | None = None,
     new_database: bool = False,
     sync_global: bool = False,
 ) -> int:
     """Log in and serve until stopped; returns the exit status (2: bad token or database).
 
-    ``database`` overrides the setting; ``new_database``: see `open_storage`."""
+    ``database`` (a path or a URL) overrides the settings; ``new_database``: see `open_storage`."""
     point_at(settings)
-    storage = open_storage(settings, database or settings.database.path, new_database=new_database)
+    storage = open_storage(settings, database or settings.database.location, new_database=new_database)
     try:
         await storage.open()  # a bad database stops the bot before it contacts Discord
     except StorageError as exc:

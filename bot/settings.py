@@ -35,6 +35,7 @@ from pydantic_settings import SettingsError as PydanticSettingsError
 
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
+from bot.storage.choose import parse_url
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
 
 DEFAULT_CONFIG = Path("config.toml")
@@ -97,10 +98,26 @@ class DiscordSettings(Section):
 
 class DatabaseSettings(Section):
     """Where games, scores and channel settings are kept, and how surely each commit is on disk
-    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot)."""
+    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot).
 
+    ``url`` chooses the database (:mod:`bot.storage.choose`): ``sqlite:///PATH`` or
+    ``postgresql://user:password@host:port/database``; unset, the SQLite file at ``path``."""
+
+    url: str | None = None
     path: Path = Path("uno.db")
     synchronous: Synchronous = DEFAULT_SYNCHRONOUS
+
+    @field_validator("url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_url(value)
+        return value
+
+    @property
+    def location(self) -> Path | str:
+        """``url`` if set, else ``path``."""
+        return self.url if self.url is not None else self.path
 
 
 MIN_TURN_SECONDS = 10
@@ -127,6 +144,7 @@ class GameDefaults(Section):
     house_rules: list[str] = Field(default_factory=list)
     customizable_rule: str = Field("", max_length=300)
     turn_seconds: int = Field(90, ge=0, le=3600, description="0 switches the turn timer off")
+    threads: bool = Field(False, description="each game in its own public thread of the channel")
     max_timeouts: int = Field(3, ge=1, le=20)
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
     ping_after_seconds: float = Field(

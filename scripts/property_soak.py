@@ -1,11 +1,12 @@
 """Soak run of the engine's property tests: many games per configuration, on every core.
 
-    .venv/bin/python scripts/property_soak.py                      # 10,000 games x 69 configurations
+    .venv/bin/python scripts/property_soak.py                      # 10,000 games x 86 configurations
     .venv/bin/python scripts/property_soak.py --games 1000 --config classic-4p --config flip-4p
     .venv/bin/python scripts/property_soak.py --list               # the configuration ids
 
 It plays the games of ``tests/engine/test_properties.py``'s ``test_random_play_keeps_invariants``
-with every check of that test, after every step. Each configuration's games are split into chunks
+(and, for the ``dos-*`` configurations, ``test_dos_properties.py``'s) with every check of that
+test, after every step. Each configuration's games are split into chunks
 (``--chunk`` games, each chunk its own Hypothesis seed, so a chunk is reproducible from the
 printed seed); ``--jobs`` worker processes (default: every core) take chunks in turn. One line per
 configuration as it finishes: games, agent decisions ("steps"), checked actions, CPU seconds and
@@ -37,12 +38,21 @@ class Chunk:
     seed: int
 
 
-def _properties() -> Any:
-    """The property-test module (imported in each worker)."""
+MODULES = ("test_properties", "test_dos_properties")
+"""The property-test modules whose configurations the soak plays (UNO editions, DOS)."""
+
+
+def _modules() -> list[Any]:
+    """The property-test modules (imported in each worker)."""
     for path in (str(REPO), str(REPO / "tests" / "engine")):
         if path not in sys.path:
             sys.path.insert(0, path)
-    return importlib.import_module("test_properties")
+    return [importlib.import_module(name) for name in MODULES]
+
+
+def _properties(config: str) -> Any:
+    """The property-test module that holds configuration ``config``."""
+    return next(m for m in _modules() if any(c.id == config for c in m.CONFIGS))
 
 
 def run_chunk(chunk: Chunk) -> dict[str, Any]:
@@ -50,7 +60,7 @@ def run_chunk(chunk: Chunk) -> dict[str, Any]:
     from hypothesis import given, seed, settings
     from hypothesis import strategies as st
 
-    tp = _properties()
+    tp = _properties(chunk.config)
     config = next(c for c in tp.CONFIGS if c.id == chunk.config)
 
     @seed(chunk.seed)
@@ -83,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="base of the chunks' Hypothesis seeds")
     parser.add_argument("--list", action="store_true", help="list the configuration ids and stop")
     args = parser.parse_args(argv)
-    ids = [c.id for c in _properties().CONFIGS]
+    ids = [c.id for m in _modules() for c in m.CONFIGS]
     if args.list:
         print("\n".join(ids))
         return 0

@@ -273,7 +273,7 @@ def test_code_citations_exist() -> None:
         ("(docs/rules.md §1.2-§1.4; rulings 3-5, 46 and 47)", []),
         ("(docs/rules.md §6-§11, §8.10)", []),
         ("(docs/rules.md §1.10)", ["§1.10"]),
-        ("(docs/rules.md §14)", ["§14"]),
+        ("(docs/rules.md §16)", ["§16"]),
         ("(docs/rules.md §6-§15)", ["§15"]),
         ("(docs/rules.md ruling 99)", ["ruling 99"]),
         ("(docs/rules.md §2; rulings 47-49, 98-100)", ["ruling 98", "ruling 99", "ruling 100"]),

@@ -22,10 +22,14 @@ import enum
 import math
 import random
 from collections.abc import Callable, Mapping
+from typing import overload
 
 from bot.engine import search
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Color, Rank
+from bot.engine.dos import ai as dos_ai
+from bot.engine.dos.actions import DosAction
+from bot.engine.dos.game import DosGame
 from bot.engine.game import Game
 from bot.engine.options import PendingKind
 
@@ -141,17 +145,42 @@ def _best_play(game: Game, player: str, plays: list[Action]) -> Action:
     return best
 
 
+@overload
 def choose(
     game: Game,
+    player: str,
+    rng: random.Random,
+    level: AiLevel | str = ...,
+    *,
+    budget: float | None = ...,
+    playouts: int | None = ...,
+) -> Action: ...
+
+
+@overload
+def choose(
+    game: DosGame,
+    player: str,
+    rng: random.Random,
+    level: AiLevel | str = ...,
+    *,
+    budget: float | None = ...,
+    playouts: int | None = ...,
+) -> DosAction: ...
+
+
+def choose(
+    game: Game | DosGame,
     player: str,
     rng: random.Random,
     level: AiLevel | str = AiLevel.NORMAL,
     *,
     budget: float | None = HARD_BUDGET,
     playouts: int | None = None,
-) -> Action:
+) -> Action | DosAction:
     """The computer player's action at ``level`` for ``player``'s pending decision (a UNO call
-    first when one counts, which the easy level sometimes forgets). Every action returned is
+    first when one counts, which the easy level sometimes forgets); a ``DosGame`` goes to DOS's own
+    player (bot/engine/dos/ai.py; ``budget`` and ``playouts`` unused). Every action returned is
     listed by ``game.legal_actions(player)``.
 
     Args:
@@ -167,6 +196,8 @@ def choose(
         ValueError: ``player`` has nothing to decide, or an unknown level.
     """
     level = AiLevel(level)
+    if isinstance(game, DosGame):  # DOS's own player (docs/engine-dos.md, "The AI")
+        return dos_ai.choose(game, player, rng, level.value)
     if level is AiLevel.NORMAL:
         return _normal(game, player, rng)
     if level is AiLevel.EASY:

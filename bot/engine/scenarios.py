@@ -22,6 +22,8 @@ from typing import Any
 
 from bot.engine.actions import ActionKind
 from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.dos.game import VARIANT_ID
+from bot.engine.dos.scenarios import DosScenario
 from bot.engine.errors import UnoError
 from bot.engine.events import Event
 from bot.engine.expectations import Failed, Malformed, census, check, check_invariants
@@ -63,12 +65,15 @@ class Scenario:
         Raises:
             Malformed: unreadable, not TOML, or not in the format.
         """
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise Malformed(f"cannot read: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise Malformed(f"not valid TOML: {exc}") from None
+        return cls.from_data(path, _read(path))
+
+    @classmethod
+    def from_data(cls, path: Path, data: dict[str, Any]) -> Scenario:
+        """Check the shape of a scenario read from ``path``.
+
+        Raises:
+            Malformed: not in the format.
+        """
         _no_unknown(data, TOP_KEYS, "top level")
         for key in ("variant", "players", "deal"):
             if key not in data:
@@ -307,10 +312,32 @@ def collect(paths: Iterable[str]) -> list[Path]:
     return files
 
 
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Malformed(f"cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise Malformed(f"not valid TOML: {exc}") from None
+
+
+def load(path: Path) -> Scenario | DosScenario:
+    """Read a scenario file: a DOS scenario (SCENARIOS.md's DOS section) for ``variant = "dos"``.
+
+    Raises:
+        Malformed: unreadable, not TOML, or not in the format.
+    """
+    data = _read(path)
+    if data.get("variant") == VARIANT_ID:
+        _no_unknown(data, TOP_KEYS, "top level")
+        return DosScenario.from_data(path, data)
+    return Scenario.from_data(path, data)
+
+
 def run_file(path: Path) -> tuple[str, str | None]:
     """Run one scenario file: ``("PASS", None)``, ``("FAIL", difference)`` or ``("ERROR", why)``."""
     try:
-        Scenario.load(path).run()
+        load(path).run()
     except Malformed as exc:
         return "ERROR", str(exc)
     except Failed as exc:

@@ -1,4 +1,5 @@
-"""Pure rendering: lobbies, tables, hands and events to Discord embeds, text and components.
+"""Pure rendering: lobbies, tables, hands and events to Discord messages (the lobby, the table and
+the hands as Components V2 layouts; standings as embeds), text and components.
 
 Nothing here changes a game; every function takes the table (and a player) and returns what to
 show. Card names are the engine's (``"red draw two"``), with a color emoji before them.
@@ -7,6 +8,7 @@ show. Card names are the engine's (``"red draw two"``), with a color emoji befor
 module        what it draws
 ============  ==================================================================================
 ``words``     what every message shares: card labels, colors, counts, options, house rules
+``layout``    what the Components V2 messages are built of, within Discord's limits
 ``lobby``     the lobby message
 ``table``     the public table message, standings, round summaries
 ``hand``      a player's private hand and their decisions as components
@@ -14,7 +16,7 @@ module        what it draws
 ============  ==================================================================================
 """
 
-from bot.render.hand import CARD_BUTTONS, hand
+from bot.render.hand import hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe, log_lines
 from bot.render.table import rematch, round_summary, standings, table
@@ -30,7 +32,6 @@ from bot.render.words import (
 )
 
 __all__ = [
-    "CARD_BUTTONS",
     "HOUSE_RULE_HINTS",
     "HOUSE_RULE_NAMES",
     "as_label",

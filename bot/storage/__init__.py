@@ -1,9 +1,11 @@
 """Storage behind a small repository interface, so that another backend can take its place.
 
-:class:`Storage` is what the bot needs; :mod:`bot.storage.sqlite` implements it with aiosqlite.
-A PostgreSQL implementation would implement the same protocol and run the same tests
-(``tests/storage/``), with its own files in the one numbered list of migrations
-(:mod:`bot.storage.migrations`).
+:class:`Storage` is what the bot needs; :mod:`bot.storage.sqlite` implements it with aiosqlite
+(one process, the default) and :mod:`bot.storage.postgres` with asyncpg (several processes on one
+database), both through :class:`bot.storage.sql.SqlStorage` and the shared queries of
+:mod:`bot.storage.records`, with the one numbered list of migrations of
+:mod:`bot.storage.migrations`; they run the same tests (``tests/storage/``).
+:func:`bot.storage.choose.make_storage` picks one from the ``database.url`` setting.
 
 Records are plain JSON-safe dicts and small dataclasses, so a backend needs no engine types.
 """
@@ -17,6 +19,11 @@ from typing import Any, Protocol, TypeAlias
 
 class StorageError(Exception):
     """The database cannot be used (corrupt, unwritable, newer than this code); one clear line."""
+
+
+class LeaseError(StorageError):
+    """A table's lease is held by another owner (another bot process acts on it): nothing of this
+    call was written (:meth:`Storage.acquire_tables`)."""
 
 
 @dataclass(frozen=True)
@@ -102,12 +109,37 @@ class PlayerStats:
     by_variant: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class PlayerGame:
+    """One finished game as one player lived it (``/uno stats``'s recent results and chart).
+
+    Attributes:
+        finished_at: when it was recorded (seconds since the epoch).
+        variant: the edition's id.
+        won: whether the player (or their team) won it.
+        points: the points the player scored in it (the rounds they won; 0 in single-round
+            scoring).
+    """
+
+    finished_at: float
+    variant: str
+    won: bool
+    points: int
+
+
 Result: TypeAlias = RoundResult | GameResult
 """A finished round or game, as :meth:`Storage.save_table` and :meth:`Storage.delete_table` record it."""
 
 
 class Storage(Protocol):
-    """What the bot stores. Every method may raise :class:`StorageError`."""
+    """What the bot stores. Every method may raise :class:`StorageError`.
+
+    Attributes:
+        owner: this storage's owner id in table leases (:meth:`acquire_tables`): unique per
+            process and start (host, pid and a random part unless given).
+    """
+
+    owner: str
 
     async def open(self) -> None:
         """Connect and apply migrations (refuse a database newer than this code)."""
@@ -128,7 +160,8 @@ class Storage(Protocol):
         record ``results`` (rounds it just finished) in the same transaction: both or neither.
 
         A result already recorded (a round by game_id and round_no, a game by game_id; a retry
-        after a crash) is not recorded again: the first one stays."""
+        after a crash) is not recorded again: the first one stays. Raises :class:`LeaseError`
+        (nothing written) while another owner holds the table's lease (:meth:`acquire_tables`)."""
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot, for restoring after a restart. A row that can't be read
@@ -138,7 +171,8 @@ class Storage(Protocol):
 
     async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); record ``results`` (its last round
-        and the game) in the same transaction: both or neither (once, as with ``save_table``)."""
+        and the game) in the same transaction: both or neither (once, as with ``save_table``);
+        :class:`LeaseError` as with ``save_table``."""
 
     async def leaderboard(
         self, guild_id: int, *, variant: str | None = None, limit: int = 10
@@ -148,12 +182,50 @@ class Storage(Protocol):
     async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
         """One player's record in the guild, with per-variant counts."""
 
+    async def recent_games(self, guild_id: int, user_id: str, limit: int = 30) -> list[PlayerGame]:
+        """The player's last ``limit`` finished games in the guild, oldest first."""
+
     async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
         """The channel's last recorded games (None: every channel's), newest first, at most
         ``limit`` (None: all), each with its replay."""
 
     async def game(self, game_id: str) -> GameRecord | None:
         """One recorded game, with its replay; None if no finished game has that id."""
+
+    async def acquire_tables(self, channel_ids: Sequence[int], seconds: float) -> set[int]:
+        """Take the lease of each table (by channel id) for :attr:`owner`, for ``seconds`` from now.
+
+        A lease says which bot process acts on a table: while another owner holds it, saving or
+        deleting that table here raises :class:`LeaseError` and writes nothing. A lease is
+        granted when it is free, already this owner's, or expired (its old owner died or lost
+        touch: taking it over makes that owner's :meth:`renew_tables` leave it out). Take a table
+        before restoring or creating it, keep it with :meth:`renew_tables` well within
+        ``seconds``, and give it up with :meth:`release_tables` when the process stops serving it.
+        An expired lease nobody took over still refuses other owners' writes: take it first.
+
+        On PostgreSQL leases are rows with an expiry by the database's clock, so processes on
+        different machines agree; a lease whose owner's process is gone (its connections closed:
+        it died, or closed its storage) is free at once, not only once expired. On SQLite one process holds the whole database (its lock file),
+        so every table is granted.
+
+        Args:
+            channel_ids: the tables' channels (a table need not be saved yet).
+            seconds: how long the lease lasts unless renewed (> 0).
+
+        Returns:
+            The channel ids now held by this owner (those held by another owner, not expired,
+            are left out: do not act on them).
+        """
+
+    async def renew_tables(self, seconds: float) -> set[int]:
+        """Extend every lease :attr:`owner` still holds to ``seconds`` from now (one statement,
+        however many tables); the channel ids still held. A table missing from the answer was
+        taken over by another owner after its lease expired: stop acting on it (drop it from
+        memory; its new owner restores it from the database)."""
+
+    async def release_tables(self, channel_ids: Sequence[int]) -> None:
+        """Give up :attr:`owner`'s leases of these tables (those it does not hold are left as
+        they are), so another process may take them at once rather than after they expire."""
 
     async def forget_user(self, user_id: str) -> int:
         """Remove a user's name from every record (results stay counted; in replays their id

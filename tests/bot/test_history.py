@@ -100,6 +100,29 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert not (tmp_path / "missing.db").exists()
 
 
+def test_command_line_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bot.replay --db postgresql://...`` checks the games of a PostgreSQL database
+    (skipped without PostgreSQL)."""
+    from bot.storage.postgres import PostgresStorage
+    from tests.storage.helpers import fresh_schema
+
+    url = fresh_schema()
+    good = played(1, bots=2, target=200)
+    bad = dataclasses.replace(played(2, bots=2, target=200), game_id="tampered")
+    bad = dataclasses.replace(bad, rounds=bad.rounds + 1)
+
+    async def record() -> None:
+        storage = PostgresStorage(url)
+        await storage.open()
+        await storage.delete_table(2, [good, bad])
+        await storage.close()
+
+    asyncio.run(record())
+    assert main(["--db", url, "--game", good.game_id]) == 0
+    assert main(["--db", url]) == 1
+    assert "MISMATCH  tampered: " in capsys.readouterr().out
+
+
 def test_file_cut_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game longer than a file may hold is cut at a line's end, saying so, within the limit."""
     record = GameRecord(played(5, bots=3, target=300), time.time())

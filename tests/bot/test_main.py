@@ -48,6 +48,7 @@ def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
         ({"UNO_GAME__TURN_SECONDS": "3"}, "game.turn_seconds"),
         ({"UNO_GAME__HOUSE_RULES": "stacking"}, "game.house_rules"),
         ({"UNO_DATABASE__SYNCHRONOUS": "off"}, "database.synchronous"),
+        ({"UNO_DATABASE__URL": "mysql://uno@db/uno"}, "database.url"),
         ({"UNO_DISCORD__SHARD_IDS": "[0, 1]"}, "discord.shard_ids"),
         ({"UNO_DISCORD__SHARD_COUNT": "4", "UNO_DISCORD__SHARD_IDS": "[3, 4]"}, "discord.shard_ids"),
     ],
@@ -227,6 +228,18 @@ def test_the_synchronous_setting_reaches_the_connection(
             await storage.close()
 
     assert asyncio.run(pragma()) == level
+
+
+def test_an_unreachable_postgresql_stops_the_bot_in_one_line(tmp_path: Path) -> None:
+    """``database.url`` naming a PostgreSQL server that does not answer: exit 2, the reason in
+    one line naming the URL without its password, before Discord is contacted."""
+    env = {"UNO_DISCORD__TOKEN": "t", "UNO_DATABASE__URL": "postgresql://uno:pw@127.0.0.1:1/uno"}
+    result = run_bot(tmp_path, env)
+    assert result.returncode == 2
+    errors = [line for line in result.stderr.splitlines() if " ERROR " in line]
+    assert len(errors) == 1 and "postgresql://uno@127.0.0.1:1/uno: cannot connect to PostgreSQL" in errors[0]
+    assert "pw" not in result.stderr.replace("pwd", "")
+    assert not (tmp_path / "uno.db").exists()
 
 
 def test_a_deleted_database_is_not_silently_made_anew(tmp_path: Path) -> None:

@@ -111,8 +111,8 @@ def test_every_edition_found_on_the_numbered_page(variant: str) -> None:
 
 def test_unknown_edition_has_no_section() -> None:
     """A variant id the page doesn't name finds nothing, and says so."""
-    assert BOOK.edition("dos") is None and Rulebook(SMALL).card_names("cars2") == []
-    assert BOOK.variant("dos") == ["No rules found for 'dos'."]
+    assert BOOK.edition("uno-attack") is None and Rulebook(SMALL).card_names("cars2") == []
+    assert BOOK.variant("uno-attack") == ["No rules found for 'uno-attack'."]
 
 
 def test_page_numbered_in_order() -> None:

@@ -1,7 +1,7 @@
 """What the crash tests share (test_crash.py, test_crash_wide.py): the production bot
 (``python -m bot``) in a subprocess on the local stand-in (`BotProcess`), killed with SIGKILL at a
 point of one interaction's handling (`Killer`), the database read as the oracle, and the users'
-click policy."""
+click policy. The bot's database is an SQLite file, or a PostgreSQL schema (``database``)."""
 
 from __future__ import annotations
 
@@ -40,8 +40,31 @@ DROPPED_ANSWERS = {"POST interactions 10062", "PATCH webhooks 10062", "POST webh
 # ---------------------------------------------------------------------- the database (oracle)
 
 
-def read_snapshot(db: Path, channel_id: int) -> dict[str, Any] | None:
-    """The table snapshot the bot saved for the channel (None: no table, e.g. the game ended)."""
+def _postgres_rows(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    """A query's rows in the PostgreSQL database at ``url`` (read on a thread of its own); no
+    rows where its table is not made yet (before the bot's first start)."""
+    import asyncpg
+
+    from tests.storage.helpers import in_thread
+
+    async def read() -> list[tuple[Any, ...]]:
+        connection = await asyncpg.connect(url)
+        try:
+            return [tuple(row) for row in await connection.fetch(sql, *params)]
+        except asyncpg.UndefinedTableError:
+            return []
+        finally:
+            await connection.close()
+
+    return in_thread(read())
+
+
+def read_snapshot(db: Path | str, channel_id: int) -> dict[str, Any] | None:
+    """The table snapshot the bot saved for the channel (None: no table, e.g. the game ended);
+    ``db``: an SQLite file, or a PostgreSQL URL."""
+    if isinstance(db, str):
+        rows = _postgres_rows(db, "SELECT snapshot FROM open_tables WHERE channel_id = $1", channel_id)
+        return json.loads(rows[0][0]) if rows else None
     if not db.exists():
         return None
     with contextlib.closing(sqlite3.connect(db, timeout=10)) as con:
@@ -55,8 +78,10 @@ def version_of(snapshot: dict[str, Any] | None) -> int | None:
     return None if game is None else int(game["version"])
 
 
-def read_results(db: Path) -> dict[str, list[Any]]:
-    """Every recorded result (without timestamps and random game ids)."""
+def read_results(db: Path | str) -> dict[str, list[Any]]:
+    """Every recorded result (without timestamps and random game ids); ``db``: an SQLite file, or
+    a PostgreSQL URL (its row ids renumbered 1, 2, ...: a transaction cut short by a kill still
+    uses up numbers of PostgreSQL's sequences, where SQLite's next id is the last one plus 1)."""
     queries = {
         "people": "SELECT id, user_id FROM people ORDER BY id",
         "games": "SELECT id, variant, rounds, result, finished_at IS NOT NULL FROM games ORDER BY id",
@@ -65,8 +90,39 @@ def read_results(db: Path) -> dict[str, list[Any]]:
         "round_players": "SELECT game, round_no, person, won FROM round_players ORDER BY 1, 2, 3",
         "open_tables": "SELECT channel_id FROM open_tables",
     }
+    if isinstance(db, str):
+        return _dense({name: _postgres_rows(db, sql) for name, sql in queries.items()})
     with contextlib.closing(sqlite3.connect(db, timeout=10)) as con:
         return {name: con.execute(sql).fetchall() for name, sql in queries.items()}
+
+
+def _dense(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """``read_results`` with people and games numbered 1, 2, ... in their order, in the rows and
+    in the stored results (people ids in ``players``, ``winner``, ``winners`` and ``scores``)."""
+    person = {old: new for new, (old, _) in enumerate(found["people"], 1)}
+    game = {old: new for new, (old, *_) in enumerate(found["games"], 1)}
+
+    def members(ids: list[int] | None) -> list[int] | None:
+        return None if ids is None else [person[i] for i in ids]
+
+    def result(text: str) -> str:
+        stored = json.loads(text)
+        stored["players"] = members(stored["players"])
+        stored["scores"] = [[members(k), v] for k, v in stored["scores"]]
+        if "winners" in stored:
+            stored["winners"] = [members(k) for k in stored["winners"]]
+        else:
+            stored["winner"] = members(stored["winner"])
+        return json.dumps(stored, sort_keys=True)
+
+    return {
+        "people": [(person[i], u) for i, u in found["people"]],
+        "games": [(game[i], v, n, None if r is None else result(r), f) for i, v, n, r, f in found["games"]],
+        "game_players": [(game[g], person[p], w) for g, p, w in found["game_players"]],
+        "rounds": [(game[g], n, v, p, result(r)) for g, n, v, p, r in found["rounds"]],
+        "round_players": [(game[g], n, person[p], w) for g, n, p, w in found["round_players"]],
+        "open_tables": found["open_tables"],
+    }
 
 
 # ---------------------------------------------------------------------- the bot process
@@ -79,13 +135,22 @@ class BotProcess:
     refused), so every setting comes from ``UNO_…`` variables.
     """
 
-    def __init__(self, stand_in: StandIn, channels: Sequence[Channel], workdir: Path, **game: str) -> None:
-        """``game``: more ``game.`` settings, e.g. ``turn_seconds="10"`` (``UNO_GAME__…``)."""
+    def __init__(
+        self,
+        stand_in: StandIn,
+        channels: Sequence[Channel],
+        workdir: Path,
+        *,
+        database: str | None = None,
+        **game: str,
+    ) -> None:
+        """``database``: a PostgreSQL URL (None: ``uno.db`` in ``workdir``); ``game``: more
+        ``game.`` settings, e.g. ``turn_seconds="10"`` (``UNO_GAME__…``)."""
         workdir.mkdir()
         self.stand_in = stand_in
         self.channels = list(channels)
         self.workdir = workdir
-        self.db = workdir / "uno.db"
+        self.db: Path | str = database or workdir / "uno.db"
         self.log = workdir / "bot.log"
         self.proc: asyncio.subprocess.Process | None = None
         self.killed = False
@@ -98,7 +163,11 @@ class BotProcess:
             UNO_DISCORD__API_BASE=stand_in.api_url,
             UNO_DISCORD__GATEWAY_URL=stand_in.gateway_url,
             UNO_DISCORD__DEV_GUILD_ID=str(stand_in.guild_id),
-            UNO_DATABASE__PATH=str(self.db),
+            **(
+                {"UNO_DATABASE__URL": self.db}
+                if isinstance(self.db, str)
+                else {"UNO_DATABASE__PATH": str(self.db)}
+            ),
             # With a seed, a bot's first game gets the same shuffles on every run: the crash run
             # plays the reference's deal.
             UNO_GAME__SEED=str(GAME_SEED),

@@ -45,6 +45,7 @@ from tests.e2e.crashing import (
     read_snapshot,
     version_of,
 )
+from tests.storage.helpers import fresh_schema
 
 KILL_SEED = int(os.environ.get("CRASH_TEST_SEED", "2024"))  # where and how the bot is killed
 # How the bot is killed around a click (see `Killer`), and how many times each. The final move
@@ -293,7 +294,7 @@ class Play:
                 f"game went from version {before} to {after}: "
                 + ("an answered action was lost" if expected else "an action was applied without being asked")
             )
-            if answer is not None and on_hand and STALE in answer.content:
+            if answer is not None and on_hand and STALE in answer.text:
                 self.out.stale_refusals += 1
             if answer is not None and on_hand and picking(answer):
                 self.wild = label
@@ -311,9 +312,9 @@ class Play:
         picker (a wild's color comes next) nor a refusal as stale."""
         if answer is None:
             return False
-        if not answer.content.startswith(HAND):
+        if not answer.text.startswith(HAND):
             raise AssertionError(f"{self.name}: a hand click was answered with {answer.text!r}")
-        return not picking(answer) and STALE not in answer.content
+        return not picking(answer) and STALE not in answer.text
 
     def record_move(self, before: int, user: User, label: str) -> None:
         """Note the move that took the game from version ``before`` to the next; in the crash
@@ -330,11 +331,18 @@ class Play:
 # ---------------------------------------------------------------------- the test
 
 
+@pytest.mark.parametrize(
+    # PostgreSQL's server shares the machine's cores with the bot and the stand-in: more time.
+    "backend",
+    ["sqlite", pytest.param("postgresql", marks=pytest.mark.timeout(240))],
+)
 async def test_game_survives_sigkill_at_random_points(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
 ) -> None:
     """The bot, killed with SIGKILL 20+ times during a game (between moves and in the middle of
-    moves) and restarted each time, finishes the game exactly as a run that was never killed."""
+    moves) and restarted each time, finishes the game exactly as a run that was never killed;
+    on SQLite and on PostgreSQL (each run on a fresh schema; skipped without PostgreSQL)."""
+    databases = [fresh_schema(), fresh_schema()] if backend == "postgresql" else [None, None]
     stand_in = await start_stand_in("127.0.0.1", 0, "Crash Guild", ["alice", "bob"], channels=["uno"])
     channel = stand_in.channel("uno")  # both runs play here, each its bot's first game: the same deal
     users = [stand_in.user("alice"), stand_in.user("bob")]
@@ -342,7 +350,7 @@ async def test_game_survives_sigkill_at_random_points(
     bots: list[BotProcess] = []
     try:
         # The reference: the same bot, seed, channel and policy; never killed.
-        ref_bot = BotProcess(stand_in, [channel], tmp_path / "reference")
+        ref_bot = BotProcess(stand_in, [channel], tmp_path / "reference", database=databases[0])
         bots.append(ref_bot)
         await ref_bot.start()
         ref_play = Play(stand_in, channel, users, ref_bot)
@@ -353,7 +361,7 @@ async def test_game_survives_sigkill_at_random_points(
         assert len(reference.moves) >= 10, f"the reference game is too short: {reference.moves}"
 
         # The crash run: a fresh database, the same game, the bot killed again and again.
-        bot = BotProcess(stand_in, [channel], tmp_path / "crash")
+        bot = BotProcess(stand_in, [channel], tmp_path / "crash", database=databases[1])
         bots.append(bot)
         killer.bot = bot
         rng = random.Random(KILL_SEED)

@@ -15,6 +15,7 @@ from bot.engine.scenarios import run_file
 REPO = Path(__file__).resolve().parents[2]
 SUITE = REPO / "tests" / "scenarios"
 EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "scenario-examples"
+DOS_EXAMPLES = EXAMPLES.parent / "dos-examples"
 CLOSING = re.compile(r"(\d+) passed, (\d+) failed")
 
 OTHER_EDITIONS = ["flip", "flip-marvel", "harry-potter", "cars2", "dc-super-hero-girls"]
@@ -26,8 +27,9 @@ def _scenario_params() -> list[object]:
     ]
     if EXAMPLES.is_dir():
         params += [
-            pytest.param(path, id=f"shared/scenario-examples/{path.relative_to(EXAMPLES).as_posix()}")
-            for path in sorted(EXAMPLES.rglob("*.toml"))
+            pytest.param(path, id=f"shared/{path.relative_to(EXAMPLES.parent).as_posix()}")
+            for folder in (EXAMPLES, DOS_EXAMPLES)
+            for path in sorted(folder.rglob("*.toml"))
         ]
     else:
         params.append(
@@ -63,6 +65,58 @@ def test_edition_suite_size(edition: str) -> None:
     """Every other edition's folder holds at least 15 scenarios of that variant."""
     files = sorted((SUITE / edition).glob("*.toml"))
     assert len([f for f in files if _variant_of(f) == edition]) >= 15
+
+
+def test_dos_suite_size() -> None:
+    """The DOS folder holds at least 40 scenarios of variant dos (RULES.md section 12)."""
+    files = sorted((SUITE / "dos").glob("*.toml"))
+    assert len([f for f in files if _variant_of(f) == "dos"]) >= 40
+
+
+DOS_GOOD = """\
+title = "A single number match"
+variant = "dos"
+players = ["ana", "ben"]
+{top_extra}
+[deal]
+dealer = "ben"
+center = [["red 7"], ["blue 9"]]
+draw = ["green 1"]
+{deal_extra}
+[deal.hands]
+ana = ["yellow 7", "green 3"]
+ben = ["green 5"]
+
+[[step]]
+player = "ana"
+action = "{action}"
+pile = 1
+card = "yellow 7"
+
+[expect]
+turn = "ben"
+center = [["blue 9"], ["green 1"]]
+"""
+
+
+@pytest.mark.parametrize(
+    ("parts", "status"),
+    [
+        ({}, "PASS"),
+        ({"action": "draw"}, "FAIL"),  # the draw is accepted but the row is unchanged
+        ({"deal_extra": 'color = "red"'}, "ERROR"),  # no current color in DOS
+        ({"deal_extra": 'direction = "right"'}, "ERROR"),
+        ({"deal_extra": 'dos_called = ["ben"]'}, "ERROR"),  # one card: no call can stand
+        ({"action": "uno"}, "FAIL"),  # refused with not-expected
+    ],
+)
+def test_dos_files_go_to_the_dos_runner(tmp_path: Path, parts: dict[str, str], status: str) -> None:
+    """A variant = "dos" file is run by the DOS rules (SCENARIOS.md's DOS section): a correct one
+    passes, a wrong expectation fails, fields DOS doesn't use are a bad file."""
+    path = tmp_path / "dos.toml"
+    fields = {"top_extra": "", "deal_extra": "", "action": "play", **parts}
+    path.write_text(DOS_GOOD.format(**fields), encoding="utf-8")
+    assert run_file(path)[0] == status
 
 
 # --------------------------------------------------------------------------- command line

@@ -1,4 +1,4 @@
-"""The ``storage`` fixture: one test body per storage backend (only SQLite so far).
+"""The ``storage`` fixture: one test body per storage backend (SQLite, PostgreSQL).
 
 The tests beside this file hold for every backend (``test_tables.py``, ``test_records.py``) or
 for the backend-neutral list of migrations; ``sqlite/`` mirrors ``bot/storage/sqlite/``, the
@@ -6,8 +6,9 @@ tests of SQLite's own connection and migration runner.
 
 A backend is a factory of unopened :class:`~bot.storage.Storage` objects on one fresh database,
 and a reader of the results recorded there. Tests drive asyncio themselves
-(``backend.run(body)``), so no asyncio plugin is needed. To add PostgreSQL, add an entry to
-:data:`BACKENDS` that makes a storage on a fresh schema and reads its results.
+(``backend.run(body)``), so no asyncio plugin is needed. PostgreSQL's database is a fresh schema
+of the cluster named by ``UNO_TEST_POSTGRES_URL`` (scripts/test starts one); without it, the
+PostgreSQL tests skip.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from typing import Any, Protocol, TypeVar
 import pytest
 
 from bot.storage import GameResult, RoundResult, Storage
+from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres.connection import numbered
 from bot.storage.sqlite import SqliteStorage
 
-from .helpers import run
+from .helpers import fresh_schema, in_thread, run
 
 T = TypeVar("T")
 
@@ -43,17 +46,13 @@ class Results(Protocol):
         """The game's recorded rounds, in order."""
 
 
-class SqliteResults:
-    """:class:`Results` of an SQLite database, read with SQL on a connection of their own."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
+class SqlResults:
+    """:class:`Results` of an SQL database, read with SQL (``?`` marks) on a connection of their
+    own (:meth:`_read`, each backend's)."""
 
     def _read(self, sql: str, params: Sequence[Any]) -> tuple[dict[int, str], list[Any]]:
         """Every person's user id by people id, and the query's rows."""
-        with contextlib.closing(sqlite3.connect(self.path)) as con:
-            names = dict(con.execute("SELECT id, user_id FROM people").fetchall())
-            return names, con.execute(sql, params).fetchall()
+        raise NotImplementedError
 
     def game(self, game_id: str) -> GameResult | None:
         """The finished game, or None (not recorded, or only rounds of it so far)."""
@@ -104,6 +103,39 @@ class SqliteResults:
         return records
 
 
+class SqliteResults(SqlResults):
+    """:class:`Results` of an SQLite database."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _read(self, sql: str, params: Sequence[Any]) -> tuple[dict[int, str], list[Any]]:
+        with contextlib.closing(sqlite3.connect(self.path)) as con:
+            names = dict(con.execute("SELECT id, user_id FROM people").fetchall())
+            return names, con.execute(sql, params).fetchall()
+
+
+class PostgresResults(SqlResults):
+    """:class:`Results` of a PostgreSQL database (read from another thread: the storage's event
+    loop is waiting for the read)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def _read(self, sql: str, params: Sequence[Any]) -> tuple[dict[int, str], list[Any]]:
+        import asyncpg
+
+        async def read() -> tuple[dict[int, str], list[Any]]:
+            con = await asyncpg.connect(self.url)
+            try:
+                names = {i: u for i, u in await con.fetch("SELECT id, user_id FROM people")}
+                return names, [tuple(row) for row in await con.fetch(numbered(sql), *params)]
+            finally:
+                await con.close()
+
+        return in_thread(read())
+
+
 def _key(names: dict[int, str], members: list[int]) -> str:
     """A stored player or team (people ids) as its key: ``"a"`` or ``"a+b"``."""
     return "+".join(names[m] for m in members)
@@ -135,12 +167,19 @@ def _sqlite(**options: Any) -> Callable[[Path], tuple[Callable[[], Storage], Res
     return on
 
 
+def _postgres(tmp: Path) -> tuple[Callable[[], Storage], Results]:
+    """A PostgreSQL backend on a fresh schema (the test skips without PostgreSQL)."""
+    url = fresh_schema()
+    return (lambda: PostgresStorage(url)), PostgresResults(url)
+
+
 #: name -> function of the test's temporary directory returning a storage factory and the reader
 #: of the results recorded by its storages.
 BACKENDS: dict[str, Callable[[Path], tuple[Callable[[], Storage], Results]]] = {
     "sqlite": _sqlite(),
     # SQLite checkpointing inside commits instead of on its own connection.
     "sqlite-inline-checkpoints": _sqlite(checkpoint_seconds=None),
+    "postgresql": _postgres,
 }
 
 

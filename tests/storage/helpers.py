@@ -4,8 +4,13 @@ table snapshot, finished rounds and games, and games played the way the bot reco
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import concurrent.futures
+import os
+import uuid
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
+
+import pytest
 
 from bot.engine.game import Game
 from bot.storage import GameResult, RoundResult, Storage
@@ -30,6 +35,45 @@ def run(storage: S, body: Callable[[S], Awaitable[T]]) -> T:
             await storage.close()
 
     return asyncio.run(main())
+
+
+POSTGRES_URL = "UNO_TEST_POSTGRES_URL"
+"""The environment variable naming the PostgreSQL database of the tests (a superuser's URL);
+scripts/test sets it to a throwaway cluster of its own (scripts/_postgres.sh)."""
+
+
+def postgres_url() -> str:
+    """The tests' PostgreSQL URL; the test skips when there is none (PostgreSQL not installed)."""
+    url = os.environ.get(POSTGRES_URL)
+    if not url:
+        pytest.skip(f"no PostgreSQL: {POSTGRES_URL} is not set (scripts/test starts a throwaway cluster)")
+    return url
+
+
+def in_thread(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end in an event loop of its own, on another thread: a test reads the
+    database this way in the middle of a storage's own (blocked) event loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()
+
+
+def fresh_schema() -> str:
+    """The URL of a new, empty schema in the tests' PostgreSQL database (``search_path``), as
+    a fresh SQLite file would be; skips without PostgreSQL."""
+    import asyncpg
+
+    url = postgres_url()
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+
+    async def make() -> None:
+        connection = await asyncpg.connect(url)
+        try:
+            await connection.execute(f"CREATE SCHEMA {schema}")
+        finally:
+            await connection.close()
+
+    in_thread(make())
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
 
 
 def snapshot(seed: int, **extra: Any) -> dict[str, Any]:

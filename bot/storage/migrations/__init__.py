@@ -1,10 +1,10 @@
 """The schema's one list of migrations: numbered SQL files shipped inside this package.
 
-``NNNN_name.BACKEND.sql`` takes a database of that backend (``sqlite``; ``postgres`` later) from
+``NNNN_name.BACKEND.sql`` takes a database of that backend (``sqlite``, ``postgresql``) from
 schema version ``NNNN - 1`` to ``NNNN``. Every backend has a file for every number, with the same
 name, written in its own dialect: one list of versions, whichever database a bot runs on. Each
-backend's runner (:mod:`bot.storage.sqlite.migrate`) records the version it reached and applies
-the missing files in order.
+backend's runner (:mod:`bot.storage.sqlite.migrate`, :mod:`bot.storage.postgres.migrate`)
+records the version it reached and applies the missing files in order.
 
 Append only: never edit a file that has shipped, since databases have already run it; a change is
 a new number. The files are package data (``pyproject.toml``), so an installed bot has them.
@@ -57,7 +57,7 @@ def _files(folder: Traversable | None) -> list[tuple[re.Match[str], Traversable]
 
 
 def backends(folder: Traversable | None = None) -> set[str]:
-    """The backends that have migration files (``{"sqlite"}``).
+    """The backends that have migration files (``{"sqlite", "postgresql"}``).
 
     Raises:
         ValueError: a file name not of the ``NNNN_name.BACKEND.sql`` form.

@@ -1,17 +1,15 @@
 """The :class:`~bot.storage.Storage` interface on SQLite, through aiosqlite.
 
-One module per concern:
+One module per concern (the interface itself, and the results queries, are shared with
+PostgreSQL: :mod:`bot.storage.sql`, :mod:`bot.storage.records`):
 
-* :mod:`~bot.storage.sqlite.storage`: :class:`SqliteStorage`, the interface: channel settings,
-  tables in progress (their group commit), and results through the records queries.
+* :mod:`~bot.storage.sqlite.storage`: :class:`SqliteStorage`, the shared
+  :class:`~bot.storage.sql.SqlStorage` on the connection below (one owner of every table lease).
 * :mod:`~bot.storage.sqlite.connection`: the one connection: the file's checks before anything
   changes (and, before each write, that the file is still there), WAL, ``synchronous`` and the
   background checkpoints, one call at a time, transactions, close.
 * :mod:`~bot.storage.sqlite.migrate`: ``PRAGMA user_version`` checked and brought up to date
   from the numbered SQL files of :mod:`bot.storage.migrations`.
-* :mod:`~bot.storage.sqlite.records`: the results and records queries (rounds and games
-  written once, leaderboard, stats, forgetting a user).
-* :mod:`~bot.storage.sqlite.common`: JSON text, one-value queries, one-line errors.
 """
 
 from bot.storage.sqlite.connection import SQLITE_MAGIC

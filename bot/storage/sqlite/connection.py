@@ -45,7 +45,7 @@ from typing import Literal
 import aiosqlite
 
 from bot.storage import StorageError
-from bot.storage.sqlite.common import one_line
+from bot.storage.common import one_line
 from bot.storage.sqlite.migrate import check_version, migrate
 
 __all__ = ["DEFAULT_SYNCHRONOUS", "SQLITE_MAGIC", "Connection", "Synchronous"]
@@ -96,6 +96,11 @@ class Connection:
         self._lock = asyncio.Lock()
         self._alone: tuple[int, Path | None] | None = None  # the held lock file, and if it made it
         self._file: tuple[int, int] | None = None  # the open file's (device, inode)
+
+    @property
+    def is_open(self) -> bool:
+        """True from a successful :meth:`open` until :meth:`close`."""
+        return self.db is not None
 
     async def open(self) -> None:
         """Connect, check the file and apply missing migrations; nothing if already open.

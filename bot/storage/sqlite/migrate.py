@@ -16,8 +16,8 @@ from pathlib import Path
 import aiosqlite
 
 from bot.storage import StorageError
+from bot.storage.common import scalar
 from bot.storage.migrations import Migration, load
-from bot.storage.sqlite.common import scalar
 
 __all__ = ["MIGRATIONS", "check_version", "migrate"]
 

@@ -1,53 +1,22 @@
 """:class:`SqliteStorage`: the :class:`~bot.storage.Storage` interface on one SQLite file.
 
-It answers each call on the :class:`~bot.storage.sqlite.connection.Connection` (held by one call
-at a time), with the queries of :mod:`bot.storage.sqlite.records` for results. A call with several
-statements runs in one ``BEGIN IMMEDIATE`` transaction. Saving a table is a single statement (one
-trip to the database thread); saves that arrive while one is being written are written together by
-the next statement (group commit), and each call returns once its snapshot is committed.
+It is :class:`~bot.storage.sql.SqlStorage` on the :class:`~bot.storage.sqlite.connection.Connection`
+(held by one call at a time; a call with several statements runs in one ``BEGIN IMMEDIATE``
+transaction). One process holds the file (its lock file), so table leases have one owner.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
 
-import orjson
-
-from bot.storage import GameRecord, PlayerStats, Result, StorageError
-from bot.storage.sqlite import records
-from bot.storage.sqlite.common import dumps
+from bot.storage.common import default_owner
+from bot.storage.sql import SqlStorage
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Connection, Synchronous
 
 __all__ = ["SqliteStorage"]
 
-TABLES_PER_STATEMENT = 100  # snapshots written by one statement (4 parameters each)
 
-
-def _check_id(name: str, value: int) -> None:
-    """Refuse a bad Discord id before it is queued with other tables' writes.
-
-    >>> _check_id("channel_id", 2**64)
-    Traceback (most recent call last):
-    ValueError: channel_id must be a Discord id (an int), not 18446744073709551616
-    """
-    if not isinstance(value, int) or not 0 <= value < 2**63:
-        raise ValueError(f"{name} must be a Discord id (an int), not {value!r}")
-
-
-class _QueuedTable(NamedTuple):
-    """A table snapshot waiting for the group commit: its row, the results to record with it,
-    and the future its saver awaits."""
-
-    row: tuple[int, int, str, float]
-    results: tuple[Result, ...]
-    done: asyncio.Future[None]
-
-
-class SqliteStorage:
+class SqliteStorage(SqlStorage):
     """:class:`~bot.storage.Storage` in one SQLite file.
 
     Args:
@@ -57,6 +26,7 @@ class SqliteStorage:
         synchronous: ``PRAGMA synchronous``, "normal" or "full" (setting ``database.synchronous``).
         new_database: make a new, empty database where one was made before but is missing
             (``--new-database``); otherwise :meth:`open` refuses.
+        owner: the lease owner id (default: ``host:pid:random``); every table is granted to it.
     """
 
     def __init__(
@@ -66,258 +36,18 @@ class SqliteStorage:
         checkpoint_seconds: float | None = 1.0,
         synchronous: Synchronous = DEFAULT_SYNCHRONOUS,
         new_database: bool = False,
+        owner: str | None = None,
     ) -> None:
         self.path = Path(path)
         self.checkpoint_seconds = checkpoint_seconds
-        self._connection = Connection(
+        connection = Connection(
             self.path,
             checkpoint_seconds=checkpoint_seconds,
             synchronous=synchronous,
             new_database=new_database,
         )
-        self._table_queue: list[_QueuedTable] = []
-        self._table_writer: asyncio.Task[None] | None = None
+        super().__init__(connection, str(self.path), owner or default_owner())
+        self._connection: Connection = connection
 
     def __repr__(self) -> str:
         return f"SqliteStorage({str(self.path)!r})"
-
-    # ------------------------------------------------------------------ lifecycle
-
-    async def open(self) -> None:
-        """Connect, check the file and apply missing migrations (:meth:`Connection.open
-        <bot.storage.sqlite.connection.Connection.open>`).
-
-        Raises:
-            StorageError: the location is not writable, the file is not a (sound) SQLite
-                database, it is newer than this code, or it is missing where one was made before
-                (without ``new_database``). The file is then left unchanged.
-        """
-        await self._connection.open()
-
-    async def close(self) -> None:
-        """Write the snapshots still queued, then close the connection (checkpointing the WAL).
-
-        A cancellation (a second Ctrl+C or SIGTERM) does not cut it short: an open connection's
-        thread would keep the process from exiting. It is raised once the storage is closed.
-        """
-        closing = asyncio.ensure_future(self._close())
-        cancelled = False
-        while not closing.done():
-            try:
-                await asyncio.shield(closing)
-            except asyncio.CancelledError:
-                cancelled = True
-        closing.result()
-        if cancelled:
-            raise asyncio.CancelledError
-
-    async def _close(self) -> None:
-        while self._table_writer is not None:  # write the snapshots still queued
-            writer, self._table_writer = self._table_writer, None
-            await asyncio.gather(writer, return_exceptions=True)
-        await self._connection.close()
-
-    # ------------------------------------------------------------------ channel settings
-
-    async def get_channel_settings(self, channel_id: int) -> dict[str, Any] | None:
-        """The channel's saved defaults (a JSON object), or None.
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        async with self._connection.use() as db:
-            rows = list(
-                await db.execute_fetchall(
-                    "SELECT settings FROM channel_settings WHERE channel_id = ?", (channel_id,)
-                )
-            )
-        return orjson.loads(rows[0][0]) if rows else None
-
-    async def set_channel_settings(self, guild_id: int, channel_id: int, settings: dict[str, Any]) -> None:
-        """Save the channel's defaults (replaces them).
-
-        Raises:
-            TypeError: the settings are not JSON-safe (nothing is written).
-            StorageError: not open, the file was deleted or replaced since it was opened, or
-                the database failed.
-        """
-        text = dumps(settings)
-        async with self._connection.use(write=True) as db:
-            await db.execute_fetchall(
-                "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_at) "
-                "VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
-                "settings = excluded.settings, updated_at = excluded.updated_at",
-                (channel_id, guild_id, text, time.time()),
-            )
-
-    # ------------------------------------------------------------------ tables in progress
-
-    async def save_table(
-        self, guild_id: int, channel_id: int, snapshot: dict[str, Any], results: Sequence[Result] = ()
-    ) -> None:
-        """Save a table and record ``results``: see :meth:`Storage.save_table
-        <bot.storage.Storage.save_table>`.
-
-        Committed when this returns. Saves that arrive while one is being written are written
-        together, in one transaction, by :meth:`_write_tables` (group commit).
-
-        Raises:
-            TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
-                (nothing is written).
-            StorageError: not open, the file was deleted or replaced since it was opened, or
-                the write failed.
-        """
-        _check_id("guild_id", guild_id)
-        _check_id("channel_id", channel_id)
-        text = dumps(snapshot)
-        if self._connection.db is None:
-            raise StorageError(f"{self.path}: storage is not open")
-        done = asyncio.get_running_loop().create_future()
-        self._table_queue.append(
-            _QueuedTable((channel_id, guild_id, text, time.time()), tuple(results), done)
-        )
-        if self._table_writer is None or self._table_writer.done():
-            self._table_writer = asyncio.create_task(self._write_tables())
-        await done
-
-    async def _write_tables(self) -> None:
-        """Write the queued snapshots, as many as there are, until the queue is empty."""
-        while self._table_queue:
-            batch = self._table_queue[:TABLES_PER_STATEMENT]
-            del self._table_queue[:TABLES_PER_STATEMENT]
-            rows = ", ".join(["(?, ?, ?, ?)"] * len(batch))
-            try:
-                async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
-                    await db.execute_fetchall(
-                        "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) "
-                        f"VALUES {rows} "
-                        "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
-                        "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
-                        [value for q in batch for value in q.row],
-                    )
-                    for result in (r for q in batch for r in q.results):
-                        await records.insert_result(db, result)
-            except BaseException as exc:
-                for q in batch:
-                    if not q.done.done():
-                        q.done.set_exception(StorageError(str(exc) or type(exc).__name__))
-                if not isinstance(exc, Exception):
-                    raise
-            else:
-                for q in batch:
-                    if not q.done.done():
-                        q.done.set_result(None)
-
-    async def load_tables(self) -> list[dict[str, Any]]:
-        """Every saved table snapshot (by channel id), for restoring after a restart; a row whose
-        snapshot is not a JSON object comes as ``{"channel_id", "guild_id", "unreadable": why}``
-        (see :meth:`Storage.load_tables`).
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        async with self._connection.use() as db:
-            rows = await db.execute_fetchall(
-                "SELECT channel_id, guild_id, snapshot FROM open_tables ORDER BY channel_id"
-            )
-        return [_snapshot(*row) for row in rows]
-
-    async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
-        """Forget a table (game over, ended, lobby expired); no error if there is none. ``results``
-        (its last round and the game) are recorded in the same transaction.
-
-        Raises:
-            TypeError, ValueError: a result's points or scores are not numbers (nothing changes).
-            StorageError: not open, the file was deleted or replaced since it was opened, or
-                the database failed (nothing changes).
-        """
-        async with self._connection.use(transaction=bool(results), write=True) as db:
-            for result in results:
-                await records.insert_result(db, result)
-            await db.execute_fetchall("DELETE FROM open_tables WHERE channel_id = ?", (channel_id,))
-
-    # ------------------------------------------------------------------ results
-
-    async def leaderboard(
-        self, guild_id: int, *, variant: str | None = None, limit: int = 10
-    ) -> list[PlayerStats]:
-        """The guild's best players by games won, then points (AI seats excluded).
-
-        Ties then go to more rounds won, fewer games played, then user id. Forgotten players
-        stay ranked, as ``forgotten:<n>``. A ``limit`` under 1 gives an empty list.
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        if limit < 1:
-            return []
-        async with self._connection.use() as db:
-            return await records.leaderboard(db, guild_id, variant, limit)
-
-    async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
-        """One player's record in the guild, with the same counts per variant (all zero if new).
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        async with self._connection.use() as db:
-            return await records.stats(db, guild_id, user_id)
-
-    async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
-        """The channel's last recorded games (None: every channel's), newest first, at most
-        ``limit`` (None: all; under 1: none), each with its replay (None where none was kept).
-
-        Raises:
-            StorageError: not open, the database failed, or a record can't be read.
-        """
-        if limit is not None and limit < 1:
-            return []
-        return await self._games(channel_id=channel_id, limit=-1 if limit is None else limit)
-
-    async def game(self, game_id: str) -> GameRecord | None:
-        """One recorded game with its replay; None if no finished game has that id.
-
-        Raises:
-            StorageError: not open, the database failed, or the record can't be read.
-        """
-        found = await self._games(game_id=game_id)
-        return found[0] if found else None
-
-    async def _games(self, **where: Any) -> list[GameRecord]:
-        async with self._connection.use() as db:
-            try:
-                return await records.games(db, **where)
-            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise StorageError(f"{self.path}: a game record can't be read: {exc!r}") from None
-
-    async def forget_user(self, user_id: str) -> int:
-        """Rename the user to ``forgotten:<n>`` in every result; the results stay counted.
-
-        Their seats in stored replays are renamed too (id ``forgotten:<n>``, name "a former
-        player"). Snapshots of tables in progress and channel settings are not rewritten: the bot should
-        take the player out of any table first. Results recorded after this name them again
-        (a new record).
-
-        Returns:
-            How many game and round records no longer name them (0: none named them).
-
-        Raises:
-            StorageError: not open, the file was deleted or replaced since it was opened, or
-                the database failed (nothing changes).
-        """
-        if user_id.startswith(records.FORGOTTEN):
-            return 0
-        async with self._connection.use(transaction=True) as db:
-            return await records.forget_user(db, user_id)
-
-
-def _snapshot(channel_id: int, guild_id: int, text: str) -> dict[str, Any]:
-    """A saved table's snapshot, or what makes it unreadable (one bad row must not stop the rest)."""
-    try:
-        snapshot = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        return {"channel_id": channel_id, "guild_id": guild_id, "unreadable": f"not JSON: {exc}"}
-    if not isinstance(snapshot, dict):
-        return {"channel_id": channel_id, "guild_id": guild_id, "unreadable": "not a JSON object"}
-    return snapshot

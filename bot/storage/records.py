@@ -1,8 +1,9 @@
 """The results and records queries: finished rounds and games written, counted and anonymized.
 
-Every function runs on a connection the caller holds (:meth:`Connection.use
-<bot.storage.sqlite.connection.Connection.use>`), inside the caller's transaction when it writes:
-the caller decides what commits together (a table's snapshot with the results it just finished).
+Every function runs on a connection the caller holds (:meth:`SqlStorage._connection.use
+<bot.storage.sql.SqlConnection.use>`), inside the caller's transaction when it writes: the caller
+decides what commits together (a table's snapshot with the results it just finished). The SQL is
+the one both backends read (:class:`~bot.storage.common.Db`).
 
 Players are rows of ``people`` (an integer id and their user id). Results refer to that row, so
 :func:`forget_user` renames one row to ``forgotten:<n>``: every result stays counted, and nothing
@@ -18,13 +19,21 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-import aiosqlite
 import orjson
 
-from bot.storage import GameRecord, GameResult, PlayerStats, Result, RoundResult
-from bot.storage.sqlite.common import dumps, scalar
+from bot.storage import GameRecord, GameResult, PlayerGame, PlayerStats, Result, RoundResult
+from bot.storage.common import Db, dumps, scalar
 
-__all__ = ["FORGOTTEN", "FORGOTTEN_NAME", "forget_user", "games", "insert_result", "leaderboard", "stats"]
+__all__ = [
+    "FORGOTTEN",
+    "FORGOTTEN_NAME",
+    "forget_user",
+    "games",
+    "insert_result",
+    "leaderboard",
+    "recent_games",
+    "stats",
+]
 
 FORGOTTEN = "forgotten:"
 FORGOTTEN_NAME = "a former player"
@@ -32,18 +41,18 @@ FORGOTTEN_NAME = "a former player"
 _AI = "ai:"
 
 # One row per (person, played, won, rounds won, points) fact, for the leaderboard and stats:
-# a finished game they sat in, or a round they (or their team) won. The two ``?`` pairs are the
-# guild and the variant (None: every variant).
+# a finished game they sat in, or a round they (or their team) won. The two ``?`` triples are the
+# guild and the variant twice (None: every variant; the CAST tells PostgreSQL the mark's type).
 _FACTS = """
     SELECT gp.person AS person, g.variant AS variant,
            1 AS played, gp.won AS won, 0 AS rounds_won, 0 AS points
     FROM game_players AS gp JOIN games AS g ON g.id = gp.game
-    WHERE g.guild_id = ? AND (? IS NULL OR g.variant = ?)
+    WHERE g.guild_id = ? AND (CAST(? AS TEXT) IS NULL OR g.variant = ?)
     UNION ALL
     SELECT rp.person, r.variant, 0, 0, 1, r.points
     FROM round_players AS rp
     JOIN rounds AS r ON r.game = rp.game AND r.round_no = rp.round_no
-    WHERE rp.won = 1 AND r.guild_id = ? AND (? IS NULL OR r.variant = ?)
+    WHERE rp.won = 1 AND r.guild_id = ? AND (CAST(? AS TEXT) IS NULL OR r.variant = ?)
 """
 
 
@@ -70,7 +79,7 @@ def _encode(ids: dict[str, int], key: str) -> list[int]:
 # ---------------------------------------------------------------------- writing results
 
 
-async def insert_result(db: aiosqlite.Connection, result: Result) -> None:
+async def insert_result(db: Db, result: Result) -> None:
     """Record a finished round or game inside the caller's transaction.
 
     Idempotent: a round already recorded (same game_id and round_no), or a game already
@@ -79,7 +88,7 @@ async def insert_result(db: aiosqlite.Connection, result: Result) -> None:
     the game.
 
     Raises:
-        sqlite3.Error: a write failed (the caller rolls back).
+        sqlite3.Error, asyncpg.PostgresError: a write failed (the caller rolls back).
         TypeError, ValueError: points or a score that is not a number (the caller rolls back).
     """
     if isinstance(result, RoundResult):
@@ -88,7 +97,7 @@ async def insert_result(db: aiosqlite.Connection, result: Result) -> None:
         await _insert_game(db, result)
 
 
-async def _insert_round(db: aiosqlite.Connection, result: RoundResult) -> None:
+async def _insert_round(db: Db, result: RoundResult) -> None:
     """Write a round's result inside the caller's transaction (nothing if it is there)."""
     winners = set(_members(result.winner)) if result.winner is not None else set()
     everyone = _everyone(result.players, result.scores, winners)
@@ -126,7 +135,7 @@ async def _insert_round(db: aiosqlite.Connection, result: RoundResult) -> None:
     )
 
 
-async def _insert_game(db: aiosqlite.Connection, result: GameResult) -> None:
+async def _insert_game(db: Db, result: GameResult) -> None:
     """Write a game's result inside the caller's transaction (nothing if it is there)."""
     winners = {m for key in result.winners for m in _members(key)}
     everyone = _everyone(result.players, result.scores, winners)
@@ -157,7 +166,7 @@ async def _insert_game(db: aiosqlite.Connection, result: GameResult) -> None:
         )
 
 
-async def _people(db: aiosqlite.Connection, user_ids: list[str]) -> dict[str, int]:
+async def _people(db: Db, user_ids: list[str]) -> dict[str, int]:
     """The ``people`` id of each user id, adding the new ones."""
     await db.executemany(
         "INSERT INTO people (user_id) VALUES (?) ON CONFLICT (user_id) DO NOTHING",
@@ -173,9 +182,7 @@ async def _people(db: aiosqlite.Connection, user_ids: list[str]) -> dict[str, in
     return ids
 
 
-async def _game_row(
-    db: aiosqlite.Connection, game_id: str, guild_id: int, channel_id: int, variant: str
-) -> int:
+async def _game_row(db: Db, game_id: str, guild_id: int, channel_id: int, variant: str) -> int:
     """The ``games`` id of ``game_id``, adding an unfinished game if it is new."""
     await db.execute_fetchall(
         "INSERT INTO games (game_id, guild_id, channel_id, variant, started_at) "
@@ -188,16 +195,14 @@ async def _game_row(
 # ---------------------------------------------------------------------- counting them
 
 
-async def leaderboard(
-    db: aiosqlite.Connection, guild_id: int, variant: str | None, limit: int
-) -> list[PlayerStats]:
+async def leaderboard(db: Db, guild_id: int, variant: str | None, limit: int) -> list[PlayerStats]:
     """The guild's best ``limit`` players by games won, then points (AI seats excluded).
 
     Ties then go to more rounds won, fewer games played, then user id. Forgotten players
     stay ranked, as ``forgotten:<n>``. ``variant`` None counts every variant.
 
     Raises:
-        sqlite3.Error: the query failed.
+        sqlite3.Error, asyncpg.PostgresError: the query failed.
     """
     rows = await db.execute_fetchall(
         "SELECT p.user_id, sum(f.played) AS played, sum(f.won) AS won, "
@@ -222,11 +227,11 @@ async def leaderboard(
     ]
 
 
-async def stats(db: aiosqlite.Connection, guild_id: int, user_id: str) -> PlayerStats:
+async def stats(db: Db, guild_id: int, user_id: str) -> PlayerStats:
     """One player's record in the guild, with the same counts per variant (all zero if new).
 
     Raises:
-        sqlite3.Error: the query failed.
+        sqlite3.Error, asyncpg.PostgresError: the query failed.
     """
     rows = await db.execute_fetchall(
         "SELECT f.variant, sum(f.played), sum(f.won), sum(f.rounds_won), sum(f.points) "
@@ -259,25 +264,49 @@ async def stats(db: aiosqlite.Connection, guild_id: int, user_id: str) -> Player
     )
 
 
+async def recent_games(db: Db, guild_id: int, user_id: str, limit: int) -> list[PlayerGame]:
+    """The player's last ``limit`` finished games in the guild, oldest first, each with the
+    points of the rounds they won in it.
+
+    Raises:
+        sqlite3.Error, asyncpg.PostgresError: the query failed.
+    """
+    rows = await db.execute_fetchall(
+        "SELECT g.finished_at, g.variant, gp.won, coalesce(("
+        "  SELECT sum(r.points) FROM round_players AS rp"
+        "  JOIN rounds AS r ON r.game = rp.game AND r.round_no = rp.round_no"
+        "  WHERE rp.game = g.id AND rp.person = gp.person AND rp.won = 1), 0) "
+        "FROM game_players AS gp JOIN games AS g ON g.id = gp.game "
+        "JOIN people AS p ON p.id = gp.person "
+        "WHERE g.guild_id = ? AND p.user_id = ? AND g.finished_at IS NOT NULL "
+        "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
+        (guild_id, user_id, limit),
+    )
+    return [PlayerGame(float(at), str(variant), bool(won), int(points)) for at, variant, won, points in rows][
+        ::-1
+    ]
+
+
 # ---------------------------------------------------------------------- reading games
 
 
 async def games(
-    db: aiosqlite.Connection, *, channel_id: int | None = None, game_id: str | None = None, limit: int = -1
+    db: Db, *, channel_id: int | None = None, game_id: str | None = None, limit: int | None = None
 ) -> list[GameRecord]:
     """Finished games, newest first, each with its replay (None where none was kept): those of
-    ``channel_id`` and/or the one ``game_id`` (None: any), at most ``limit`` (-1: all).
+    ``channel_id`` and/or the one ``game_id`` (None: any), at most ``limit`` (None: all).
 
     Raises:
-        sqlite3.Error: the query failed.
+        sqlite3.Error, asyncpg.PostgresError: the query failed.
         orjson.JSONDecodeError, KeyError: a record that isn't as written (a damaged row).
     """
     rows = await db.execute_fetchall(
         "SELECT g.game_id, g.guild_id, g.channel_id, g.variant, g.rounds, g.result, g.finished_at, "
         "r.replay FROM games AS g LEFT JOIN game_replays AS r ON r.game = g.id "
-        "WHERE g.finished_at IS NOT NULL AND (? IS NULL OR g.channel_id = ?) AND (? IS NULL OR g.game_id = ?) "
-        "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
-        (channel_id, channel_id, game_id, game_id, limit),
+        "WHERE g.finished_at IS NOT NULL AND (CAST(? AS BIGINT) IS NULL OR g.channel_id = ?) "
+        "AND (CAST(? AS TEXT) IS NULL OR g.game_id = ?) "
+        "ORDER BY g.finished_at DESC, g.id DESC" + ("" if limit is None else " LIMIT ?"),
+        (channel_id, channel_id, game_id, game_id, *([] if limit is None else [limit])),
     )
     names: dict[int, str] = {}
     if rows:
@@ -307,7 +336,7 @@ async def games(
 # ---------------------------------------------------------------------- forget me
 
 
-async def forget_user(db: aiosqlite.Connection, user_id: str) -> int:
+async def forget_user(db: Db, user_id: str) -> int:
     """Rename the user to ``forgotten:<n>`` in every result, inside the caller's transaction
     (the count and the rename must see the same rows).
 
@@ -315,7 +344,7 @@ async def forget_user(db: aiosqlite.Connection, user_id: str) -> int:
         How many game and round records no longer name them (0: none named them).
 
     Raises:
-        sqlite3.Error: a query failed (the caller rolls back).
+        sqlite3.Error, asyncpg.PostgresError: a query failed (the caller rolls back).
     """
     person = await scalar(db, "SELECT id FROM people WHERE user_id = ?", (user_id,))
     if not person:
@@ -326,7 +355,9 @@ async def forget_user(db: aiosqlite.Connection, user_id: str) -> int:
         "+ (SELECT count(*) FROM round_players WHERE person = ?)",
         (person, person),
     )
-    await db.execute_fetchall("UPDATE people SET user_id = ? || id WHERE id = ?", (FORGOTTEN, person))
+    await db.execute_fetchall(
+        "UPDATE people SET user_id = CAST(? AS TEXT) || id WHERE id = ?", (FORGOTTEN, person)
+    )
     replays = await db.execute_fetchall(
         "SELECT r.game, r.replay FROM game_replays AS r JOIN game_players AS gp ON gp.game = r.game "
         "WHERE gp.person = ?",
