@@ -22,12 +22,8 @@ from bot.components import UnoButton, UnoSelect, Unreadable
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
 from bot.metrics import Metrics, MetricsServer
-<<<<<<< HEAD
 from bot.pacing import install
-from bot.service import TableService
-=======
 from bot.service import TableService, threads
->>>>>>> main
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import Storage

@@ -116,12 +116,8 @@ class Publisher:
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
         if table.game is None:
             return
-<<<<<<< HEAD
-        embed, view = render.table(table, self.service.faces)
-        self._shown_turn[table.channel_id] = table.game.pending.player
-=======
         view = render.table(table, self.service.faces)
->>>>>>> main
+        self._shown_turn[table.channel_id] = table.game.pending.player
         try:
             if answers and table.message_id is not None:
                 try:
