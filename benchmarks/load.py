@@ -111,6 +111,7 @@ from discord import app_commands
 from bot.client import UnoBot, point_at
 from bot.local import local_settings
 from bot.localdiscord.interactions import CommandUsageError
+from bot.localdiscord.ratelimits import GLOBAL_EXEMPT
 from bot.localdiscord.records import Channel, InteractionRecord, InteractionResponse, Message, User
 from bot.localdiscord.server import StandIn, point_discord_py_at, start_stand_in
 from bot.localdiscord.state import State
@@ -151,6 +152,9 @@ class BotSpec:
     gc_log: str | None = None
     sent_log: str | None = None
     lazy_tasks: bool = False  # asyncio's plain event loop instead of the production bot's
+    behind_log: str | None = None  # where the bot writes how far behind its messages were
+    stock_buckets: bool = False  # discord.py's own bucket scan, not `bot.pacing`'s
+    rate_limits: bool = False  # the stand-in enforces Discord's rate limits (the bot paces itself)
 
     @property
     def base_url(self) -> str:
@@ -188,6 +192,8 @@ def make_uno_bot(spec: BotSpec) -> UnoBot:
     settings = load_settings(None, environ={}, require_token=False)
     settings.game.ai_delay_seconds = spec.ai_delay
     settings.game.turn_seconds = 0
+    # Paced below Discord's global limit only when the stand-in enforces it (`--rate-limits`).
+    settings.discord.global_requests_per_second = 50 if spec.rate_limits else 0
     settings = local_settings(settings, spec)
     point_at(settings)
     return UnoBot(settings, SqliteStorage(spec.database), guild_ready_timeout=0.05)
@@ -281,9 +287,14 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     handler = _Forward(sink)
     root = logging.getLogger()
     root.addHandler(handler)
+    scans = BucketScans()
     client: discord.Client = make_uno_bot(spec) if spec.kind == "uno" else make_pong_bot(spec)
+    if spec.stock_buckets:
+        scans.use_stock(client.http)
     sends = CallbackSends()
     client.http.http_trace = sends.config  # read when the client logs in and opens its session
+    if isinstance(client, UnoBot):
+        client.service.updates.behind = []
     try:
         async with client:
             task = asyncio.create_task(client.start(spec.token))
@@ -307,6 +318,38 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
         root.removeHandler(handler)
         if spec.sent_log:
             Path(spec.sent_log).write_text(json.dumps(sends.sent))
+        if spec.behind_log:
+            behind = client.service.updates.behind if isinstance(client, UnoBot) else None
+            Path(spec.behind_log).write_text(
+                json.dumps(
+                    {"behind": behind or [], "scans": scans.scans, "buckets": len(client.http._buckets)}
+                )
+            )
+
+
+class BucketScans:
+    """Times discord.py's rate-limit bucket scan (`HTTPClient._try_clear_expired_ratelimits`,
+    which looks at every bucket whenever a new bucket key appears once there are 256 or more):
+    ``scans`` is a list of (epoch seconds, buckets looked at, milliseconds). Made before the
+    client, so the amortized scan `bot.pacing` installs calls the timed one; with ``stock``
+    (`use_stock`), discord.py's own scan runs on every new bucket again."""
+
+    def __init__(self) -> None:
+        self.scans: list[tuple[float, int, float]] = []
+        scan = discord.http.HTTPClient._try_clear_expired_ratelimits
+
+        def timed(http: discord.http.HTTPClient) -> None:
+            size, began = len(http._buckets), time.perf_counter()
+            scan(http)
+            if size >= 256:
+                self.scans.append((time.time(), size, 1000 * (time.perf_counter() - began)))
+
+        discord.http.HTTPClient._try_clear_expired_ratelimits = timed  # type: ignore[method-assign]
+
+    @staticmethod
+    def use_stock(http: discord.http.HTTPClient) -> None:
+        """Drop the bot's own scan from ``http``: discord.py's (timed) scan runs again."""
+        vars(http).pop("_try_clear_expired_ratelimits", None)
 
 
 class GcPasses:
@@ -428,6 +471,17 @@ class BotRunner:
             self._process.join(5)
         self._drain()
         return self.logs
+
+    def rss_kb(self) -> int | None:
+        """The bot process's resident memory in KiB (Linux), None in-process."""
+        if self.pid is None:
+            return None
+        try:
+            status = Path(f"/proc/{self.pid}/status").read_text()
+        except OSError:
+            return None
+        match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+        return int(match[1]) if match else None
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU seconds of the bot process so far (Linux), None in-process."""
@@ -632,8 +686,10 @@ class Driver:
 
     # ------------------------------------------------------------------ UNO
 
-    async def uno_table(self, channel: Channel, host: User, guest: User) -> None:
-        """Open a table in ``channel`` and play it, again and again, until stopping."""
+    async def uno_table(self, channel: Channel, host: User, guest: User, *, start: float = 0.0) -> None:
+        """Open a table in ``channel`` after ``start`` seconds and play it, again and again, until
+        stopping."""
+        await asyncio.sleep(start)
         humans = {host.name: host, guest.name: guest}
         first = True
         while not self.stopping:
@@ -673,21 +729,46 @@ class Driver:
 
     async def play_uno(self, table: Message, humans: dict[str, User]) -> None:
         """Play the humans' turns until the game is over (or stopping)."""
+        for name in humans:  # the hands of the previous game say nothing of this one
+            self.hands.pop((table.channel.id, name), None)
         while not self.stopping:
             if table.deleted or not has_button(table, "My hand"):
                 return  # the game is over: the table message lost its buttons
-            user = humans.get(waiting_for(table) or "")
-            if user is None:  # an AI seat's turn
+            user = self.to_act(table, humans)
+            if user is None:  # an AI seat's turn, or the table message has not caught up
                 revision = table.revision
                 try:
-                    await self.watcher.wait(edited_since(table, revision), STALL_SECONDS)
+                    await self.watcher.wait(
+                        lambda revision=revision: table.revision != revision or self.to_act(table, humans),
+                        STALL_SECONDS,
+                    )
                 except TimeoutError:
                     self.stalls += 1
                 continue
             await self.uno_turn(user, table)
             name = user.name
             with contextlib.suppress(TimeoutError):  # the table message catches up with the move
-                await self.watcher.wait(no_longer_waiting_for(table, name), 2.0)
+                await self.watcher.wait(
+                    lambda name=name, user=user: (
+                        no_longer_waiting_for(table, name)() or self.to_act(table, humans) not in (None, user)
+                    ),
+                    2.0,
+                )
+
+    def to_act(self, table: Message, humans: dict[str, User]) -> User | None:
+        """The human whose move it is as they see it: one whose open hand says so; else the one
+        the table message names, if they have no hand open (a player who keeps their hand open
+        watches it: the table message is edited at most once a second, and less often under
+        Discord's global limit, while a hand is redrawn as soon as its owner can act)."""
+        named = waiting_for(table)
+        for name, user in humans.items():
+            hand = self.hands.get((table.channel.id, name))
+            if hand is not None and not hand.deleted:
+                if my_move(hand):
+                    return user
+            elif name == named:
+                return user
+        return None
 
     async def uno_turn(self, user: User, table: Message) -> None:
         """Random enabled choices (UNO! first) in the user's hand while it says it is their move
@@ -863,6 +944,59 @@ def summarize(state: State, start: float, end: float, sent: dict[int, float]) ->
     }
 
 
+def global_figures(stand_in: StandIn, requests: list[Any], start: float, end: float) -> dict[str, Any]:
+    """The requests Discord counts against a bot's global limit (50 per second; not interaction
+    callbacks nor interaction webhooks): per second on average and in the busiest second of the
+    window, and the 429s of the whole run that the global limit gave."""
+    counted = [r.at for r in requests if not r.path.startswith(GLOBAL_EXEMPT)]
+    seconds = Counter(int(at - start) for at in counted)
+    refused = [r for r in stand_in.rate_limited if isinstance(r.response, dict) and r.response.get("global")]
+    return {
+        "per_second": round(len(counted) / (end - start), 1) if end > start else None,
+        "busiest_second": max(seconds.values(), default=0),
+        "limit": 50,
+        "refused_429": len(refused),
+        "refused_429_route": len(stand_in.rate_limited) - len(refused),
+    }
+
+
+def behind_figures(behind: list[list[Any]], clock: Any, start: float, end: float) -> dict[str, Any]:
+    """How far behind the game the bot's messages were (`Updates.behind`: from the first change a
+    message did not show yet to the end of the update that showed it), per kind of message, for
+    updates that ended in the window: count, p50, p99 and max in seconds."""
+    offset = clock.now() - time.time()  # the bot's epoch seconds on the stand-in's clock
+    kinds: dict[str, list[float]] = {}
+    for at, kind, seconds in behind:
+        if start <= at + offset < end:
+            kinds.setdefault(kind, []).append(seconds)
+    figures = {}
+    for kind, values in sorted(kinds.items()):
+        values.sort()
+        figures[kind] = {
+            "n": len(values),
+            "p50_s": round(percentile(values, 0.5) or 0.0, 3),
+            "p99_s": round(percentile(values, 0.99) or 0.0, 3),
+            "max_s": round(values[-1], 3),
+        }
+    return figures
+
+
+def scan_figures(
+    scans: list[list[float]], buckets: int | None, clock: Any, start: float, end: float
+) -> dict[str, Any]:
+    """discord.py's bucket scans (`BucketScans`): in the whole run and in the window (count, ms),
+    and the buckets left when the bot stopped."""
+    offset = clock.now() - time.time()
+    window = [ms for at, _, ms in scans if start <= at + offset < end]
+    return {
+        "buckets_at_end": buckets,
+        "run_scans": len(scans),
+        "run_ms": round(sum(ms for _, _, ms in scans), 1),
+        "window_scans": len(window),
+        "window_ms": round(sum(window), 1),
+    }
+
+
 def _log(text: str) -> None:
     print(f"[loadbench] {text}", file=sys.stderr, flush=True)
 
@@ -882,6 +1016,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
         profile_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="uno-loadbench-") as tmp:
         sent_log = Path(tmp) / "sent.json"  # written by the bot when it stops (`CallbackSends`)
+        behind_log = Path(tmp) / "behind.json"  # likewise (`Updates.behind`, `BucketScans`)
         spec = BotSpec(
             kind=kind,
             api_url=stand_in.api_url,
@@ -894,6 +1029,9 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             gc_log=None if args.in_process else str(Path(tmp) / "gc.json"),
             sent_log=str(sent_log),
             lazy_tasks=args.lazy_tasks,
+            behind_log=str(behind_log),
+            stock_buckets=args.stock_buckets,
+            rate_limits=args.rate_limits,
         )
         bot = BotRunner(spec, in_process=args.in_process)
         watcher = Watcher(stand_in.state)
@@ -912,6 +1050,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             await bot.start()
             await stand_in.wait_until(lambda: stand_in.commands(), 10)
             _log(f"{kind}: bot ready ({'in-process' if args.in_process else f'pid {bot.pid}'})")
+            rss_ready = bot.rss_kb()
             watcher.start()
             _texts.clear()
             begun = time.monotonic()
@@ -919,7 +1058,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             for i, channel in enumerate(stand_in.channels):
                 a, b = stand_in.user(users[2 * i]), stand_in.user(users[2 * i + 1])
                 coro = (
-                    driver.uno_table(channel, a, b)
+                    driver.uno_table(channel, a, b, start=i / args.open_rate)
                     if kind == "uno"
                     else driver.pong_channel(channel, [a, b], pong_rate, gap)
                 )
@@ -948,6 +1087,7 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
                 profiler.disable()
                 profiler.dump_stats(str(profile_dir / f"{kind}-stand-in.prof"))
             cpu_bot1, cpu_self1, busy1 = bot.cpu_seconds(), time.process_time(), machine_busy_seconds()
+            rss_end = bot.rss_kb()
             driver.stopping = True
             _, pending = await asyncio.wait(tasks, timeout=ACK_TIMEOUT + 5)
             for task in pending:
@@ -964,8 +1104,10 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
         gc_log = Path(spec.gc_log) if spec.gc_log else None
         passes = json.loads(gc_log.read_text()) if gc_log is not None and gc_log.exists() else None
         sent = {int(k): v for k, v in json.loads(sent_log.read_text()).items()} if sent_log.is_file() else {}
+        logged = json.loads(behind_log.read_text()) if behind_log.is_file() else {}
     figures = summarize(stand_in.state, start, end, sent)
-    routes = Counter(route_of(r.method, r.path) for r in stand_in.state.requests if start <= r.at < end)
+    in_window = [r for r in stand_in.state.requests if start <= r.at < end]
+    routes = Counter(route_of(r.method, r.path) for r in in_window)
     errors = [r for r in stand_in.errors if r.status != 429]  # 429s: discord.py waited and retried
     seconds = end - start
     cpu_stand_in = round((cpu_self1 - cpu_self0) / seconds, 2)
@@ -996,6 +1138,20 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             "stalls": driver.stalls,
             "cpu": cpu,
             "gc": None if passes is None else gc_figures(passes, start, end),
+            "rss_kb_per_table": (
+                round((rss_end - rss_ready) / n, 1) if rss_end is not None and rss_ready is not None else None
+            ),
+            "rss_mb": None if rss_end is None else round(rss_end / 1024, 1),
+            "global_limit": global_figures(stand_in, in_window, start, end),
+            "by_route": {
+                route: round(count / figures["interactions"], 3) for route, count in routes.most_common()
+            }
+            if figures["interactions"]
+            else {},
+            "behind": behind_figures(logged.get("behind", []), stand_in.clock, start, end),
+            "bucket_scans": scan_figures(
+                logged.get("scans", []), logged.get("buckets"), stand_in.clock, start, end
+            ),
         }
     )
     if kind == "pong":
@@ -1054,6 +1210,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=5.0,
         help="seconds of play between the last table's opening and the measured window (default 5)",
     )
+    parser.add_argument(
+        "--open-rate",
+        type=float,
+        default=40.0,
+        help="tables opened per second at the start (default 40; all at once, 2,000 tables' /uno new "
+        "came after Discord's 3 s and were tried again, for ever)",
+    )
     parser.add_argument("--ai-delay", type=float, default=0.05, help="the AI seats' delay (default 0.05 s)")
     parser.add_argument(
         "--pong-rate",
@@ -1093,6 +1256,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "tasks start eagerly on Python 3.12+)",
     )
     parser.add_argument("--profile", metavar="DIR", help="write cProfile statistics to DIR")
+    parser.add_argument(
+        "--stock-buckets",
+        action="store_true",
+        help="keep discord.py's own rate-limit bucket scan (default: the amortized one of bot.pacing)",
+    )
     parser.add_argument(
         "--rate-limits",
         action="store_true",

@@ -23,6 +23,7 @@ from bot.emojis import CardEmojis
 from bot.errors import reply_error
 from bot.i18n import LANGUAGES, translator
 from bot.metrics import Metrics, MetricsServer
+from bot.pacing import install
 from bot.service import TableService, threads
 from bot.settings import Settings
 from bot.shards import Shards
@@ -82,6 +83,7 @@ class UnoBot(commands.AutoShardedBot):
         self._max_concurrency: int | None = None
         self._identified: dict[int, float] = {}
         self.settings = settings
+        install(self.http, settings.discord.global_requests_per_second)
         self.storage = storage
         self.sync_global = sync_global
         self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)

@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, get_origin
+from typing import Annotated, Any, Literal, get_origin
 
 from pydantic import (
     BaseModel,
@@ -65,6 +65,9 @@ class DiscordSettings(Section):
     card_emojis: bool = True
     shard_count: int | None = None
     shard_ids: list[int] | None = None
+    global_requests_per_second: Annotated[float, Field(ge=0)] = 50
+    """Discord's global rate limit for the bot token (`bot.pacing` stays below it), this process's
+    share of it when shards run in several processes; 0: no pacing."""
 
     @field_validator("shard_count")
     @classmethod
@@ -146,6 +149,9 @@ class GameDefaults(Section):
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
     ai_budget_ms: int = Field(200, ge=10, le=10_000, description="a hard bot's search time per decision")
     ai_workers: int = Field(1, ge=0, le=64, description="processes for hard bots' searches; 0: a thread")
+    ping_after_seconds: float = Field(
+        5, ge=0, le=600, description="a human to act is pinged once the table has waited this long"
+    )
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
     game_idle_hours: float = Field(24, gt=0, le=24 * 30, description="a game with no move for this long ends")
     seed: int | None = None

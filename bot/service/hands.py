@@ -2,7 +2,7 @@
 
 A player's latest hand message is an ephemeral answer that only its interaction's token can
 edit, for 15 minutes. Each later change of the table redraws it: at once when its owner can act,
-otherwise after `HAND_SETTLE_SECONDS`, so a run of computer turns makes one edit, not one each.
+otherwise after `HAND_SETTLE_SECONDS`, so the other seats' turns make one edit, not one each.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from bot.tables import Table, TableState
 
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 # The hand of a player with nothing to do waits this long for more changes before it is redrawn
-# (AI seats' turns in a row make one edit, not one each); a hand whose owner can act goes at once.
-HAND_SETTLE_SECONDS = 1.0
+# (the other seats' turns make one edit, not one each, and mostly none: the player's own turn
+# usually comes first, and a hand whose owner can act goes at once; docs/performance-load.md).
+HAND_SETTLE_SECONDS = 5.0
 NONE = discord.AllowedMentions.none()
 
 

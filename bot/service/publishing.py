@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 NONE = discord.AllowedMentions.none()
 TABLE, LOBBY, PING = "table", "lobby", "ping"  # keys of a table's updates (with its channel)
+# At most one edit of a table message per this many seconds: the changes meanwhile go in the
+# next one, so the message is never further behind the game than this (plus the edit's own
+# trip), and a busy table stays within Discord's rate limits (docs/performance-load.md).
+TABLE_SPACING = 1.0
 
 
 class Publisher:
@@ -42,6 +46,8 @@ class Publisher:
         self.updates = service.updates
         self._posting: dict[int, asyncio.Future[None]] = {}
         self._answers: dict[int, list[discord.Webhook]] = {}
+        self._ping_timers: dict[int, asyncio.TimerHandle] = {}
+        self._shown_turn: dict[int, str | None] = {}  # the player each table message names
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """The table's channel, for sending (no cache needed)."""
@@ -52,9 +58,31 @@ class Publisher:
         start (with ``repost``, posted if it has none), then the table message (posted if it has
         none; with ``repost``, also if it is gone, as after a restart)."""
         if table.game is not None:
-            self.updates.ask((table.channel_id, TABLE), lambda: self._show_table(table, repost=repost))
+            self.updates.ask(
+                (table.channel_id, TABLE),
+                lambda: self._show_table(table, repost=repost),
+                settle=self._table_settle(table),
+                spacing=TABLE_SPACING,
+            )
         elif table.state is TableState.LOBBY:
             self.updates.ask((table.channel_id, LOBBY), lambda: self._show_lobby(table, post=repost))
+
+    def _table_settle(self, table: Table) -> float:
+        """How long a table edit waits for more changes (at most `TABLE_SPACING`, so the
+        message is never further behind): while a computer seat that plays faster than that is
+        to act, its move goes in the same edit; while the player the message names still acts
+        (a draw, then a play), their next move does too. None for a human whose turn begins
+        (they are waiting for it) or a press answered in place."""
+        game = table.game
+        if game is None or table.state is not TableState.PLAYING or game.round_over:
+            return 0.0
+        player = game.pending.player
+        seat = table.seat(player or "")
+        if seat is None or table.channel_id in self._answers:
+            return 0.0
+        if seat.is_ai:
+            return TABLE_SPACING if self.service.defaults.ai_delay_seconds < TABLE_SPACING else 0.0
+        return TABLE_SPACING if self._shown_turn.get(table.channel_id) == player else 0.0
 
     def show_lobby_over(self, table: Table, message_id: int | None, title: str, footer: str = "") -> None:
         """Show the lobby message as over (`render.lobby_over`), in the background; ``title`` and
@@ -93,6 +121,7 @@ class Publisher:
             return
         tr = translator(table.language)
         view = render.table(table, tr, self.service.faces)
+        self._shown_turn[table.channel_id] = table.game.pending.player
         try:
             if answers and table.message_id is not None:
                 try:
@@ -180,32 +209,50 @@ class Publisher:
         self.updates.spawn(delete())
 
     def ping(self, table: Table) -> None:
-        """Ping the player to act, if they were not pinged for this turn, and delete a ping that
-        names a player whose turn is over (in the background)."""
-        if _to_ping(table) is not None or _stale_ping(table):
-            self.updates.ask((table.channel_id, PING), lambda: self._ping(table))
+        """Ping the human to act once the table has not changed for the settings'
+        ``ping_after_seconds`` (a player who plays on needs no ping: their open hand and the
+        table message say it is their move, and a ping costs two calls, its post and its
+        deletion when the turn is over), unless they were pinged for this turn; and delete a
+        ping that names a player whose turn is over at once (in the background)."""
+        channel_id = table.channel_id
+        timer = self._ping_timers.pop(channel_id, None)
+        if timer is not None:
+            timer.cancel()
+        delay = self.service.defaults.ping_after_seconds
+        mention = _to_ping(table) is not None
+        if mention and delay > 0:
+            self._ping_timers[channel_id] = asyncio.get_running_loop().call_later(
+                delay, self._ping_due, table
+            )
+        if (mention and delay <= 0) or _stale_ping(table):
+            self._ping_due(table, mention=mention and delay <= 0)
 
-    async def _ping(self, table: Table) -> None:
-        """Mention the player who must act, once per turn (their mention only), and delete the
-        previous ping; with no one to mention (an AI seat acts), only delete the previous one, so
-        no ping names a player whose turn is over. One ping job per table at a time, so none are
-        crossed. A new ping is saved before the old one is deleted: after a restart, the table
-        knows the ping still to delete. A ping deleted alone is forgotten with the next save (at
-        the latest the AI's move), not saved for itself: after a restart in between, its second
-        deletion finds it gone, which is harmless.
+    def _ping_due(self, table: Table, *, mention: bool = True) -> None:
+        if mention:
+            self._ping_timers.pop(table.channel_id, None)
+        self.updates.ask((table.channel_id, PING), lambda: self._ping(table, mention=mention))
+
+    async def _ping(self, table: Table, *, mention: bool = True) -> None:
+        """Mention the player who must act, once per turn (their mention only; not without
+        ``mention``), and delete the previous ping; with no one to mention (an AI seat acts),
+        only delete the previous one, so no ping names a player whose turn is over. One ping
+        job per table at a time, so none are crossed. A new ping is saved before the old one is
+        deleted: after a restart, the table knows the ping still to delete. A ping deleted alone
+        is forgotten with the next save (at the latest the AI's move), not saved for itself:
+        after a restart in between, its second deletion finds it gone, which is harmless.
         """
-        player = _to_ping(table)
+        player = _to_ping(table) if mention else None
         if player is None and not _stale_ping(table):
             return
         posted = None
         if player is not None:
             # Through the HTTP client, as `edit`: a ping's `discord.Message` would go unread.
-            mention = discord.AllowedMentions(
+            allowed = discord.AllowedMentions(
                 users=[discord.Object(int(player))], everyone=False, roles=False
             )
             text = translator(table.language)._("{mention}, it's your move at the UNO table.")
             with handle_message_parameters(
-                text.format(mention=f"<@{player}>"), allowed_mentions=mention
+                text.format(mention=f"<@{player}>"), allowed_mentions=allowed
             ) as params:
                 posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
         async with self.service.tables.lock(table.channel_id):  # not in the middle of a move

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -36,20 +37,29 @@ class Updates:
         self._next: dict[Key, Show] = {}
         self._settling: dict[Key, asyncio.Future[None]] = {}
         self._turnstile = asyncio.Lock()
+        self._asked: dict[Key, float] = {}
+        self.behind: list[tuple[float, str, float]] | None = None
+        """When a list (off by default; the load benchmark sets it): one entry per update done,
+        (epoch seconds, ``"table"``, ``"lobby"``, ``"ping"`` or ``"hand"``, how many seconds
+        passed from the first change it shows to its end: how far behind the game its message
+        was)."""
 
-    def ask(self, key: Key, show: Show, *, settle: float = 0.0) -> None:
+    def ask(self, key: Key, show: Show, *, settle: float = 0.0, spacing: float | None = None) -> None:
         """Run ``show`` (an update of one message, which renders the state when it runs) after
-        ``settle`` seconds, or after the update of ``key`` in flight and `UPDATE_SPACING`:
-        updates asked for meanwhile collapse into one. An update without ``settle`` cuts short
-        the wait of one settling."""
+        ``settle`` seconds, or after the update of ``key`` in flight and ``spacing`` seconds
+        from its start (default `UPDATE_SPACING`): updates asked for meanwhile collapse into
+        one. An update without ``settle`` cuts short the wait of one settling."""
+        if self.behind is not None:
+            self._asked.setdefault(key, time.monotonic())
         if key in self._running:
             self._next[key] = show
             if not settle:
                 _wake(self._settling.pop(key, None))
         else:
-            self._running[key] = self.spawn(self._run(key, show, settle))
+            gap = UPDATE_SPACING if spacing is None else spacing
+            self._running[key] = self.spawn(self._run(key, show, settle, gap))
 
-    async def _run(self, key: Key, show: Show | None, settle: float) -> None:
+    async def _run(self, key: Key, show: Show | None, settle: float, spacing: float) -> None:
         loop = asyncio.get_running_loop()
         try:
             if settle:
@@ -59,8 +69,9 @@ class Updates:
                 timer.cancel()
                 show = self._next.pop(key, show)
             while show is not None:
-                next_at = loop.time() + UPDATE_SPACING
+                next_at = loop.time() + spacing
                 await self.take_turn()
+                asked = self._asked.pop(key, None)
                 try:
                     await show()
                 except discord.NotFound as exc:  # an expired hand token, a message deleted
@@ -71,12 +82,16 @@ class Updates:
                     log.warning("update of %s (channel, message) not saved: %s", key, exc)
                 except Exception:
                     log.exception("update of %s (channel, message) failed", key)
+                if asked is not None and self.behind is not None:
+                    kind = key[1] if key[1] in ("table", "lobby", "ping") else "hand"
+                    self.behind.append((time.time(), kind, time.monotonic() - asked))
                 await asyncio.sleep(next_at - loop.time())
                 show = self._next.pop(key, None)
         finally:
             self._running.pop(key, None)
             self._next.pop(key, None)
             self._settling.pop(key, None)
+            self._asked.pop(key, None)
 
     async def take_turn(self) -> None:
         """Wait until no other background job (a message update, an AI move) has started in this

@@ -22,11 +22,13 @@ from bot.localdiscord import contract
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, run_coroutine_test
 from bot.run import new_event_loop
+from bot.service import publishing
 from bot.settings import load_settings
 from bot.storage import Storage
 from bot.storage.sqlite import SqliteStorage
 
 USERS = ("alice", "bob", "carol")
+PRODUCTION_TABLE_SPACING = publishing.TABLE_SPACING
 
 
 # The end-to-end tests' share of `contract.TOTALS` (the stand-in's own tests, run in the same
@@ -90,6 +92,20 @@ LOCKS = LockWatch()
 
 
 @pytest.fixture(autouse=True)
+def quick_table_edits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Table messages edited up to every 0.2 s, not every `TABLE_SPACING` (a second): the tests
+    play whole games through the UI, far faster than people, and wait for the table message to
+    name each player. `production_spacing` puts the second back (tests/e2e/test_calls.py)."""
+    monkeypatch.setattr(publishing, "TABLE_SPACING", 0.2)
+
+
+@pytest.fixture
+def production_spacing(quick_table_edits: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table messages' production `TABLE_SPACING`."""
+    monkeypatch.setattr(publishing, "TABLE_SPACING", PRODUCTION_TABLE_SPACING)
+
+
+@pytest.fixture(autouse=True)
 def no_rest_under_lock() -> Iterator[LockWatch]:
     """Fail any end-to-end test in which a bot sent a REST request while holding a table's lock."""
     LOCKS.requests, LOCKS.under_lock = 0, []
@@ -117,6 +133,7 @@ def make_bot(
     if shards is not None:
         settings.discord.shard_count, settings.discord.shard_ids = shards
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
+    settings.game.ping_after_seconds = game.pop("ping_after_seconds", 0.0)  # pinged at once, as tests expect
     settings.game.turn_seconds = game.pop("turn_seconds", 0)
     settings.game.seed = game.pop("seed", 1)  # the same deals every run
     for key, value in game.items():

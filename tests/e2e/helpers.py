@@ -185,6 +185,17 @@ def rig(
     return game
 
 
+async def drawing_only(env: LocalDiscord) -> Game:
+    """alice and bob at #uno, alice to act, where each draw passes the turn (no card is playable)."""
+    ch = env.channel("uno")
+    await open_table(env, ch, env.user("alice"), [env.user("bob")])
+    return rig(
+        env, ch, variant="classic", dealer="bob",
+        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6", "yellow 8"],
+    )  # fmt: skip
+
+
 def rig_many_plays(env: LocalDiscord, channel: Channel) -> Game:
     """A Flip deal where alice (to play) holds 28 different playable cards, more than a hand's
     buttons: 27 reds (``"red 2 / pink 1"``: their backs differ) and ``"blue 7 / teal 1"``, on a

@@ -16,10 +16,10 @@ from tests.e2e.helpers import (
     bot_of,
     click,
     command,
+    drawing_only,
     hand,
     hold_table_edits,
     open_table,
-    rig,
     table_message,
     table_of,
 )
@@ -50,7 +50,7 @@ async def test_table_edits_collapse_into_one_showing_the_latest_state(
     """While an edit of the table message is on its way, later moves don't each send one: one
     more edit follows it, showing the table as it is by then."""
     ch = uno.channel("uno")
-    game = await _rigged(uno)
+    game = await drawing_only(uno)
     table = table_of(uno, ch)
     edits, slow = hold_table_edits(uno, table, monkeypatch)
     await _draw(uno, game, 1)
@@ -67,7 +67,7 @@ async def test_table_edits_collapse_into_one_showing_the_latest_state(
 async def test_one_ping_at_a_time_for_the_player_to_act(uno: LocalDiscord) -> None:
     """Each turn mentions the player to act, and only them; the previous ping is deleted."""
     ch = uno.channel("uno")
-    game = await _rigged(uno)
+    game = await drawing_only(uno)
     await _draw(uno, game, 3)
     player = str(game.pending.player)
 
@@ -76,17 +76,6 @@ async def test_one_ping_at_a_time_for_the_player_to_act(uno: LocalDiscord) -> No
         return [str(u.id) for m in pings for u in m.mentions]
 
     await uno.stand_in.wait_until(lambda: pinged() == [player])
-
-
-async def _rigged(uno: LocalDiscord) -> Game:
-    """alice and bob at #uno, where each draw passes the turn (no card is playable)."""
-    ch = uno.channel("uno")
-    await open_table(uno, ch, uno.user("alice"), [uno.user("bob")])
-    return rig(
-        uno, ch, variant="classic", dealer="bob",
-        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"]},
-        discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6", "yellow 8"],
-    )  # fmt: skip
 
 
 async def _draw(uno: LocalDiscord, game: Game, moves: int) -> None:

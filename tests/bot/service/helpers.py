@@ -177,7 +177,7 @@ def service(storage: Any, *tables: Table, **defaults: Any) -> tuple[TableService
     ``defaults``; its :meth:`TableService.after` only records the changes it is given (no
     publishing, no next AI move or timer), in the list returned."""
     client = FakeClient()
-    built = TableService(client, storage, GameDefaults(**defaults))  # type: ignore[arg-type]
+    built = TableService(client, storage, GameDefaults(**{"ping_after_seconds": 0, **defaults}))  # type: ignore[arg-type]
     for table in tables:
         built.tables.put(table)
         if isinstance(storage, MemoryStorage):

@@ -1,0 +1,168 @@
+"""How often the bot calls Discord for a table (docs/performance-load.md), through real
+discord.py: the table message is edited at most once per `TABLE_SPACING` and ends on the latest
+state within it, the computer seats' quick moves go in the edit of the move before them, a
+player who plays on is not pinged, and a watching player's hand waits for their turn."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import pytest
+
+from bot.engine.game import Game
+from bot.localdiscord.records import RequestRecord
+from bot.localdiscord.testing import LocalDiscord
+from bot.service import TABLE
+from bot.service.publishing import TABLE_SPACING
+from bot.tables import Table
+from tests.e2e.conftest import USERS, make_bot
+from tests.e2e.helpers import (
+    bot_of,
+    click,
+    command,
+    drawing_only,
+    hand,
+    open_table,
+    rig,
+    table_message,
+    table_of,
+)
+
+pytestmark = pytest.mark.usefixtures("production_spacing")
+SLACK = 0.5  # seconds a loaded machine may add to a timer and an edit's trip
+
+
+def _edits(uno: LocalDiscord, table: Table, since: float) -> list[RequestRecord]:
+    """The bot's edits of the table message that reached the stand-in after ``since``."""
+    path = f"/channels/{table.channel_id}/messages/{table.message_id}"
+    return [r for r in uno.stand_in.state.requests if r.method == "PATCH" and r.path == path and r.at > since]
+
+
+async def _draws(uno: LocalDiscord, game: Game, moves: int) -> list[float]:
+    """The player to act draws (a draw passes the turn here) ``moves`` times, each from a hand
+    opened with /uno hand; returns when each draw was answered (the stand-in's clock)."""
+    ch = uno.channel("uno")
+    users = {str(u.id): u for u in (uno.user("alice"), uno.user("bob"))}
+    answered = []
+    for _ in range(moves):
+        user = users[str(game.pending.player)]
+        message = await command(uno, user, ch, "uno hand")
+        assert message is not None
+        await click(uno, user, message, "Draw")
+        answered.append(uno.stand_in.clock.now())
+    return answered
+
+
+async def test_quick_moves_edit_the_table_once_per_window_ending_on_the_latest(uno: LocalDiscord) -> None:
+    """Three quick moves: the first is shown at once, the others together in one more edit,
+    `TABLE_SPACING` after the first, which shows the table as it is after the last move."""
+    ch = uno.channel("uno")
+    game = await drawing_only(uno)
+    table = table_of(uno, ch)
+    updates = bot_of(uno).service.updates
+    await updates.done((ch.id, TABLE))
+    start = uno.stand_in.clock.now()
+    answered = await _draws(uno, game, 3)
+    latest = f"Draw pile {len(game.draw_pile)} "
+    await uno.stand_in.wait_until(lambda: latest in table_message(uno, ch).text, timeout=5)
+    await updates.done((ch.id, TABLE))
+    edits = _edits(uno, table, start)
+    span = answered[-1] - answered[0]
+    assert 1 <= len(edits) <= 1 + math.ceil(span / TABLE_SPACING), (len(edits), span)
+    gaps = [later.at - earlier.at for earlier, later in itertools.pairwise(edits)]
+    assert all(gap > TABLE_SPACING - 0.1 for gap in gaps), gaps  # at most one edit per window
+    assert edits[-1].at - answered[-1] < TABLE_SPACING + SLACK  # the last move shown within it
+    assert latest in table_message(uno, ch).text
+
+
+async def test_computer_moves_go_in_the_edit_of_the_move_before_them(tmp_path: Path) -> None:
+    """alice draws (her turn passes), then two computer seats that move faster than
+    `TABLE_SPACING` draw too: one edit shows all three, alice to act again."""
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", ai_delay_seconds=0.05), users=USERS, channels=("uno",)
+    )
+    async with env:
+        ch, alice = env.channel("uno"), env.user("alice")
+        table = await open_table(env, ch, alice, [], bots=2)
+        _, first, second = (s.id for s in table.seats)
+        game = rig(
+            env, ch, variant="classic", dealer=second,
+            hands={"alice": ["blue 1", "blue 2"], first: ["green 1", "green 2"], second: ["green 3", "green 4"]},
+            discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6"],
+        )  # fmt: skip
+        updates = bot_of(env).service.updates
+        await updates.done((ch.id, TABLE))
+        start = env.stand_in.clock.now()
+        message = await hand(env, alice, ch)
+        await click(env, alice, message, "Draw")
+        await env.stand_in.wait_until(
+            lambda: game.pending.player == table.seats[0].id and len(game.draw_pile) == 1
+        )
+        await updates.done((ch.id, TABLE))
+        edits = _edits(env, table, start)
+        assert len(edits) == 1, [e.at - start for e in edits]
+        assert "Draw pile 1 " in table_message(env, ch).text
+
+
+async def test_a_player_who_plays_on_is_not_pinged(tmp_path: Path) -> None:
+    """With ``ping_after_seconds``, a human who acts sooner gets no ping; one who doesn't is
+    pinged once, and that ping goes when their turn is over."""
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", ping_after_seconds=0.5),
+        users=USERS,
+        channels=("uno",),
+    )
+    async with env:
+        ch, alice, bob = env.channel("uno"), env.user("alice"), env.user("bob")
+        game = await drawing_only(env)
+        bot_of(env).service.publisher.ping(table_of(env, ch))  # alice's turn starts now
+
+        def pings() -> list[str]:
+            return [m.text for m in env.stand_in.messages(ch) if "it's your move" in m.text]
+
+        message = await command(env, alice, ch, "uno hand")  # alice acts at once
+        assert message is not None
+        await click(env, alice, message, "Draw")
+        assert str(game.pending.player) == str(bob.id)
+        await env.stand_in.wait_until(lambda: pings() == [f"<@{bob.id}>, it's your move at the UNO table."])
+        message = await command(env, bob, ch, "uno hand")
+        assert message is not None
+        await click(env, bob, message, "Draw")
+        await env.stand_in.wait_until(lambda: not pings())  # bob's ping goes with his turn
+        alice_pings = [
+            r for r in env.stand_in.state.requests
+            if r.method == "POST" and r.path.endswith("/messages") and f"<@{alice.id}>" in str(r.body)
+        ]  # fmt: skip
+        assert not alice_pings
+
+
+async def test_a_watching_hand_waits_for_its_turn(tmp_path: Path) -> None:
+    """alice's open hand is not redrawn while the others move (bob, then a computer seat that
+    takes longer than a second), and is redrawn once, at once, when her turn comes."""
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", ai_delay_seconds=1.5), users=USERS, channels=("uno",)
+    )
+    async with env:
+        ch, alice, bob = env.channel("uno"), env.user("alice"), env.user("bob")
+        table = await open_table(env, ch, alice, [bob], bots=1)
+        computer = table.seats[2].id
+        game = rig(
+            env, ch, variant="classic", dealer=computer,
+            hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"], computer: ["green 3", "green 4"]},
+            discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6"],
+        )  # fmt: skip
+        mine = await command(env, alice, ch, "uno hand")
+        assert mine is not None
+        shown = await click(env, alice, mine, "Draw")  # her hand, redrawn by the answer
+        assert shown is not None and str(game.pending.player) == str(bob.id)
+        theirs = await command(env, bob, ch, "uno hand")
+        assert theirs is not None
+        revision = shown.revision
+        await click(env, bob, theirs, "Draw")  # the computer seat's turn: it thinks 1.5 s
+        await env.stand_in.wait_until(lambda: game.pending.player == str(alice.id), timeout=5)
+        await env.stand_in.wait_until(lambda: shown.revision > revision)
+        await bot_of(env).service.updates.done((ch.id, str(alice.id)))
+        assert shown.revision == revision + 1  # only her turn redrew it
+        assert bot_of(env).service.hands.open[(ch.id, str(alice.id))].version == table.version
