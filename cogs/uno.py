@@ -10,9 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.engine.editions import EDITIONS as EDITION_NAMES
+from bot.engine.editions import edition_name
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
-from bot.engine.variants import VARIANTS
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
 from bot.settings import check_turn_seconds
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from bot.client import UnoBot
 
 # Every choice list comes from the engine's one list, so a new edition is offered everywhere.
-EDITIONS = [app_commands.Choice(name=v.name, value=v.id) for v in VARIANTS.values()]
+EDITIONS = [app_commands.Choice(name=name, value=id_) for id_, name in EDITION_NAMES.items()]
 SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
 NONE = discord.AllowedMentions.none()
 
@@ -208,11 +209,13 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.describe(variant="Only games of this edition")
     async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: str | None = None) -> None:
         """This server's best UNO players."""
-        if variant is not None and variant not in VARIANTS:  # refused privately, before the public answer
+        if (
+            variant is not None and variant not in EDITION_NAMES
+        ):  # refused privately, before the public answer
             raise BadOption(f"Unknown edition {render.plain(variant)}.")
         await acknowledge(interaction, public=True)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
-        title = f"UNO leaderboard{' · ' + VARIANTS[variant].name if variant else ''}"
+        title = f"UNO leaderboard{' · ' + edition_name(variant) if variant else ''}"
         lines = [
             f"{i + 1}. {_who(r.user_id)} — {r.games_won} won / {r.games_played} played"
             f" ({r.win_rate:.0%}), {render.count(r.rounds_won, 'round')}, {render.count(r.points, 'point')}"
@@ -235,8 +238,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         )
         embed = discord.Embed(title=f"{render.plain(who.display_name)}'s UNO record", description=total)
         for variant, counts in sorted(s.by_variant.items()):
-            name = VARIANTS[variant].name if variant in VARIANTS else variant
-            embed.add_field(name=name, value=render.record_text(**counts))
+            embed.add_field(name=edition_name(variant), value=render.record_text(**counts))
         await interaction.followup.send(embed=embed, allowed_mentions=NONE)
 
     @app_commands.command(name="history")

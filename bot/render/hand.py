@@ -79,7 +79,7 @@ def hand(
         The message content (naming the channel), the embed and the view.
     """
     game = tbl.game
-    assert game is not None
+    assert isinstance(game, Game)  # a DOS hand: bot/render/dos.py
     ch, v = tbl.channel_id, tbl.version
     cards = game.hands.get(player, [])
     side = game.side

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import discord
 
 from bot.engine.actions import Action
+from bot.engine.editions import edition_name
 from bot.engine.events import EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
-from bot.engine.variants import VARIANTS
 from bot.render.log import log_lines
 from bot.render.table import round_summary, standings
 from bot.render.words import as_label, cards_text, count, named, plain, scoring_text, trim
@@ -62,7 +62,7 @@ def _when(finished_at: float) -> str:
 
 
 def _edition(variant: str) -> str:
-    return VARIANTS[variant].name if variant in VARIANTS else variant
+    return edition_name(variant)
 
 
 def _names(result: GameResult, *, mention: bool) -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.components import UnoButton, UnoSelect, view_of
+from bot.engine.editions import EDITIONS, edition_name
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.render.words import (
@@ -21,12 +22,12 @@ from bot.tables import Table
 def options_text(table: Table) -> str:
     """One short paragraph of the table's options."""
     o = table.options
-    parts = [f"**{VARIANTS[table.variant].name}**", scoring_text(o)]
+    parts = [f"**{edition_name(table.variant)}**", scoring_text(o)]
     if o.partners:
         parts.append("partners")
     if o.house_rules:
         parts.append("house rules: " + house_rules_text(o.house_rules))
-    if VARIANTS[table.variant].customizable and o.customizable_rule:
+    if table.variant in VARIANTS and VARIANTS[table.variant].customizable and o.customizable_rule:
         parts.append(f"Wild Customizable: {customizable_text(o.customizable_rule)}")
     parts.append(f"turn timer {table.turn_seconds}s" if table.turn_seconds else "no turn timer")
     return " · ".join(parts)
@@ -55,8 +56,8 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     embed.set_footer(text=footer)
     ch, v = table.channel_id, table.version
     variant_options = [
-        discord.SelectOption(label=var.name, value=var.id, default=var.id == table.variant)
-        for var in VARIANTS.values()
+        discord.SelectOption(label=name, value=id_, default=id_ == table.variant)
+        for id_, name in EDITIONS.items()
     ]
     rule_options = [
         discord.SelectOption(

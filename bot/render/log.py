@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.cards import Card, Side
 from bot.engine.events import Event, EventKind
+from bot.engine.game import Game
 from bot.render.words import card_label, count, customizable_text, named, points_text
 from bot.tables import Table
 
@@ -118,14 +119,14 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
     if line is None:
         return None
     if side is None:
-        side = tbl.game.side if tbl.game else Side.LIGHT
+        side = tbl.game.side if isinstance(tbl.game, Game) else Side.LIGHT
     return line(_Said(tbl, event, side))
 
 
 def log_lines(tbl: Table, events: Sequence[Event]) -> list[str]:
     """The public log lines of one move's ``events`` (in order), each card named by its face on the
     side in play when that event happened: a Flip among ``events`` turns the ones after it."""
-    side = tbl.game.side if tbl.game else Side.LIGHT
+    side = tbl.game.side if isinstance(tbl.game, Game) else Side.LIGHT
     sides = []
     for event in reversed(events):  # the game is on its side after the last event
         sides.append(side)
@@ -151,5 +152,5 @@ _DEALING = frozenset({EventKind.ROUND_STARTED, EventKind.DEALER_DRAWN, EventKind
 
 def _start_card(tbl: Table, side: Side) -> str:
     """The card that starts the round (the bottom of the discard pile as the round starts)."""
-    assert tbl.game is not None
+    assert isinstance(tbl.game, Game)
     return f"Start card: {card_label(tbl.game.discard_pile[0], side)}"

@@ -7,6 +7,7 @@ import discord
 from bot.components import UnoButton, view_of
 from bot.engine import effects
 from bot.engine.cards import Rank, Side
+from bot.engine.editions import edition_name
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
 from bot.render.words import (
@@ -141,7 +142,7 @@ def table(tbl: Table, faces: Faces = TEXT_ONLY) -> tuple[discord.Embed, discord.
     """The one public table message: top card, color, side, direction, turn, players, scores, log;
     each card with its emoji where ``faces`` has it (`bot.emojis.CardEmojis`), else as text."""
     game = tbl.game
-    assert game is not None
+    assert isinstance(game, Game)  # a DOS table: bot/render/dos.py
     variant = game.variant
     top = game.top
     color = game.color
@@ -209,7 +210,7 @@ def standings(tbl: Table) -> discord.Embed:
     winners = " & ".join(named(tbl, w) for w in game.winners) or "nobody"
     embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
     rounds = count(game.round_no, "round")
-    embed.set_footer(text=f"{game.variant.name} · {rounds}")
+    embed.set_footer(text=f"{edition_name(tbl.variant)} · {rounds}")
     return embed
 
 

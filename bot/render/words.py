@@ -11,6 +11,7 @@ from typing import Protocol
 import discord
 
 from bot.engine.cards import Card, Color, Face, Rank, Side
+from bot.engine.editions import edition_name
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
@@ -228,7 +229,7 @@ def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
     """A channel's defaults for new games (``/uno settings``)."""
     return "\n".join(
         [
-            f"Edition: **{VARIANTS[variant].name}**",
+            f"Edition: **{edition_name(variant)}**",
             f"Scoring: **{scoring_text(options)}**",
             f"House rules: **{house_rules_text(options.house_rules)}**",
             f"Wild Customizable: **{customizable_text(options.customizable_rule)}**",

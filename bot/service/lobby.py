@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
-from bot.engine.errors import BadOption
+from bot.engine.editions import check_edition
 from bot.engine.options import Options
-from bot.engine.variants import VARIANTS
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message
 from bot.storage import StorageError
@@ -68,7 +67,7 @@ class Lobby:
         if open_ is not None:  # refused privately, before the public answer is begun
             raise LobbyError(OPEN_ALREADY)
         given = {k: v for k, v in choices.items() if v is not None}
-        _variant(given.get("variant", "classic"))
+        check_edition(given.get("variant", "classic"))
         options_from(given)  # what the host asked for, refused privately before the public answer
         await acknowledge(interaction, public=True)
         settings = await self.channel_defaults(channel_id)
@@ -78,7 +77,7 @@ class Lobby:
             guild_id=interaction.guild_id or 0,
             channel_id=channel_id,
             host=_seat(interaction.user),
-            variant=_variant(settings.get("variant", "classic")),
+            variant=check_edition(settings.get("variant", "classic")),
             options=options_from(settings),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
@@ -117,7 +116,7 @@ class Lobby:
             guild_id=interaction.guild_id or 0,
             channel_id=channel_id,
             host=presser,
-            variant=_variant(result.variant),
+            variant=check_edition(result.variant),
             options=options_from(replay.get("options", settings)),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
@@ -176,7 +175,7 @@ class Lobby:
         given = {k: v for k, v in choices.items() if v is not None}
         variant = given.pop("variant", None)
         if variant is not None:
-            _variant(variant)
+            check_edition(variant)
         async with self.service.acting.change(channel_of(interaction)) as change:
             table = change.table
             if table.state is not TableState.LOBBY or table.host.id != str(interaction.user.id):
@@ -297,12 +296,6 @@ def _check_version(table: Table, version: int | None) -> None:
     """
     if version is not None and version != table.version and table.state is TableState.LOBBY:
         raise StaleAction("The lobby changed; please try again.")
-
-
-def _variant(variant: str) -> str:
-    if variant not in VARIANTS:
-        raise BadOption(f"Unknown edition {variant!r}.")
-    return variant
 
 
 def _seat(user: discord.abc.User) -> Seat:

@@ -15,9 +15,8 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from bot import render
-from bot.engine import ai
-from bot.engine.actions import Action, ActionKind
-from bot.engine.events import Event
+from bot.engine import editions
+from bot.engine.editions import AnyEvent
 from bot.service.acting import NotSaved
 from bot.tables import NoTable, Removal, Table, TableState
 
@@ -49,7 +48,7 @@ class Scheduler:
             self._start(table.channel_id, "idle", self._end_idle_game(table.channel_id))
         player = game.pending.player or ""
         seat = table.seat(player)
-        ai_catch = any(s.is_ai and ai.catches(game, s.id) for s in table.seats)
+        ai_catch = any(s.is_ai and editions.catches(game, s.id) for s in table.seats)
         if (seat is not None and seat.is_ai) or ai_catch:
             self._start(table.channel_id, "ai", self._ai_later(table.channel_id, table.version))
         if seat is not None and not seat.is_ai and table.turn_seconds:
@@ -96,24 +95,24 @@ class Scheduler:
                 if game is None or table.version != version or table.state is not TableState.PLAYING:
                     change.nothing()
                     return
-                events: list[Event] = []
+                events: list[AnyEvent] = []
                 for bot_seat in table.seats:
                     if bot_seat.is_ai and bot_seat.id in game.hands:
-                        for catch in ai.catches(game, bot_seat.id):
-                            events += game.apply(bot_seat.id, catch)
+                        for catch in editions.catches(game, bot_seat.id):
+                            events += game.apply(bot_seat.id, catch)  # type: ignore[arg-type]
                 player = game.pending.player
                 seat = table.seat(player or "")
                 if timed_out is not None and player == timed_out and not game.round_over:
                     # The log tells it in order: the timeout, what it did, then a removal.
                     name = render.named(table, timed_out)
                     change.log(events, f"⏰ {name} ran out of time")
-                    events = game.apply(timed_out, Action(ActionKind.TIMEOUT))
+                    events = list(game.apply(timed_out, editions.timeout_action(game)))  # type: ignore[arg-type]
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     if count >= self.defaults.max_timeouts:
                         change.log(events, f"{name} was removed after {count} timeouts")
                         events = table.leave_game(timed_out, Removal.TIMEOUTS)
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
-                    events += game.apply(player, ai.choose(game, player, self._rng))
+                    events += game.apply(player, editions.choose(game, player, self._rng))  # type: ignore[arg-type]
                 elif not events:
                     change.nothing()
                     return
