@@ -60,17 +60,23 @@ def check_edition(edition: str) -> str:
 def new_game(edition: str, players: Sequence[str], options: Options, seed: int | None = None) -> AnyGame:
     """Seat ``players`` at a new game of ``edition`` (no round dealt yet).
 
-    DOS plays to 200 (docs/rules.md §14.3): options whose target is UNO's default (500, nobody
-    chose it for DOS) get DOS's; any other target stands.
+    Its options are :func:`game_options`'s.
 
     Raises:
         BadOption: an unknown edition, or options or seats the game refuses.
     """
+    options = game_options(edition, options)
     if check_edition(edition) == VARIANT_ID:
-        if options.target_score == Options().target_score:
-            options = dataclasses.replace(options, target_score=DEFAULT_TARGET)
         return DosGame(players, options=options, seed=seed)
     return Game(players, variant=edition, options=options, seed=seed)
+
+
+def game_options(edition: str, options: Options) -> Options:
+    """The options a game of ``edition`` plays with: DOS's target is 200 (docs/rules.md §14.3)
+    where the host left UNO's default (500, which nobody chose for DOS); any other stands."""
+    if edition == VARIANT_ID and options.target_score == Options().target_score:
+        return dataclasses.replace(options, target_score=DEFAULT_TARGET)
+    return options
 
 
 def game_from_dict(data: Mapping[str, Any]) -> AnyGame:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.components import UnoButton, UnoSelect, view_of
-from bot.engine.editions import EDITIONS, edition_name
+from bot.engine.editions import EDITIONS, edition_name, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.render.words import (
@@ -21,7 +21,7 @@ from bot.tables import Table
 
 def options_text(table: Table) -> str:
     """One short paragraph of the table's options."""
-    o = table.options
+    o = game_options(table.variant, table.options)
     parts = [f"**{edition_name(table.variant)}**", scoring_text(o)]
     if o.partners:
         parts.append("partners")
