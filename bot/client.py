@@ -22,7 +22,7 @@ from bot.components import UnoButton, UnoSelect, Unreadable
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
 from bot.metrics import Metrics, MetricsServer
-from bot.service import TableService
+from bot.service import TableService, threads
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import Storage
@@ -124,6 +124,19 @@ class UnoBot(commands.AutoShardedBot):
         # the collector's full passes, which otherwise pause every table for 0.1 s and more.
         gc.collect()
         gc.freeze()
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread archived (by a member, or by Discord after its inactivity) ends its game."""
+        if payload.data.get("thread_metadata", {}).get("archived"):
+            await self.service.threads.gone(payload.thread_id, threads.ARCHIVED)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread deleted ends its game."""
+        await self.service.threads.gone(payload.thread_id, threads.DELETED)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel deleted ends its game and those of its threads."""
+        await self.service.threads.gone(channel.id, threads.CHANNEL_DELETED)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait before a shard's IDENTIFY only as long as Discord's session start limit asks: 5

@@ -252,9 +252,28 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def release(view: discord.ui.View | None) -> None:
+def layout_of(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
+    """A Components V2 view (`discord.ui.LayoutView`: containers, sections, text displays,
+    action rows) holding ``items``, stopped before it is sent, for the reasons of `view_of`.
+
+    Raises:
+        ValueError: more than Discord's 40 components, nested ones counted.
+    """
+    view = discord.ui.LayoutView(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def release(view: discord.ui.view.BaseView | None) -> None:
     """Empty a view once it is sent: its items and it refer to each other, so without this only
     a collector pass frees them, and those passes were the tail of the bot's acknowledgements
-    (docs/performance-load.md)."""
-    if view is not None:
-        view.clear_items()
+    (docs/performance-load.md). A layout's containers, sections and rows are emptied too."""
+    if view is None:
+        return
+    for item in list(view.walk_children()) if isinstance(view, discord.ui.LayoutView) else ():
+        clear = getattr(item, "clear_items", None)
+        if clear is not None:
+            clear()
+    view.clear_items()

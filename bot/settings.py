@@ -141,6 +141,7 @@ class GameDefaults(Section):
     house_rules: list[str] = Field(default_factory=list)
     customizable_rule: str = Field("", max_length=300)
     turn_seconds: int = Field(90, ge=0, le=3600, description="0 switches the turn timer off")
+    threads: bool = Field(False, description="each game in its own public thread of the channel")
     max_timeouts: int = Field(3, ge=1, le=20)
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)

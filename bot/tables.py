@@ -157,6 +157,8 @@ class Table:
         touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
         rematch_host: in a rematch's lobby opened by another player, the previous game's host,
             who becomes the host again on joining ("" otherwise).
+        parent_id, pointer_id: a table in a thread of its own: the channel the thread belongs to,
+            and the one-line message there that points to it (edited with the result).
     """
 
     guild_id: int
@@ -182,6 +184,8 @@ class Table:
     pinged: str = ""
     ping_message_id: int | None = None
     rematch_host: str = ""
+    parent_id: int | None = None
+    pointer_id: int | None = None
 
     @classmethod
     def new(
@@ -421,6 +425,8 @@ class Table:
             "pinged": self.pinged,
             "ping_message_id": self.ping_message_id,
             "rematch_host": self.rematch_host,
+            "parent_id": self.parent_id,
+            "pointer_id": self.pointer_id,
         }
 
     @classmethod
@@ -452,6 +458,8 @@ class Table:
                 pinged=str(data.get("pinged", "")),
                 ping_message_id=data.get("ping_message_id"),
                 rematch_host=str(data.get("rematch_host", "")),
+                parent_id=data.get("parent_id"),
+                pointer_id=data.get("pointer_id"),
                 removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
                 reveals={
                     p: Reveal(int(n), str(by), tuple(hand))

@@ -3,6 +3,8 @@ table service's commands (``bot/service/commands.py``). Errors go to the bot's o
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,6 +16,7 @@ from bot.engine.editions import EDITIONS as EDITION_NAMES
 from bot.engine.editions import edition_name
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
+from bot.render import stats as stats_render
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
 from bot.settings import check_turn_seconds
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
 EDITIONS = [app_commands.Choice(name=name, value=id_) for id_, name in EDITION_NAMES.items()]
 SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
 NONE = discord.AllowedMentions.none()
+INDENT = "\u2003"  # an em space: Discord keeps it at the start of a line, where it drops spaces
 
 
 @app_commands.guild_only()
@@ -116,6 +120,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         house_rules="Comma-separated house rules: stacking, jump-in, seven-o, draw-until-playable, forced-play, no-bluffing (or 'none')",
         customizable_rule="DC Super Hero Girls Wild Customizable: a rule id (see /uno rules) or your own text",
         turn_seconds="Seconds per turn before the default move (0 = no timer)",
+        threads="Open each new game in a public thread of its own (the bot needs Create Public Threads)",
     )
     async def settings(
         self,
@@ -126,10 +131,11 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         house_rules: str | None = None,
         customizable_rule: app_commands.Range[str, 0, 300] | None = None,
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
+        threads: bool | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds)
-        if asked != (None,) * 6 and not interaction.permissions.manage_channels:
+        asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds, threads)
+        if asked != (None,) * 7 and not interaction.permissions.manage_channels:
             raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
         if turn_seconds is not None:
             try:
@@ -144,6 +150,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                 "scoring": scoring,
                 "customizable_rule": customizable_rule,
                 "turn_seconds": turn_seconds,
+                "threads": threads,
             }.items()
             if v is not None
         }
@@ -170,6 +177,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             )
             current = merged
         text = render.settings_text(current["variant"], options_from(current), int(current["turn_seconds"]))
+        text += f"\nA thread per game: **{'on' if current.get('threads') else 'off'}**"
         title = "Channel settings saved" if changes else "Channel settings"
         await interaction.followup.send(f"**{title}**\n{text}", ephemeral=True)
 
@@ -216,9 +224,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await acknowledge(interaction, public=True)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = f"UNO leaderboard{' · ' + edition_name(variant) if variant else ''}"
+        # Two short lines per player, no columns: a phone shows each line whole.
         lines = [
-            f"{i + 1}. {_who(r.user_id)} — {r.games_won} won / {r.games_played} played"
-            f" ({r.win_rate:.0%}), {render.count(r.rounds_won, 'round')}, {render.count(r.points, 'point')}"
+            f"**{i + 1}.** {_who(r.user_id)} · 🏆 {r.games_won} of {r.games_played} ({r.win_rate:.0%})\n"
+            f"{INDENT}{render.count(r.points, 'point')} · {render.count(r.rounds_won, 'round')} won"
             for i, r in enumerate(rows)
         ]
         embed = discord.Embed(title=title, description="\n".join(lines) or "No games finished yet.")
@@ -239,7 +248,19 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         embed = discord.Embed(title=f"{render.plain(who.display_name)}'s UNO record", description=total)
         for variant, counts in sorted(s.by_variant.items()):
             embed.add_field(name=edition_name(variant), value=render.record_text(**counts))
-        await interaction.followup.send(embed=embed, allowed_mentions=NONE)
+        games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
+        if not games:
+            await interaction.followup.send(embed=embed, allowed_mentions=NONE)
+            return
+        embed.add_field(name="Recent games", value="\n".join(stats_render.recent_lines(games)), inline=False)
+        won = sum(g.won for g in games)
+        title = f"{who.display_name[:40]} · last {render.count(len(games), 'game')}: {won} won"
+        # Tens of milliseconds of drawing: off the event loop, which serves every table meanwhile.
+        png = await asyncio.to_thread(stats_render.chart, games, title)
+        embed.set_image(url=f"attachment://{stats_render.CHART_FILE}")
+        embed.set_footer(text="Points over time: green dots are games won, red ones games lost.")
+        chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
+        await interaction.followup.send(embed=embed, file=chart, allowed_mentions=NONE)
 
     @app_commands.command(name="history")
     async def history(self, interaction: discord.Interaction[UnoBot]) -> None:

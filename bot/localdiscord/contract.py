@@ -431,12 +431,16 @@ GATEWAY_OBJECTS: dict[str, list[tuple[tuple[str, ...], str, tuple[str, ...]]]] =
         ),
         (("members", "*"), "GuildMemberResponse", ()),
         (("channels", "*"), "channel", ()),
+        (("threads", "*"), "channel", ()),
     ],
     "GUILD_MEMBER_ADD": [((), "GuildMemberResponse", ("guild_id",))],
     "GUILD_MEMBER_UPDATE": [((), "GuildMemberResponse", ("guild_id",))],
     "GUILD_MEMBERS_CHUNK": [(("members", "*"), "GuildMemberResponse", ())],
     "GUILD_ROLE_CREATE": [(("role",), "GuildRoleResponse", ())],
     "CHANNEL_CREATE": [((), "channel", ())],
+    "CHANNEL_DELETE": [((), "channel", ())],
+    "THREAD_CREATE": [((), "channel", ("newly_created",))],
+    "THREAD_UPDATE": [((), "channel", ())],
     "MESSAGE_CREATE": [((), "MessageResponse", ("guild_id", "member"))],
     "MESSAGE_UPDATE": [((), "MessageResponse", ("guild_id", "member"))],
     "INTERACTION_CREATE": [
@@ -446,6 +450,15 @@ GATEWAY_OBJECTS: dict[str, list[tuple[tuple[str, ...], str, tuple[str, ...]]]] =
         (("message",), "MessageResponse", ()),
         (("data", "resolved", "users", "*"), "UserResponse", ()),
     ],
+}
+
+
+# A channel object's schema by its type: a DM (1), a thread (10-12), else a guild channel.
+_CHANNEL_SCHEMAS: dict[Any, str] = {
+    1: "PrivateChannelResponse",
+    10: "ThreadResponse",
+    11: "ThreadResponse",
+    12: "ThreadResponse",
 }
 
 
@@ -472,11 +485,12 @@ def gateway_problems(event: str, data: Any) -> list[str]:
         for path, value in _at(data, where):
             if not isinstance(value, dict):
                 continue
-            if schema == "channel":
-                schema = "PrivateChannelResponse" if value.get("type") == 1 else "GuildChannelResponse"
+            named = schema
+            if schema == "channel":  # each item by its own type
+                named = _CHANNEL_SCHEMAS.get(value.get("type"), "GuildChannelResponse")
             plain = {k: v for k, v in value.items() if k not in extra}
             prefix = ".".join(path)
-            found += [prefix + (p if p.startswith(":") else f".{p}") for p in payload_problems(schema, plain)]
+            found += [prefix + (p if p.startswith(":") else f".{p}") for p in payload_problems(named, plain)]
     return found
 
 

@@ -136,6 +136,11 @@ def cannot_edit_others() -> DiscordError:
     return DiscordError(403, 50005, "Cannot edit a message authored by another user")
 
 
+def thread_archived() -> DiscordError:
+    """400 50083: a message sent or edited in an archived thread that can't be reopened."""
+    return DiscordError(400, 50083, "Thread is archived")
+
+
 def missing_permissions() -> DiscordError:
     """403 50013."""
     return DiscordError(403, 50013, "Missing Permissions")

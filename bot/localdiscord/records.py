@@ -124,22 +124,38 @@ class Guild:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel (type 0, ``guild_id`` set) or a DM with one user (type 1,
-    ``recipient`` set)."""
+    """A guild text channel (type 0, ``guild_id`` set), a DM with one user (type 1,
+    ``recipient`` set), or a public thread (type 11) of a text channel (``parent`` and
+    ``guild_id`` set; its id is its starter message's, as on Discord for a thread started from a
+    message)."""
 
     id: int
     name: str
-    type: Literal[0, 1] = 0
+    type: Literal[0, 1, 11] = 0
     position: int = 0
     topic: str | None = None
     recipient: User | None = None
     last_message_id: int | None = None  # the newest message's, deleted or not, as Discord's
+    parent: Channel | None = None
+    owner: User | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_minutes: int = 1440
+    archive_timestamp: str | None = None
+    created: str = ""
+    message_count: int = 0
+    deleted: bool = False
     guild_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
         """Whether this is a DM channel."""
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        """Whether this is a thread (public, type 11)."""
+        return self.type == 11
 
     def __repr__(self) -> str:
         return f"Channel({self.name!r}, id={self.id})"
@@ -197,6 +213,7 @@ class Message:
     reference: JSON | None = None
     deleted: bool = False
     revision: int = 0
+    thread: Channel | None = None  # the thread started from this message
 
     @property
     def ephemeral(self) -> bool:

@@ -113,6 +113,7 @@ class Rest:
             patch(channel + "/messages/{message_id}", self.edit),
             delete(channel + "/messages/{message_id}", self.delete),
             post(channel + "/typing", self.typing),
+            post(channel + "/messages/{message_id}/threads", self.start_thread),
             get(guild, self.guild),
             get(guild + "/channels", self.guild_channels),
             get(guild + "/roles", self.roles),
@@ -449,6 +450,13 @@ class Rest:
         state.delete_message(message)
         return json_response(None)
 
+    async def start_thread(self, request: web.Request) -> web.Response:
+        """``POST /channels/{c}/messages/{id}/threads {"name", "auto_archive_duration"?}``: a
+        public thread from that message, as the bot (201; `State.create_thread`)."""
+        message = self._public_message(request)
+        thread = self.state.create_thread(message, self.state.bot, self._body(request))
+        return json_response(self.state.channel_payload(thread), 201)
+
     async def typing(self, request: web.Request) -> web.Response:
         """Typing indicator: accepted, no effect."""
         self._channel(request)
@@ -461,9 +469,13 @@ class Rest:
         return json_response(self.state.guild_payload(self._check_guild(request)))
 
     async def guild_channels(self, request: web.Request) -> web.Response:
-        """The guild's text channels."""
+        """The guild's text channels (no threads, as on Discord)."""
         guild_id = self._check_guild(request)
-        channels = [c for c in self.state.channels.values() if c.guild_id == guild_id]
+        channels = [
+            c
+            for c in self.state.channels.values()
+            if c.guild_id == guild_id and c.type == 0 and not c.deleted
+        ]
         return json_response([self.state.channel_payload(c) for c in channels])
 
     async def roles(self, request: web.Request) -> web.Response:

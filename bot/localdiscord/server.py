@@ -206,8 +206,20 @@ class StandIn:
 
     @property
     def channels(self) -> list[Channel]:
-        """Every guild's text channels."""
-        return [c for c in self.state.channels.values() if not c.is_dm]
+        """Every guild's text channels (no threads)."""
+        return [c for c in self.state.channels.values() if c.type == 0 and not c.deleted]
+
+    def threads(self, parent: Channel | None = None) -> list[Channel]:
+        """The live threads (of ``parent``, or of every channel), archived ones included."""
+        return self.state.threads(parent)
+
+    def archive(self, thread: Channel, *, locked: bool = False) -> None:
+        """Archive ``thread`` as a member would (THREAD_UPDATE is dispatched)."""
+        self.state.set_archived(thread, True, locked=locked)
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a text channel or thread (CHANNEL_DELETE or THREAD_DELETE is dispatched)."""
+        self.state.delete_channel(channel)
 
     @property
     def guilds(self) -> list[Guild]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from . import limits
-from .limits import FLAG_EPHEMERAL, JSON
+from .limits import FLAG_EPHEMERAL, JSON, DiscordError
 from .records import (
     Channel,
     Clock,
@@ -74,6 +74,7 @@ EVERYONE_PERMISSIONS = sum(
 )
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | PERMISSIONS["manage_messages"] | PERMISSIONS["manage_threads"]
 _MENTION = re.compile(r"<@!?(\d+)>")
+FLAG_HAS_THREAD = 1 << 5  # a message that started a thread
 
 
 def permission_bits(names: Iterable[str]) -> int:
@@ -238,7 +239,7 @@ class State:
     def add_channel(self, name: str, topic: str | None = None, *, guild_id: int | None = None) -> Channel:
         """A new text channel in the guild (default: the first; dispatches CHANNEL_CREATE)."""
         guild = self.guilds[guild_id or self.guild_id]
-        position = sum(1 for c in self.channels.values() if c.guild_id == guild.id)
+        position = sum(1 for c in self.channels.values() if c.guild_id == guild.id and c.type == 0)
         channel = Channel(self.ids.next(), name, 0, position, topic, guild_id=guild.id)
         self.channels[channel.id] = channel
         self.dispatch("CHANNEL_CREATE", self.channel_payload(channel))
@@ -292,7 +293,105 @@ class State:
         Raises:
             DiscordError: 10003 Unknown Channel.
         """
-        return _by_id(self.channels, channel_id, "Channel")
+        channel = _by_id(self.channels, channel_id, "Channel")
+        if channel.deleted:
+            raise limits.unknown("Channel")
+        return channel
+
+    # ------------------------------------------------------------------ threads
+
+    def create_thread(self, message: Message, author: User, body: JSON) -> Channel:
+        """Start a public thread (type 11) from ``message`` of a text channel, as ``author``
+        (``POST /channels/{id}/messages/{id}/threads``): its id is the message's, its creator
+        its member; dispatches THREAD_CREATE (``newly_created``) and MESSAGE_UPDATE of the
+        starter, which now names its thread
+        (https://discord.com/developers/docs/resources/channel#start-thread-from-message).
+
+        Raises:
+            DiscordError: 50024 not a text channel's message (a DM, a thread); 160004 the
+                message has a thread already; 50013 ``author`` lacks Create Public Threads.
+        """
+        parent = message.channel
+        if parent.type != 0:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if message.thread is not None:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        if not self.permissions(author, parent.guild_id) & PERMISSIONS["create_public_threads"]:
+            raise limits.missing_permissions()
+        now = iso(self.clock.now())
+        thread = Channel(
+            message.id,
+            str(body["name"]),
+            11,
+            parent=parent,
+            owner=author,
+            auto_archive_minutes=int(body.get("auto_archive_duration") or 4320),
+            archive_timestamp=now,
+            created=now,
+            guild_id=parent.guild_id,
+        )
+        self.channels[thread.id] = thread
+        message.thread = thread
+        message.flags |= FLAG_HAS_THREAD
+        self.dispatch("THREAD_CREATE", {**self.channel_payload(thread), "newly_created": True})
+        self.dispatch("MESSAGE_UPDATE", self.message_payload(message, gateway=True))
+        self.changed()
+        return thread
+
+    def set_archived(self, thread: Channel, archived: bool = True, *, locked: bool | None = None) -> None:
+        """Archive (or unarchive) ``thread``, as a member or Discord's inactivity timer does;
+        dispatches THREAD_UPDATE."""
+        thread.archived = archived
+        if locked is not None:
+            thread.locked = locked
+        thread.archive_timestamp = iso(self.clock.now())
+        self.dispatch("THREAD_UPDATE", self.channel_payload(thread))
+        self.changed()
+
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a text channel (CHANNEL_DELETE; its threads go with it) or a thread
+        (THREAD_DELETE, with only its ids and type, as Discord sends it)."""
+        channel.deleted = True
+        if channel.is_thread:
+            assert channel.parent is not None
+            self.dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": str(channel.id),
+                    "guild_id": str(channel.guild_id),
+                    "parent_id": str(channel.parent.id),
+                    "type": 11,
+                },
+            )
+        else:
+            self.dispatch("CHANNEL_DELETE", self.channel_payload(channel))
+            for thread in self.threads(channel):
+                thread.deleted = True
+        self.changed()
+
+    def _reopen(self, channel: Channel) -> None:
+        """A message sent in an archived thread unarchives it, unless it is locked
+        (https://discord.com/developers/docs/topics/threads#archiving-and-unarchiving).
+
+        Raises:
+            DiscordError: 50083 the thread is archived and locked.
+        """
+        if channel.archived:
+            if channel.locked:
+                raise limits.thread_archived()
+            self.set_archived(channel, False)
+
+    def threads(self, parent: Channel | None = None, *, archived: bool = True) -> list[Channel]:
+        """The live threads (of ``parent``, or of every channel), oldest first; without
+        ``archived``, only the active ones."""
+        return [
+            c
+            for c in self.channels.values()
+            if c.is_thread
+            and not c.deleted
+            and (parent is None or c.parent is parent)
+            and (archived or not c.archived)
+        ]
 
     def get_user(self, user_id: int | str) -> User:
         """User by id.
@@ -337,6 +436,7 @@ class State:
         """
         if validate:
             limits.check_message(body, base=base, emoji_ids=self.emojis)
+        self._reopen(channel)
         flags = int(body.get("flags") or 0)
         if not flags & FLAG_EPHEMERAL:
             ephemeral_for = None
@@ -356,6 +456,7 @@ class State:
         self._add_files(message, files)
         self.messages[message.id] = message
         channel.last_message_id = message.id
+        channel.message_count += channel.is_thread and not message.ephemeral
         if not message.ephemeral:
             self.dispatch("MESSAGE_CREATE", self.message_payload(message, gateway=True))
         self.changed()
@@ -383,6 +484,8 @@ class State:
             "flags": message.flags,
         }
         limits.check_message(body, base=base, current=current, emoji_ids=self.emojis)
+        if message.channel.archived and not message.ephemeral:
+            raise limits.thread_archived()
         self._apply(message, body, editing=True)
         self._add_files(message, files)
         message.flags &= ~limits.FLAG_LOADING
@@ -518,7 +621,7 @@ class State:
     def can_see(self, user: User, message: Message) -> bool:
         """Whether ``user`` sees ``message``: public guild messages, their own ephemerals, their
         DMs. The bot sees everything that is not ephemeral."""
-        if message.deleted:
+        if message.deleted or message.channel.deleted:
             return False
         if message.ephemeral:
             return message.ephemeral_for is user
@@ -609,6 +712,8 @@ class State:
                 "last_message_id": str(last) if last else None,
                 "flags": 0,
             }
+        if channel.is_thread:
+            return self._thread_payload(channel)
         return {
             "id": str(channel.id),
             "type": 0,
@@ -622,6 +727,32 @@ class State:
             "last_message_id": str(last) if last else None,
             "rate_limit_per_user": 0,
             "flags": 0,
+        }
+
+    def _thread_payload(self, thread: Channel) -> JSON:
+        """A thread (the spec's ``ThreadResponse``)."""
+        assert thread.parent is not None and thread.owner is not None
+        last = thread.last_message_id
+        return {
+            "id": str(thread.id),
+            "type": 11,
+            "guild_id": str(thread.guild_id),
+            "name": thread.name,
+            "parent_id": str(thread.parent.id),
+            "owner_id": str(thread.owner.id),
+            "last_message_id": str(last) if last else None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "message_count": thread.message_count,
+            "member_count": 1,
+            "total_message_sent": thread.message_count,
+            "thread_metadata": {
+                "archived": thread.archived,
+                "archive_timestamp": thread.archive_timestamp,
+                "auto_archive_duration": thread.auto_archive_minutes,
+                "locked": thread.locked,
+                "create_timestamp": thread.created,
+            },
         }
 
     def guild_payload(self, guild_id: int | None = None) -> JSON:
@@ -684,8 +815,14 @@ class State:
             "unavailable": False,
             "member_count": len(self.users),
             "members": [self.member_payload(u, guild_id) for u in listed],
-            "channels": [self.channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id],
-            "threads": [],
+            "channels": [
+                self.channel_payload(c)
+                for c in self.channels.values()
+                if c.guild_id == guild_id and c.type == 0 and not c.deleted
+            ],
+            "threads": [
+                self.channel_payload(t) for t in self.threads(archived=False) if t.guild_id == guild_id
+            ],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -725,6 +862,8 @@ class State:
             data["application_id"] = str(self.application_id)
         if message.reference:
             data["message_reference"] = message.reference
+        if message.thread is not None and not message.thread.deleted:
+            data["thread"] = self.channel_payload(message.thread)
         interaction = message.interaction
         if interaction is not None:
             data["interaction_metadata"] = self._interaction_metadata(interaction, message)

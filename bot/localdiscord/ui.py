@@ -13,6 +13,7 @@ Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
   stand-in refuses (the component is gone, say, after a double click) answers as Discord's client
   shows it, ``{"error": "This interaction failed", "detail": why}``
 - ``POST /ui/modal {"user", "interaction", "values": {custom_id: text}}``
+- ``POST /ui/archive {"channel"}``: archive a thread (as a member would)
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class UI:
             web.post("/ui/click", act(self._click)),
             web.post("/ui/select", act(self._select)),
             web.post("/ui/modal", act(self._modal)),
+            web.post("/ui/archive", act(self._archive)),
         ]
 
     async def index(self, request: web.Request) -> web.FileResponse:
@@ -107,10 +109,12 @@ class UI:
 
     async def state(self, request: web.Request) -> web.Response:
         """``GET /ui/state``: the snapshot for ``?user=`` (default: first human) in
-        ``?channel=`` (default: first channel)."""
+        ``?channel=`` (a channel or thread; default: the first channel)."""
         users, channels = self.stand_in.users, self.stand_in.channels
         user = self._pick(users, request.query.get("user")) or (users[0] if users else None)
-        channel = self._pick(channels, request.query.get("channel")) or channels[0]
+        channel = (
+            self._pick([*channels, *self.stand_in.threads()], request.query.get("channel")) or channels[0]
+        )
         if user is None:
             user = self.stand_in.add_user("player")
         return web.json_response(self.snapshot(user, channel))
@@ -129,7 +133,9 @@ class UI:
              ``/emojis/{id}.png`` serves)}
 
         A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
-        "ephemeral", "loading", "edited", "time", "command"}``.
+        "ephemeral", "loading", "edited", "time", "command", "thread"}`` (``thread``: ``{"id",
+        "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
+        lists each text channel followed by its threads (``{"id", "name", "parent", "archived"}``).
         """
         stand_in = self.stand_in
         seen = stand_in.visible_messages(user)
@@ -148,7 +154,7 @@ class UI:
             "me": str(user.id),
             "channel": str(channel.id),
             "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in every],
-            "channels": [{"id": str(c.id), "name": c.name} for c in stand_in.channels],
+            "channels": _channel_list(stand_in.channels, stand_in.threads()),
             "commands": command_paths(stand_in.state),
             "messages": [self._view(m) for m in public],
             "side": [self._view(m) for m in private],
@@ -164,7 +170,9 @@ class UI:
         where = (
             f"DM with {message.channel.recipient.name}"
             if message.channel.recipient
-            else (f"#{message.channel.name}")
+            else (
+                f"#{message.channel.name}" if not message.channel.is_thread else f"🧵 {message.channel.name}"
+            )
         )
         command = None
         if message.interaction is not None and message.interaction.command:
@@ -182,6 +190,7 @@ class UI:
             "edited": message.edited_timestamp is not None,
             "time": message.timestamp[11:19],
             "command": command,
+            "thread": _thread_view(message.thread),
         }
 
     @staticmethod
@@ -280,6 +289,14 @@ class UI:
             raise InteractionFailed(str(error)) from None
         return self._expect_answer(record)
 
+    async def _archive(self, body: JSON) -> JSON:
+        """``{"channel"}``: archive that thread, as a member would."""
+        thread = self.stand_in.state.get_channel(body["channel"])
+        if not thread.is_thread:
+            raise ValueError("only a thread can be archived")
+        self.stand_in.archive(thread)
+        return {"archived": str(thread.id)}
+
     async def _modal(self, body: JSON) -> JSON:
         shown = self.stand_in.state.interactions[int(body["interaction"])]
         values = {str(k): str(v) for k, v in dict(body.get("values", {})).items()}
@@ -288,6 +305,30 @@ class UI:
 
 
 __all__ = ["UI"]
+
+
+def _channel_list(channels: list[Channel], threads: list[Channel]) -> list[JSON]:
+    """Each text channel, then its threads (the page lists them under it)."""
+    listed: list[JSON] = []
+    for channel in channels:
+        listed.append({"id": str(channel.id), "name": channel.name, "parent": None, "archived": False})
+        listed += [
+            {"id": str(t.id), "name": t.name, "parent": str(channel.id), "archived": t.archived}
+            for t in threads
+            if t.parent is channel
+        ]
+    return listed
+
+
+def _thread_view(thread: Channel | None) -> JSON | None:
+    if thread is None or thread.deleted:
+        return None
+    return {
+        "id": str(thread.id),
+        "name": thread.name,
+        "messages": thread.message_count,
+        "archived": thread.archived,
+    }
 
 
 async def _notify(ws: web.WebSocketResponse) -> None:

@@ -1,4 +1,5 @@
-"""Pure rendering: lobbies, tables, hands and events to Discord embeds, text and components.
+"""Pure rendering: lobbies, tables, hands and events to Discord messages (the lobby, the table and
+the hands as Components V2 layouts; standings as embeds), text and components.
 
 Nothing here changes a game; every function takes the table (and a player) and returns what to
 show. Card names are the engine's (``"red draw two"``), with a color emoji before them.
@@ -7,6 +8,7 @@ show. Card names are the engine's (``"red draw two"``), with a color emoji befor
 module        what it draws
 ============  ==================================================================================
 ``words``     what every message shares: card labels, colors, counts, options, house rules
+``layout``    what the Components V2 messages are built of, within Discord's limits
 ``lobby``     the lobby message
 ``table``     the public table message, standings, round summaries
 ``hand``      a player's private hand and their decisions as components
@@ -27,7 +29,6 @@ from bot.render import dos
 from bot.render import hand as _hand
 from bot.render import log as _log
 from bot.render import table as _table
-from bot.render.hand import CARD_BUTTONS
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe
 from bot.render.table import rematch, round_summary, standings
@@ -46,7 +47,6 @@ from bot.render.words import (
 from bot.tables import Table
 
 __all__ = [
-    "CARD_BUTTONS",
     "HOUSE_RULE_HINTS",
     "HOUSE_RULE_NAMES",
     "as_label",
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 
-def table(tbl: Table, faces: Faces = TEXT_ONLY) -> tuple[discord.Embed, discord.ui.View | None]:
+def table(tbl: Table, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
     """The public table message (`bot.render.table.table`; a DOS game's: `bot.render.dos.table`)."""
     if isinstance(tbl.game, DosGame):
         return dos.table(tbl)
@@ -82,7 +82,7 @@ def hand(
     pick: AnyAction | None = None,
     notice: str = "",
     faces: Faces = TEXT_ONLY,
-) -> tuple[str, discord.Embed, discord.ui.View]:
+) -> discord.ui.LayoutView:
     """A player's private hand (`bot.render.hand.hand`; a DOS game's: `bot.render.dos.hand`)."""
     if isinstance(tbl.game, DosGame):
         assert pick is None or isinstance(pick, dos.DosAction)

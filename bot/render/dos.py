@@ -13,12 +13,13 @@ from typing import Any
 
 import discord
 
-from bot.components import UnoButton, UnoSelect, view_of
+from bot.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DosCard, DosKind, sort_key
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind
 from bot.engine.options import Scoring
+from bot.render.layout import block, heading, message, rows, small
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -123,39 +124,38 @@ def _player_line(tbl: Table, game: DosGame, player: str) -> str:
     return line
 
 
-def table(tbl: Table) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The public DOS table message: the Center Row (every pile, its number and color, the cards
-    matched onto it this turn), whose turn, hand sizes and DOS calls, scores, the log; My hand,
-    DOS! and Catch buttons (verbs ``hand``, ``dos``, ``catch``)."""
+def table(tbl: Table) -> discord.ui.LayoutView:
+    """The public DOS table message (Components V2): the Center Row (every pile, its number and
+    color, the cards matched onto it this turn), whose turn, hand sizes and DOS calls, scores,
+    the log; My hand, DOS! and Catch buttons (verbs ``hand``, ``dos``, ``catch``)."""
     game = tbl.game
     assert isinstance(game, DosGame)
-    lines = ["**Center Row**", *row_lines(game)]
+    lines = [f"### DOS · round {game.round_no}", "**Center Row**", *row_lines(game)]
     if game.bonus and game.pending.player:
         lines.append(f"Bonus cards to place: {game.bonus}")
     lines.append(pending_text(tbl, game))
     first = _pile_color(game, 0) if game.row else None
-    embed = discord.Embed(
-        title=f"DOS · round {game.round_no}",
-        description="\n".join(lines),
-        color=EMBED_COLOR.get(first, _DARK) if first else _DARK,
-    )
+    accent = EMBED_COLOR.get(first, _DARK) if first else _DARK
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
-    embed.add_field(name="Players", value=trim(players), inline=False)
+    texts = [block("Players", trim(players))]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
-        embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=trim(scores), inline=False)
+        texts.append(block(f"Scores ({scoring_text(game.options)})", trim(scores)))
     if tbl.log:
-        embed.add_field(name="Last moves", value=_fitted(tbl.log), inline=False)
-    embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
+        texts.append(block("Last moves", _fitted(tbl.log)))
+    texts.append(small(f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}"))
+    top = heading("\n".join(lines))
     if tbl.state is not TableState.PLAYING:
-        return embed, None
+        return message(accent, [top], texts, [])
     ch = tbl.channel_id
-    view = view_of(
-        UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
-        UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
-        UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+    buttons = rows(
+        [
+            UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
+            UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
+            UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+        ]
     )
-    return embed, view
+    return message(accent, [top], texts, list(buttons))
 
 
 def _fitted(lines: Sequence[str], limit: int = 1024) -> str:
@@ -190,7 +190,7 @@ def completions(game: DosGame, player: str, pick: DosAction) -> list[DosAction]:
 
 def hand(
     tbl: Table, player: str, *, page: int = 0, pick: DosAction | None = None, notice: str = ""
-) -> tuple[str, discord.Embed, discord.ui.View]:
+) -> discord.ui.LayoutView:
     """A player's private DOS hand: the Center Row, their cards, and their decisions as components
     (the matches, in a select paged by 25; a Wild DOS's colors, asked next; Draw, End the turn,
     the cards to place; DOS!; Refresh).
@@ -201,12 +201,11 @@ def hand(
         notice: a line shown above the hand (e.g. why a click was refused).
 
     Returns:
-        The message content (naming the channel), the embed and the view.
+        The message's view: its first line names the channel (``"Your hand at <#…>"``).
     """
     game = tbl.game
     assert isinstance(game, DosGame)
     ch = tbl.channel_id
-    content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
     cards = sorted(game.hands.get(player, []), key=sort_key)
     left = player not in game.hands
     closed = left or tbl.state is TableState.OVER
@@ -222,15 +221,13 @@ def hand(
     picks = completions(game, player, pick) if mine and pick is not None else []
     if picks:
         status = "🟢 Your move: name the color of the Wild DOS."
-    embed = discord.Embed(
-        title="Not in this game" if left else count(len(cards), "card"),
-        description="\n".join(["**Center Row**", *row_lines(game), status]),
-        color=_DARK,
+    top = (
+        f"Your hand at <#{ch}>"
+        + (f"\n{notice}" if notice else "")
+        + f"\n### {'Not in this game' if left else count(len(cards), 'card')}\n"
+        + "\n".join(["**Center Row**", *row_lines(game), status])
     )
-    if not left:
-        embed.add_field(
-            name="Your cards", value=trim(", ".join(map(card_text, cards)) or "none"), inline=False
-        )
+    texts = [] if left else [block("Your cards", trim(", ".join(map(card_text, cards)) or "none"))]
     items: list[discord.ui.Item[Any]] = []
     if picks:
         items = _pick_items(tbl, picks)
@@ -245,7 +242,7 @@ def hand(
                 )
             )
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
-    return content, embed, view_of(*items)
+    return message(_DARK, [heading(top), *rows(items)], texts, [])
 
 
 def _match_label(game: DosGame, action: DosAction) -> str:

@@ -6,11 +6,22 @@ from typing import Any
 
 import discord
 
-from bot.components import UnoButton, UnoSelect, view_of
+from bot.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import PendingKind
+from bot.render.layout import (
+    MAX_COMPONENTS,
+    ROW_WIDTH,
+    block,
+    heading,
+    message,
+    picture,
+    rows,
+    rows_size,
+    size,
+)
 from bot.render.table import FIELD, decision_text, pending_text, stake_text
 from bot.render.words import (
     BUTTON_STYLE,
@@ -32,7 +43,6 @@ from bot.render.words import (
 )
 from bot.tables import Reveal, Table, TableState
 
-CARD_BUTTONS = 15  # up to three rows of card buttons; beyond that, a paged select
 SELECT_PAGE = 25
 TARGET_PROMPTS = {
     Rank.SEVEN: "pick the player to swap hands with (Seven-O)",
@@ -61,22 +71,24 @@ def hand(
     pick: Action | None = None,
     notice: str = "",
     faces: Faces = TEXT_ONLY,
-) -> tuple[str, discord.Embed, discord.ui.View]:
-    """A player's private hand: every card, and their possible decisions as components, each
-    carrying its action's text (``Action.text()``); a Show as picture button (verb ``pic``).
+) -> discord.ui.LayoutView:
+    """A player's private hand (Components V2): every card, and their possible decisions as
+    components, each carrying its action's text (``Action.text()``); a Show as picture button
+    (verb ``pic``). The cards they can play are buttons as long as they fit in Discord's 40
+    components with the rest, else a paged select.
 
     Args:
         page: page of the card select when more cards can be played than buttons fit.
         pick: a play in progress that still needs its color, then its player
             (`Game.completions` say which): the hand asks for it.
         notice: a line shown above the hand (e.g. why a click was refused).
-        faces: the cards' emojis (`bot.emojis.CardEmojis`): on the card buttons and options, with
-            the card's name but not its color square, and in the text before each card's name
-            (as text where the field would pass Discord's 1,024 characters); default: none, every
-            card as text.
+        faces: the cards' emojis (`bot.emojis.CardEmojis`): the top card's picture beside the
+            heading; on the card buttons and options, with the card's name but not its color
+            square, and in the text before each card's name (as text where the list would pass
+            1,024 characters); default: none, every card as text.
 
     Returns:
-        The message content (naming the channel), the embed and the view.
+        The message's view: its first line names the channel (``"Your hand at <#…>"``).
     """
     game = tbl.game
     assert isinstance(game, Game)  # a DOS hand: bot/render/dos.py
@@ -85,7 +97,6 @@ def hand(
     side = game.side
     decisions = game.decisions(player)
     playable = {a.card for a in decisions if a.card is not None and a.kind in CARD_ACTIONS}
-    content = f"Your hand at <#{ch}>" + (f"\n{notice}" if notice else "")
     left = player not in game.hands  # left, removed or eliminated: nothing more to decide
     closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
@@ -101,30 +112,35 @@ def hand(
     if completions:
         assert pick is not None
         status = _pick_status(game, pick, completions)
-    embed = discord.Embed(
-        title="Not in this game" if left else count(len(cards), "card"),
-        description=f"Top card: **{face_text(game.top, side, faces)}**"
+    top = (
+        f"Your hand at <#{ch}>"
+        + (f"\n{notice}" if notice else "")
+        + f"\n### {'Not in this game' if left else count(len(cards), 'card')}"
+        + f"\nTop card: **{face_text(game.top, side, faces)}**"
         + (f" → **{game.color.value}**" if game.top.color is None and game.color else "")
-        + f"\n{status}",
-        color=EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31,
+        + f"\n{status}"
     )
+    heading_item = heading(top, picture(game.top, side, faces), face_label(game.top))
+    texts = []
     if not left:
         listed = _cards_list(cards, side, playable if mine else set(), faces)
         if len(listed) > FIELD:
             listed = _cards_list(cards, side, playable if mine else set())
-        embed.add_field(name="Your cards", value=trim(listed or "none"), inline=False)
+        texts.append(block("Your cards", trim(listed or "none")))
     for other, seen in game.revealed.get(player, {}).items():
         reveal = tbl.reveals.get(other)
         if reveal is not None:  # else it has changed since: what was seen is no longer so
-            embed.add_field(
-                name=f"{named(tbl, other)}'s hand {_when(reveal)}", value=trim(cards_text(seen, side, faces))
+            texts.append(
+                block(f"{named(tbl, other)}'s hand {_when(reveal)}", trim(cards_text(seen, side, faces)))
             )
     items: list[discord.ui.Item[Any]] = []
+    entries: list[Entry] = []
     if completions:
         assert pick is not None
         items = _pick_items(tbl, pick, completions)
     elif live:
-        items = _decision_items(tbl, game, player, decisions, page, faces)
+        items = _decision_items(tbl, game, decisions, page, faces)
+        entries = _card_entries(game, player, decisions, faces)
     if live:
         if game.can_call_uno(player):
             uno = Action(ActionKind.UNO).text()
@@ -134,7 +150,14 @@ def hand(
         items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
     if not closed:
         items.append(UnoButton("h", ch, v, "pic", label="Show as picture", emoji="🖼️", row=4))
-    return content, embed, view_of(*items)
+    # What is left of the 40 components for the cards: the container, its heading and texts,
+    # and the other rows are counted first.
+    room = MAX_COMPONENTS - 1 - size([heading_item]) - len(texts) - rows_size(items)
+    items += _card_items(tbl, entries, page, room)
+    accent = EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31
+    # The decisions right under the heading, the whole hand below them: on a phone the buttons
+    # stay in sight however long the hand is.
+    return message(accent, [heading_item, *rows(items)], texts, [])
 
 
 def _cards_list(cards: list[Card], side: Side, bold: set[Card], faces: Faces = TEXT_ONLY) -> str:
@@ -199,29 +222,38 @@ def _card_entries(game: Game, player: str, decisions: list[Action], faces: Faces
     return sorted(entries.values(), key=lambda e: (kinds.index(e[0].kind), face_order(e[2])))
 
 
+def _card_items(tbl: Table, entries: list[Entry], page: int, room: int) -> list[discord.ui.Item[Any]]:
+    """The cards the player can act with: buttons (row 0, five a row) if they fit in ``room``
+    components, else a select of `SELECT_PAGE` of them a page (row 0) with ◀ ▶ (row 1)."""
+    ch, v = tbl.channel_id, tbl.version
+    if len(entries) + -(-len(entries) // ROW_WIDTH) <= room:
+        return [
+            UnoButton(
+                "h", ch, v, "a", action.text(), label=label, style=button_style(face), emoji=emoji, row=0
+            )
+            for action, label, face, emoji in entries
+        ]
+    pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
+    page = max(0, min(page, pages - 1))
+    chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+    options = [
+        discord.SelectOption(label=label[:100], value=action.text(), emoji=emoji)
+        for action, label, _, emoji in chunk
+    ]
+    return [
+        UnoSelect("h", ch, v, "a", options=options, placeholder="Play a card…", row=0),
+        *_pager(tbl, page, pages),
+    ]
+
+
 def _decision_items(
-    tbl: Table, game: Game, player: str, decisions: list[Action], page: int, faces: Faces
+    tbl: Table, game: Game, decisions: list[Action], page: int, faces: Faces
 ) -> list[discord.ui.Item[Any]]:
+    """The decisions other than a card to act with: Draw, Accept, Challenge, …, a color, a
+    card to discard."""
     ch, v = tbl.channel_id, tbl.version
     side = game.side
     items: list[discord.ui.Item[Any]] = []
-    entries = _card_entries(game, player, decisions, faces)
-    if len(entries) <= CARD_BUTTONS:
-        for n, (action, label, face, emoji) in enumerate(entries):
-            style = button_style(face)
-            items.append(
-                UnoButton("h", ch, v, "a", action.text(), label=label, style=style, emoji=emoji, row=n // 5)
-            )
-    else:
-        pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
-        page = max(0, min(page, pages - 1))
-        chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
-        options = [
-            discord.SelectOption(label=label[:100], value=action.text(), emoji=emoji)
-            for action, label, _, emoji in chunk
-        ]
-        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder="Play a card…", row=0))
-        items += _pager(tbl, page, pages)
     row = 3
     for action in decisions:
         if action.kind in ACTION_BUTTONS:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
-from bot.components import UnoButton, UnoSelect, view_of
+from bot.components import UnoButton, UnoSelect
 from bot.engine.editions import EDITIONS, edition_name, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
+from bot.render.layout import block, heading, message, rows, small
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
@@ -33,27 +36,9 @@ def options_text(table: Table) -> str:
     return " · ".join(parts)
 
 
-def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
-    """The public lobby message: seats, options; Join, Leave, Add bot, Start; host selects."""
-    embed = discord.Embed(title="UNO lobby", description=options_text(table), color=0xD72600)
-    seats = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{' (host)' if s.id == table.host.id else ''}"
-        for i, s in enumerate(table.seats)
-    )
-    embed.add_field(name=f"Seats ({len(table.seats)}/10)", value=seats or "empty", inline=False)
-    # Partners sit across the table (docs/rules.md §3.2).
-    if table.options.partners and len(table.seats) in (4, 6, 8, 10):
-        half = len(table.seats) // 2
-        pairs = zip(table.seats[:half], table.seats[half:], strict=True)
-        teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
-        embed.add_field(name="Teams (partners sit across)", value=teams, inline=False)
-    footer = (
-        "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
-        "then presses Start."
-    )
-    if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
-        footer = f"Partners need 4, 6, 8 or 10 players to start ({len(table.seats)} seated). " + footer
-    embed.set_footer(text=footer)
+def lobby(table: Table) -> discord.ui.LayoutView:
+    """The public lobby message (Components V2): seats, options; Join, Leave, Add bot, Start;
+    host selects."""
     ch, v = table.channel_id, table.version
     variant_options = [
         discord.SelectOption(label=name, value=id_, default=id_ == table.variant)
@@ -75,20 +60,50 @@ def lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     ]
     if any(s.is_ai for s in table.seats):
         seat_buttons.append(UnoButton("l", ch, v, "unbot", label="Remove bot", row=0))
-    view = view_of(
-        *seat_buttons,
-        UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
-        UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
-        UnoSelect("l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2),
+    items = rows(
+        [
+            *seat_buttons,
+            UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
+            UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
+            UnoSelect(
+                "l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2
+            ),
+        ]
     )
-    return embed, view
+    return _lobby(table, "UNO lobby", _footer(table), list(items))
 
 
-def lobby_over(table: Table, title: str, footer: str = "") -> discord.Embed:
+def _footer(table: Table) -> str:
+    footer = (
+        "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
+        "then presses Start."
+    )
+    if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
+        footer = f"Partners need 4, 6, 8 or 10 players to start ({len(table.seats)} seated). " + footer
+    return footer
+
+
+def _lobby(table: Table, title: str, footer: str, items: list[discord.ui.Item[Any]]) -> discord.ui.LayoutView:
+    """The lobby's texts under ``title`` (its seats, options, teams), ``footer`` in small text,
+    then ``items``."""
+    seats = "\n".join(
+        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{' (host)' if s.id == table.host.id else ''}"
+        for i, s in enumerate(table.seats)
+    )
+    texts = [block(f"Seats ({len(table.seats)}/10)", seats or "empty")]
+    # Partners sit across the table (docs/rules.md §3.2).
+    if table.options.partners and len(table.seats) in (4, 6, 8, 10):
+        half = len(table.seats) // 2
+        pairs = zip(table.seats[:half], table.seats[half:], strict=True)
+        teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
+        texts.append(block("Teams (partners sit across)", teams))
+    if footer:
+        texts.append(small(footer))
+    top = heading(f"### {title}\n{options_text(table)}")
+    return message(0xD72600, [top], texts, items)
+
+
+def lobby_over(table: Table, title: str, footer: str = "") -> discord.ui.LayoutView:
     """The lobby message once the lobby is over (closed, expired, or the game started): its seats
     and options, ``title`` and ``footer`` saying why, and no components."""
-    embed, _ = lobby(table)
-    embed.title = title
-    if footer:
-        embed.set_footer(text=footer)
-    return embed
+    return _lobby(table, title, footer or _footer(table), [])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.components import UnoButton, view_of
@@ -10,6 +12,7 @@ from bot.engine.cards import Rank, Side
 from bot.engine.editions import edition_name
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
+from bot.render.layout import MAX_TEXT, block, heading, message, picture, rows, small
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
@@ -17,6 +20,7 @@ from bot.render.words import (
     TEXT_ONLY,
     Faces,
     count,
+    face_label,
     face_order,
     face_short,
     face_text,
@@ -26,6 +30,7 @@ from bot.render.words import (
     points_text,
     scoring_text,
     trim,
+    with_card_emojis,
 )
 from bot.tables import Table, TableState
 
@@ -60,13 +65,15 @@ def inactive_faces(table: Table, game: Game, faces: Faces = TEXT_ONLY) -> list[t
     each line in its share of its field: with its emojis if they fit it, else in short, cut to it
     with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
     Empty for one-sided editions."""
+    if not game.variant.two_sided:
+        return []
     other = game.side.other
     rows = [
         (f"{named(table, p)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
         for p in game.players
         if game.hands.get(p) and p not in game.out
     ]
-    if not game.variant.two_sided or not rows:
+    if not rows:
         return []
     title = f"The {game.variant.side_names[0 if other is Side.LIGHT else 1]} side of every hand"
     shorts = [(who, [face_short(f) for f in hand]) for who, hand in rows]
@@ -138,17 +145,22 @@ def decision_text(game: Game) -> str:
     return f"to {stake_text(game)}" + "".join(f" or {a}" for a in answers)
 
 
-def table(tbl: Table, faces: Faces = TEXT_ONLY) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The one public table message: top card, color, side, direction, turn, players, scores, log;
-    each card with its emoji where ``faces`` has it (`bot.emojis.CardEmojis`), else as text."""
+def table(tbl: Table, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
+    """The one public table message (Components V2): top card (its picture beside it where
+    ``faces`` has its emoji, `bot.emojis.CardEmojis`), color, side, direction, turn, players,
+    scores, log, each card with its emoji where ``faces`` has it, else as text; My hand, UNO! and
+    Catch while the game is played."""
     game = tbl.game
     assert isinstance(game, Game)  # a DOS table: bot/render/dos.py
     variant = game.variant
     top = game.top
     color = game.color
-    lines = [f"Top card: **{face_text(top, game.side, faces)}**"]
+    lines = [
+        f"### {variant.name} · round {game.round_no}",
+        f"Top card: **{face_text(top, game.side, faces)}**",
+    ]
     if top.color is None and color is not None:
-        lines[0] += f" → color **{EMOJI[color]} {color.value}**"
+        lines[1] += f" → color **{EMOJI[color]} {color.value}**"
     if variant.two_sided:
         side_name = variant.side_names[0 if game.side is Side.LIGHT else 1]
         lines.append(f"Side: **{side_name}**")
@@ -157,30 +169,45 @@ def table(tbl: Table, faces: Faces = TEXT_ONLY) -> tuple[discord.Embed, discord.
             lines.append(f"Draw pile shows: {shows}")
     lines.append(f"Direction: {'⟳ left' if game.direction == 1 else '⟲ right'}")
     lines.append(pending_text(tbl, game))
-    embed = discord.Embed(
-        title=f"{variant.name} · round {game.round_no}",
-        description="\n".join(lines),
-        color=EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31,
-    )
+    accent = EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31
     players = "\n".join(_player_line(tbl, game, p) for p in game.players)
-    embed.add_field(name="Players", value=trim(players), inline=False)
-    for name, value in inactive_faces(tbl, game, faces):
-        embed.add_field(name=name, value=value, inline=False)
+    texts = [block("Players", trim(players))]
+    texts += [block(name, value) for name, value in inactive_faces(tbl, game, faces)]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
         scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
-        embed.add_field(name=f"Scores ({scoring_text(game.options)})", value=trim(scores), inline=False)
-    if tbl.log:
-        embed.add_field(name="Last moves", value=fitted(tbl.log, game.side, faces), inline=False)
-    embed.set_footer(text=f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
+        texts.append(block(f"Scores ({scoring_text(game.options)})", trim(scores)))
+    footer = small(f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
+    if tbl.log:  # the newest moves, in what room is left (the oldest go first)
+        room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, texts)) - len(footer) - len("**Last moves**\n")
+        texts.append(block("Last moves", _last_moves(tbl.log, game.side, faces, min(FIELD, room))))
+    texts.append(footer)
+    top_item = heading("\n".join(lines), picture(top, game.side, faces), face_label(top))
     if tbl.state is not TableState.PLAYING:
-        return embed, None
+        return message(accent, [top_item], texts, [])
     ch = tbl.channel_id
-    view = view_of(
-        UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
-        UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
-        UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+    buttons = rows(
+        [
+            UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
+            UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
+            UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+        ]
     )
-    return embed, view
+    return message(accent, [top_item], texts, list(buttons))
+
+
+def _last_moves(log: Sequence[str], side: Side, faces: Faces, limit: int) -> str:
+    """The log's newest lines in ``limit`` characters (`fitted`: the oldest shown as text first),
+    the oldest left out first: as many as fit with the newest one's emojis, else as text."""
+    lines = list(log)
+    newest = with_card_emojis(lines[-1], side, faces) if lines else ""
+    start = 0  # as text, a line is at its shortest
+    while start < len(lines) - 1 and len("\n".join(lines[start:])) > limit:
+        start += 1
+    for first in range(start, len(lines)):
+        shown = fitted(lines[first:], side, faces, max(limit, 1))
+        if shown.endswith(newest):
+            return shown
+    return fitted(lines[start:], side, faces, max(limit, 1))
 
 
 def standings(tbl: Table) -> discord.Embed:

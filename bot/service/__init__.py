@@ -14,6 +14,7 @@ module                     its one job
 ``history.py``             ``/uno history``: past games, their rounds and their text files
 ``updates.py``             background jobs; message updates one in flight per message
 ``scheduling.py``          AI moves, turn timers, lobby expiry
+``threads.py``             games in threads: the parent's pointer, archived or deleted threads
 ``leases.py``              which bot process acts on a table (its lease), so it has one owner
 this module                the front: wiring, what follows a change, restore and shutdown
 =========================  ==================================================================
@@ -44,6 +45,7 @@ from bot.service.lobby import Lobby
 from bot.service.publishing import LOBBY, PING, TABLE, Publisher
 from bot.service.registry import TableRegistry
 from bot.service.scheduling import Scheduler
+from bot.service.threads import Threads
 from bot.service.updates import Updates
 from bot.settings import GameDefaults
 from bot.storage import Storage
@@ -97,17 +99,22 @@ class TableService:
         self.set_aside: dict[int, str] = {}
         """Channels whose saved table could not be read at the last start, and why."""
         self.dispatch = Dispatch(self)
+        self.threads = Threads(self)
 
-    def after(self, change: Change, *, publish: bool = True) -> None:
+    def after(self, change: Change, *, publish: bool = True, point: bool = True) -> None:
         """What follows a change once the table's lock is released and its interaction answered
         (and its posts said, :meth:`Publisher.say`), in the background: the table message (unless
         not ``publish``: it is gone), open hands, the ping of the player to act, AI moves and
-        timers; for a table the change closed, the end of its tasks and of its last ping."""
+        timers; for a table the change closed, the end of its tasks and of its last ping, and
+        (unless not ``point``: done already) its pointer edited with the result, for a game in
+        a thread of its own."""
         table = change.table
         if change.closed:
             self.scheduler.cancel(table.channel_id)
             if change.stale_ping is not None:
                 self.publisher.delete(table, change.stale_ping)
+            if point:
+                self.threads.closed(table)
         if table.game is None:
             return
         if publish:

@@ -121,7 +121,11 @@ class Change:
             # The game still counts as played, and lost, by every human who sat in it.
             table.log.append("Only bots were left, so the game has ended.")
             self._over()
-            self.posts.append(Post("Only bots were left at the UNO table, so the game has ended."))
+            self.posts.append(
+                Post(
+                    "Only bots were left at the UNO table, so the game has ended.", view=render.rematch(table)
+                )
+            )
             return
         if game.pending.player != table.pinged:
             table.pinged = ""  # their turn is over: the next one gets its own ping

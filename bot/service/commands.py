@@ -102,14 +102,44 @@ class Commands:
                 f"{render.plain(member.display_name)} was removed.",
             )
             return
+        await self._out_of_game(interaction, channel_id, player, render.plain(member.display_name), bot=bot)
+
+    async def give_seat(self, interaction: discord.Interaction[Any], player: str) -> None:
+        """The button offered when ``player`` (an id) is one timeout short of removal
+        (`render.seats.seat_offer`): the host or a member with Manage Messages gives their seat,
+        with its hand and score, to a bot (docs/rules.md §5.3), as ``/uno kick … bot:True``.
+
+        Raises:
+            LobbyError: neither the host nor a member with Manage Messages.
+            NotInGame: the player isn't in the game any more (removed meanwhile: their hand went
+                back to the draw pile), or the game hasn't started.
+            NoTable: there is no table in the channel.
+        """
+        channel_id = channel_of(interaction)
+        table = self.tables.require(channel_id)
+        _check_moderator(interaction, table)
+        if table.game is None:
+            raise NotInGame("The game hasn't started yet.")
+        name = render.plain(table.name(player)) if table.seat(player) is not None else "That player"
+        await self._out_of_game(interaction, channel_id, player, name, bot=True)
+
+    async def _out_of_game(
+        self, interaction: discord.Interaction[Any], channel_id: int, player: str, name: str, *, bot: bool
+    ) -> None:
+        """Take ``player`` (shown as ``name``) out of the game in progress: removed (§5.1), or
+        with ``bot`` their seat given to a bot (§5.3).
+
+        Raises:
+            NotInGame: they aren't at the table, or are out of the game already.
+        """
         await acknowledge(interaction)
         async with self.service.acting.change(channel_id) as change:
             table = change.table
             if table.seat(player) is None:  # left meanwhile
-                raise NotInGame(f"{render.plain(member.display_name)} isn't at this table.")
+                raise NotInGame(f"{name} isn't at this table.")
             if table.game is not None and not table.in_game(player):
                 raise NotInGame(
-                    f"{render.plain(member.display_name)} isn't in this game any more"
+                    f"{name} isn't in this game any more"
                     + (": their hand went back to the draw pile, so no bot can take it." if bot else ".")
                 )
             if bot:
@@ -118,7 +148,7 @@ class Commands:
                 change.played(table.leave_game(player, Removal.KICKED))
         await self.service.publisher.say(table, change.posts)
         done = "a bot plays their seat now" if bot else "removed from the game"
-        await interaction.followup.send(f"{render.plain(member.display_name)}: {done}.", ephemeral=True)
+        await interaction.followup.send(f"{name}: {done}.", ephemeral=True)
         self.service.after(change)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -141,7 +171,7 @@ class Commands:
             table.state = TableState.OVER
             table.log.append(f"The table was closed by {render.plain(interaction.user.display_name)}.")
         if was_lobby:
-            footer = f"Closed by {render.as_label(interaction.user.display_name)}."
+            footer = f"Closed by {render.plain(interaction.user.display_name)}."  # Markdown: escaped
             self.service.publisher.show_lobby_over(table, table.message_id, "UNO lobby (closed)", footer)
         await interaction.followup.send(
             f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE

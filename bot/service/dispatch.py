@@ -77,7 +77,7 @@ class Dispatch:
             if scope == "l":
                 await self._on_lobby(interaction, table, version, verb, values)
             elif scope == "t":
-                await self._on_table(interaction, table, verb)
+                await self._on_table(interaction, table, verb, arg)
             else:
                 await self._on_hand(interaction, table, version, verb, arg, values)
         except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
@@ -132,8 +132,12 @@ class Dispatch:
         else:
             raise BadClick(f"lobby verb {verb!r}")
 
-    async def _on_table(self, interaction: discord.Interaction[Any], table: Table, verb: str) -> None:
-        if verb == "hand":
+    async def _on_table(
+        self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str
+    ) -> None:
+        if verb == "seat":  # the offer of a timing-out player's seat to a bot (render/seats.py)
+            await self.service.commands.give_seat(interaction, arg)
+        elif verb == "hand":
             await self.service.commands.show_hand(interaction)
         elif verb == "uno" and not isinstance(table.game, DosGame):
             await self.act(interaction, table, None, Action(ActionKind.UNO), in_hand=False)

@@ -82,18 +82,16 @@ class Hands:
             discord.HTTPException: Discord refused the answer.
         """
         version = table.version
-        content, embed, view = render.hand(
-            table, player, page=page, pick=pick, notice=notice, faces=self.faces
-        )
+        view = render.hand(table, player, page=page, pick=pick, notice=notice, faces=self.faces)
         previous = self.open.get((table.channel_id, player))
         if new:
-            await interaction.response.send_message(content, embed=embed, view=view, ephemeral=True)
+            await interaction.response.send_message(view=view, ephemeral=True)
             if previous is not None:  # one hand message at a time: the one this replaces goes
                 self.updates.spawn(_delete(previous))
         elif interaction.response.is_done():
-            await _edit_original(interaction.followup, content, embed, view)
-        else:
-            await interaction.response.edit_message(content=content, embed=embed, view=view)
+            await edit_originals([interaction.followup], view)
+        else:  # a hand drawn before Components V2 had a text and an embed: they go
+            await interaction.response.edit_message(content=None, embed=None, view=view)
         release(view)
         self.open[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version)
         if table.version != version:  # changed while the answer was on its way
@@ -148,8 +146,7 @@ class Hands:
         if hand.expired:
             return
         version = table.version
-        content, embed, view = render.hand(table, player, faces=self.faces)
-        await _edit_original(hand.webhook, content, embed, view)
+        await edit_originals([hand.webhook], render.hand(table, player, faces=self.faces))
         if self.open.get(key) is hand:  # not answered meanwhile
             self.open[key] = hand._replace(version=version)
 
@@ -185,31 +182,18 @@ def _only_watching(table: Table, player: str) -> bool:
     )
 
 
-async def _edit_original(
-    webhook: discord.Webhook, content: str, embed: discord.Embed, view: discord.ui.View
-) -> None:
-    """Edit a hand: its interaction's own message (see :func:`edit_originals`)."""
-    await edit_originals([webhook], embed, view, content=content)
-
-
-async def edit_originals(
-    webhooks: Sequence[discord.Webhook],
-    embed: discord.Embed,
-    view: discord.ui.View | None,
-    *,
-    content: str | None = None,
-) -> None:
+async def edit_originals(webhooks: Sequence[discord.Webhook], view: discord.ui.LayoutView) -> None:
     """Edit interactions' own messages (``@original``) through their tokens to the same
-    ``embed``, ``view`` (and ``content``, if given), as `Webhook.edit_message` does, minus
-    turning each response into a `discord.Message` that nobody reads (one per hand refresh, the
-    bot's most frequent request).
+    Components V2 ``view`` (any text or embed of a message drawn before is taken away: a message
+    may become Components V2, never the reverse), as `Webhook.edit_message` does, minus turning
+    each response into a `discord.Message` that nobody reads (one per hand refresh, the bot's
+    most frequent request).
 
     Raises:
         discord.HTTPException: Discord refused an edit (NotFound: the token has expired or the
             message is gone); the ones after it are not made.
     """
-    text = discord.utils.MISSING if content is None else content
-    with handle_message_parameters(content=text, embed=embed, view=view, allowed_mentions=NONE) as params:
+    with handle_message_parameters(content=None, embed=None, view=view, allowed_mentions=NONE) as params:
         release(view)  # in the payload now
         for webhook in webhooks:
             await async_context.get().edit_webhook_message(

@@ -44,6 +44,15 @@ def channel_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.channel_id
 
 
+def thread_parent(interaction: discord.Interaction[Any]) -> int | None:
+    """The channel a command or click's thread belongs to (its settings are the thread's), or
+    None outside a thread."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return None
+
+
 def from_message(interaction: discord.Interaction[Any]) -> bool:
     """Whether the interaction is a click on the lobby message (answered by redrawing it)."""
     return interaction.type is discord.InteractionType.component

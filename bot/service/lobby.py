@@ -7,8 +7,9 @@ saved, or nothing at all), then answers and publishes once the lock is released.
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,15 +17,23 @@ import discord
 from bot import render
 from bot.engine.editions import check_edition
 from bot.engine.options import Options
+from bot.render.thread import pointer_open, thread_name
 from bot.service.acting import NotSaved
-from bot.service.interactions import acknowledge, channel_of, from_message
+from bot.service.interactions import acknowledge, channel_of, from_message, thread_parent
 from bot.storage import StorageError
 from bot.tables import BadClick, LobbyError, Seat, StaleAction, Table, TableState, options_from
 
 if TYPE_CHECKING:
     from bot.service import TableService
 
+log = logging.getLogger(__name__)
 NONE = discord.AllowedMentions.none()
+NO_THREAD = (
+    "🃏 This channel opens each game in a thread, but I can't create threads here (I need "
+    "Create Public Threads), so the game is in this channel."
+)
+Post = Callable[[discord.ui.LayoutView], Awaitable[discord.abc.Snowflake]]
+"""Posts a lobby message (its layout view) somewhere other than the interaction's answer."""
 OPEN_ALREADY = "A game is already open in this channel (/uno end closes it)."
 SERVED_ELSEWHERE = "Another instance of the bot serves this channel's table just now; try again in a minute."
 
@@ -62,7 +71,8 @@ class Lobby:
             and open_.host.id == str(interaction.user.id)
         ):
             await acknowledge(interaction)
-            await self._reconfigure(interaction, choices, await self.channel_defaults(channel_id))
+            defaults = await self.channel_defaults(thread_parent(interaction) or channel_id)
+            await self._reconfigure(interaction, choices, defaults)
             return
         if open_ is not None:  # refused privately, before the public answer is begun
             raise LobbyError(OPEN_ALREADY)
@@ -70,7 +80,8 @@ class Lobby:
         check_edition(given.get("variant", "classic"))
         options_from(given)  # what the host asked for, refused privately before the public answer
         await acknowledge(interaction, public=True)
-        settings = await self.channel_defaults(channel_id)
+        parent_id = thread_parent(interaction)
+        settings = await self.channel_defaults(parent_id or channel_id)  # a thread's: its channel's
         settings.update(given)
         _one_mode(settings, given)
         table = Table.new(
@@ -81,7 +92,47 @@ class Lobby:
             options=options_from(settings),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
+        if settings.get("threads") and parent_id is None:
+            await self._open_in_thread(interaction, table)
+            return
         await self._open(interaction, table)
+
+    async def _open_in_thread(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Open the lobby ``table`` in a public thread of its own (the channel setting
+        ``threads``): the command's public answer is the one-line pointer that starts the thread,
+        and the lobby message is the thread's first message; the table's channel is the thread.
+        Where the bot can't create a thread (Create Public Threads missing), the pointer says so
+        and the lobby opens in the channel itself.
+
+        Raises:
+            NotSaved: the lobby could not be saved (none was opened).
+        """
+        host = interaction.user.display_name
+        pointer = await interaction.followup.send(
+            pointer_open(host, table.variant), allowed_mentions=NONE, wait=True
+        )
+        http = self.service.client.http
+        try:
+            thread = await http.start_thread_with_message(
+                table.channel_id,
+                pointer.id,
+                name=thread_name(host, table.variant),
+                auto_archive_duration=1440,
+            )
+        except discord.HTTPException as exc:
+            log.warning("no thread in channel %s (%s): the lobby opens in the channel", table.channel_id, exc)
+            with contextlib.suppress(discord.HTTPException):
+                await pointer.edit(content=NO_THREAD)
+            await self._open(interaction, table)
+            return
+        table.parent_id, table.pointer_id = table.channel_id, pointer.id
+        table.channel_id = int(thread["id"])
+        room = self.service.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id or None)
+        await self._open(
+            interaction,
+            table,
+            post=lambda view: room.send(view=view, allowed_mentions=NONE),
+        )
 
     async def rematch(self, interaction: discord.Interaction[Any], arg: str) -> None:
         """The Rematch button of a finished game's standings (its ``arg``: ``<game id>.<host
@@ -110,7 +161,7 @@ class Lobby:
             )
         result, replay = record.result, record.result.replay or {}
         names = dict(zip(result.players, replay.get("names", ()), strict=False))
-        settings = await self.channel_defaults(channel_id)
+        settings = await self.channel_defaults(thread_parent(interaction) or channel_id)
         presser = _seat(interaction.user)
         table = Table.new(
             guild_id=interaction.guild_id or 0,
@@ -126,9 +177,12 @@ class Lobby:
         table.rematch_host = "" if host_id == presser.id else host_id
         await self._open(interaction, table)
 
-    async def _open(self, interaction: discord.Interaction[Any], table: Table) -> None:
+    async def _open(
+        self, interaction: discord.Interaction[Any], table: Table, post: Post | None = None
+    ) -> None:
         """Open the lobby ``table`` in its channel (the one way a lobby opens: ``/uno new`` and
-        Rematch): saved, then its message posted as the interaction's answer (acknowledged).
+        Rematch): saved, then its message posted as the interaction's answer (acknowledged), or
+        by ``post`` (the first message of the table's own thread).
 
         Raises:
             LobbyError: a lobby or game was opened in the channel meanwhile.
@@ -147,11 +201,12 @@ class Lobby:
                 raise NotSaved.logged(channel_id, exc) from None
             self.tables.put(table)
             self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
-        embed, view = render.lobby(table)
         try:  # the answer "thinking" so far (or a new message, for a click) becomes the lobby message
-            message = await interaction.followup.send(
-                embed=embed, view=view, allowed_mentions=NONE, wait=True
-            )
+            view = render.lobby(table)
+            if post is not None:
+                message: discord.abc.Snowflake = await post(view)
+            else:
+                message = await interaction.followup.send(view=view, allowed_mentions=NONE, wait=True)
         except discord.HTTPException:
             await self._discard(table)  # never a lobby without its message
             raise
@@ -220,8 +275,7 @@ class Lobby:
         if table.state is TableState.LOBBY:
             if from_message(interaction):
                 shown = table.version
-                embed, view = render.lobby(table)
-                await interaction.edit_original_response(embed=embed, view=view)
+                await interaction.edit_original_response(content=None, embed=None, view=render.lobby(table))
                 if table.version != shown:  # changed again while the answer was on its way
                     self.service.publisher.publish(table)
             else:
@@ -247,7 +301,8 @@ class Lobby:
         lobby message redraws it without its components; a command is answered with ``ack``,
         and the lobby message is redrawn so in the background."""
         if from_message(interaction):
-            await interaction.edit_original_response(embed=render.lobby_over(table, title, footer), view=None)
+            view = render.lobby_over(table, title, footer)
+            await interaction.edit_original_response(content=None, embed=None, view=view)
         else:
             await interaction.followup.send(ack, ephemeral=True)
             self.service.publisher.show_lobby_over(table, message_id, title, footer)

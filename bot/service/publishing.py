@@ -58,8 +58,8 @@ class Publisher:
     def show_lobby_over(self, table: Table, message_id: int | None, title: str, footer: str = "") -> None:
         """Show the lobby message as over (`render.lobby_over`), in the background."""
         if message_id is not None:
-            embed = render.lobby_over(table, title, footer)
-            self.updates.ask((table.channel_id, LOBBY), lambda: self.edit(table, message_id, embed, None))
+            view = render.lobby_over(table, title, footer)
+            self.updates.ask((table.channel_id, LOBBY), lambda: self.edit(table, message_id, view))
 
     def answer_in_place(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         """Answer a press on the table message (UNO!, Catch; acknowledged by a deferred update)
@@ -75,10 +75,9 @@ class Publisher:
         if table.state is not TableState.LOBBY:
             return
         if table.message_id is not None:
-            await self.edit(table, table.message_id, *render.lobby(table))
+            await self.edit(table, table.message_id, render.lobby(table))
         elif post:
-            embed, view = render.lobby(table)
-            message = await self.channel(table).send(embed=embed, view=view, allowed_mentions=NONE)
+            message = await self.channel(table).send(view=render.lobby(table), allowed_mentions=NONE)
             async with self.service.tables.lock(table.channel_id):
                 table.message_id = message.id
                 await self.service.acting.save(table)
@@ -89,20 +88,20 @@ class Publisher:
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
         if table.game is None:
             return
-        embed, view = render.table(table, self.service.faces)
+        view = render.table(table, self.service.faces)
         try:
             if answers and table.message_id is not None:
                 try:
-                    await edit_originals(answers, embed, view)
+                    await edit_originals(answers, view)
                 except discord.HTTPException:  # the press's token: the table message is edited alone
-                    await self.edit(table, table.message_id, *render.table(table, self.service.faces))
+                    await self.edit(table, table.message_id, render.table(table, self.service.faces))
             elif table.message_id is None:
-                message = await self.channel(table).send(embed=embed, view=view, allowed_mentions=NONE)
+                message = await self.channel(table).send(view=view, allowed_mentions=NONE)
                 async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
                     table.message_id = message.id
                     await self.service.acting.save(table)
             else:
-                await self.edit(table, table.message_id, embed, view)
+                await self.edit(table, table.message_id, view)
         except discord.NotFound:
             if repost and table.message_id is not None:
                 table.message_id = None
@@ -126,17 +125,17 @@ class Publisher:
         await self.say(table, change.posts)
         self.service.after(change, publish=False)
 
-    async def edit(
-        self, table: Table, message_id: int, embed: discord.Embed, view: discord.ui.View | None
-    ) -> None:
-        """Edit one of the bot's messages in the table's channel, straight through discord.py's
-        HTTP client: `PartialMessage.edit` would also turn the response into a `discord.Message`
-        that nobody reads (a fifth of the bot's CPU under load, docs/performance-load.md).
+    async def edit(self, table: Table, message_id: int, view: discord.ui.LayoutView) -> None:
+        """Edit one of the bot's messages in the table's channel to the Components V2 ``view``,
+        straight through discord.py's HTTP client: `PartialMessage.edit` would also turn the
+        response into a `discord.Message` that nobody reads (a fifth of the bot's CPU under load,
+        docs/performance-load.md). A message posted before Components V2 (a game restored after
+        an upgrade) becomes one: its text and embed are taken away in the same edit.
 
         Raises:
             discord.HTTPException: Discord refused the edit (NotFound: the message is gone).
         """
-        with handle_message_parameters(embed=embed, view=view) as params:
+        with handle_message_parameters(content=None, embed=None, view=view) as params:
             release(view)  # in the payload now
             await self.client.http.edit_message(table.channel_id, message_id, params=params)
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from bot import render
 from bot.engine import editions
 from bot.engine.editions import AnyEvent
-from bot.service.acting import NotSaved
+from bot.render import seats as render_seats
+from bot.service.acting import NotSaved, Post
 from bot.tables import NoTable, Removal, Table, TableState
 
 if TYPE_CHECKING:
@@ -111,6 +112,11 @@ class Scheduler:
                     if count >= self.defaults.max_timeouts:
                         change.log(events, f"{name} was removed after {count} timeouts")
                         events = table.leave_game(timed_out, Removal.TIMEOUTS)
+                    elif count == self.defaults.max_timeouts - 1:
+                        # One short of removal: the seat can still go to a bot with its hand
+                        # (docs/rules.md §5.3); once removed, the hand is back in the draw pile.
+                        text, view = render_seats.seat_offer(table, timed_out, count)
+                        change.posts.append(Post(text, view=view))
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     events += game.apply(player, editions.choose(game, player, self._rng))  # type: ignore[arg-type]
                 elif not events:

@@ -109,6 +109,24 @@ class PlayerStats:
     by_variant: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class PlayerGame:
+    """One finished game as one player lived it (``/uno stats``'s recent results and chart).
+
+    Attributes:
+        finished_at: when it was recorded (seconds since the epoch).
+        variant: the edition's id.
+        won: whether the player (or their team) won it.
+        points: the points the player scored in it (the rounds they won; 0 in single-round
+            scoring).
+    """
+
+    finished_at: float
+    variant: str
+    won: bool
+    points: int
+
+
 Result: TypeAlias = RoundResult | GameResult
 """A finished round or game, as :meth:`Storage.save_table` and :meth:`Storage.delete_table` record it."""
 
@@ -163,6 +181,9 @@ class Storage(Protocol):
 
     async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
         """One player's record in the guild, with per-variant counts."""
+
+    async def recent_games(self, guild_id: int, user_id: str, limit: int = 30) -> list[PlayerGame]:
+        """The player's last ``limit`` finished games in the guild, oldest first."""
 
     async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
         """The channel's last recorded games (None: every channel's), newest first, at most

@@ -21,10 +21,19 @@ from typing import Any
 
 import orjson
 
-from bot.storage import GameRecord, GameResult, PlayerStats, Result, RoundResult
+from bot.storage import GameRecord, GameResult, PlayerGame, PlayerStats, Result, RoundResult
 from bot.storage.common import Db, dumps, scalar
 
-__all__ = ["FORGOTTEN", "FORGOTTEN_NAME", "forget_user", "games", "insert_result", "leaderboard", "stats"]
+__all__ = [
+    "FORGOTTEN",
+    "FORGOTTEN_NAME",
+    "forget_user",
+    "games",
+    "insert_result",
+    "leaderboard",
+    "recent_games",
+    "stats",
+]
 
 FORGOTTEN = "forgotten:"
 FORGOTTEN_NAME = "a former player"
@@ -253,6 +262,29 @@ async def stats(db: Db, guild_id: int, user_id: str) -> PlayerStats:
         win_rate=won / played if played else 0.0,
         by_variant=by_variant,
     )
+
+
+async def recent_games(db: Db, guild_id: int, user_id: str, limit: int) -> list[PlayerGame]:
+    """The player's last ``limit`` finished games in the guild, oldest first, each with the
+    points of the rounds they won in it.
+
+    Raises:
+        sqlite3.Error, asyncpg.PostgresError: the query failed.
+    """
+    rows = await db.execute_fetchall(
+        "SELECT g.finished_at, g.variant, gp.won, coalesce(("
+        "  SELECT sum(r.points) FROM round_players AS rp"
+        "  JOIN rounds AS r ON r.game = rp.game AND r.round_no = rp.round_no"
+        "  WHERE rp.game = g.id AND rp.person = gp.person AND rp.won = 1), 0) "
+        "FROM game_players AS gp JOIN games AS g ON g.id = gp.game "
+        "JOIN people AS p ON p.id = gp.person "
+        "WHERE g.guild_id = ? AND p.user_id = ? AND g.finished_at IS NOT NULL "
+        "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
+        (guild_id, user_id, limit),
+    )
+    return [PlayerGame(float(at), str(variant), bool(won), int(points)) for at, variant, won, points in rows][
+        ::-1
+    ]
 
 
 # ---------------------------------------------------------------------- reading games

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Protocol
 
 import orjson
 
-from bot.storage import GameRecord, LeaseError, PlayerStats, Result, StorageError, records
+from bot.storage import GameRecord, LeaseError, PlayerGame, PlayerStats, Result, StorageError, records
 from bot.storage.common import Db, dumps
 
 __all__ = ["SqlConnection", "SqlStorage"]
@@ -341,6 +341,16 @@ class SqlStorage:
         """
         async with self._connection.use() as db:
             return await records.stats(db, guild_id, user_id)
+
+    async def recent_games(self, guild_id: int, user_id: str, limit: int = 30) -> list[PlayerGame]:
+        """The player's last ``limit`` finished games in the guild, oldest first, with the
+        points they scored in each.
+
+        Raises:
+            StorageError: not open, or the database failed.
+        """
+        async with self._connection.use() as db:
+            return await records.recent_games(db, guild_id, user_id, limit)
 
     async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
         """The channel's last recorded games (None: every channel's), newest first, at most

@@ -19,6 +19,7 @@ from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
+from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
 from bot.render.log import LINES
 from bot.tables import Removal, Seat, Table
 
@@ -33,24 +34,41 @@ def _check_embed(embed: discord.Embed) -> None:
         assert 0 < len(f["name"]) <= 256 and 0 < len(f["value"]) <= 1024
 
 
-def _check_view(view: discord.ui.View | None) -> None:
+def _parts(view: discord.ui.BaseView) -> list[dict[str, Any]]:
+    """Every component of a view's message, nested ones too."""
+    return list(walk_components(view.to_components()))
+
+
+def _check_view(view: discord.ui.BaseView | None) -> None:
+    """A message's components pass Discord's limits as the stand-in checks them (40 components,
+    4,000 characters of text for Components V2), and each one its own."""
     if view is None:
         return
-    rows: list[dict[str, Any]] = view.to_components()
-    assert len(rows) <= 5
-    ids = []
-    for row in rows:
-        comps = row["components"]
-        assert 1 <= len(comps) <= 5
-        for c in comps:
-            ids.append(c["custom_id"])
+    flags = FLAG_COMPONENTS_V2 if isinstance(view, discord.ui.LayoutView) else 0
+    check_message({"flags": flags, "components": view.to_components()})
+    for c in _parts(view):
+        if "custom_id" in c:
             assert len(c["custom_id"]) <= 100
-            if c["type"] == 2:
-                assert len(c.get("label", "")) <= 80
-            if c["type"] == 3:
-                assert len(comps) == 1 and 1 <= len(c["options"]) <= 25
-                assert all(len(o["label"]) <= 100 and len(o["value"]) <= 100 for o in c["options"])
-    assert len(ids) == len(set(ids)), "custom_ids must be unique in a message"
+        if c["type"] == 2:
+            assert len(c.get("label", "")) <= 80
+        if c["type"] == 3:
+            assert 1 <= len(c["options"]) <= 25
+            assert all(len(o["label"]) <= 100 and len(o["value"]) <= 100 for o in c["options"])
+
+
+def _text(view: discord.ui.BaseView) -> str:
+    """Every text display of a view, one after the other."""
+    return "\n".join(c["content"] for c in _parts(view) if c["type"] == 10)
+
+
+def _fields(view: discord.ui.BaseView) -> dict[str, str]:
+    """The view's titled blocks of text (``"**Players**\n…"``), by title."""
+    blocks = (c["content"] for c in _parts(view) if c["type"] == 10)
+    return {
+        title[2:-2]: value
+        for title, _, value in (b.partition("\n") for b in blocks)
+        if title.startswith("**") and title.endswith("**")
+    }
 
 
 def _table(variant: str, players: int, options: Options, seed: int) -> Table:
@@ -78,24 +96,18 @@ def test_every_state_renders_within_discord_limits(variant: str, players: int) -
         assert game is not None
 
         def check(g: Game, table: Table = table) -> None:
-            embed, view = render.table(table)
-            _check_embed(embed)
-            _check_view(view)
+            _check_view(render.table(table))
             for p in g.seated:
-                content, hand_embed, hand_view = render.hand(table, p)
-                assert len(content) <= 2000
-                _check_embed(hand_embed)
-                _check_view(hand_view)
+                _check_view(render.hand(table, p))
 
         ai.play_round(game, {}, random.Random(seed), after_step=check)
-        embed, view = render.lobby(table)
-        _check_embed(embed)
-        _check_view(view)
+        _check_view(render.lobby(table))
 
 
 def test_huge_hand_pages_its_select() -> None:
-    """A hand with more playable cards than buttons fit gets a paged select, never too many items."""
-    table = _table("classic", 2, Options(), 1)
+    """A hand with more playable cards than buttons fit gets a paged select, never too many items
+    (Flip: every card differs by its back, so a whole deck's hand has more than 25 plays)."""
+    table = _table("flip", 2, Options(), 1)
     game = table.game
     assert game is not None
     player = game.pending.player
@@ -105,14 +117,13 @@ def test_huge_hand_pages_its_select() -> None:
     game.draw_pile.clear()
     game.hands[player].extend(game.hands[other][:-1])
     del game.hands[other][:-1]
-    _, embed, view = render.hand(table, player)
-    _check_embed(embed)
+    view = render.hand(table, player)
     _check_view(view)
     playable = {a.card for a in game.decisions(player) if a.card is not None}
-    assert len(playable) > render.CARD_BUTTONS
-    kinds = [c["type"] for row in view.to_components() for c in row["components"]]
+    assert len(playable) > 25
+    kinds = [c["type"] for c in _parts(view)]
     assert 3 in kinds
-    _, _, page2 = render.hand(table, player, page=1)
+    page2 = render.hand(table, player, page=1)
     _check_view(page2)
 
 
@@ -185,10 +196,10 @@ def _dealt(hands: dict[str, list[str]], options: Options | None = None, variant:
 def test_house_rules_show_their_names_everywhere() -> None:
     """Lobby text, its select and the settings text name house rules as players read them."""
     options = Options(house_rules=frozenset({HouseRule.DRAW_UNTIL_PLAYABLE, HouseRule.SEVEN_O}))
-    embed, view = render.lobby(_lobby(options))
-    assert "Seven-O, Draw until playable" in str(embed.description)
-    assert "draw-until-playable" not in str(embed.description)
-    select = next(c for row in view.to_components() for c in row["components"] if "rules" in c["custom_id"])
+    view = render.lobby(_lobby(options))
+    assert "Seven-O, Draw until playable" in _text(view)
+    assert "draw-until-playable" not in _text(view)
+    select = next(c for c in _parts(view) if "rules" in c.get("custom_id", ""))
     assert {o["label"] for o in select["options"]} == set(render.HOUSE_RULE_NAMES.values())
     assert "draw-until-playable" in {o["value"] for o in select["options"]}
     assert "House rules: **Seven-O, Draw until playable**" in render.settings_text("classic", options, 0)
@@ -208,12 +219,11 @@ def test_scoring_mode_is_shown_without_a_target_where_none_applies(
     options: Options, shown: str, hidden: str
 ) -> None:
     """Lobby, table and settings say how the game is won; single round has no target score."""
-    embed, _ = render.lobby(_lobby(options))
-    assert shown in str(embed.description) and hidden not in str(embed.description)
-    assert "target" not in str(embed.description)
+    lobby = _text(render.lobby(_lobby(options)))
+    assert shown in lobby and hidden not in lobby
+    assert "target" not in lobby
     assert shown in render.settings_text("classic", options, 90)
-    table_embed, _ = render.table(_dealt({"1": ["red 1"], "2": ["red 2"]}, options))
-    text = str(table_embed.to_dict())
+    text = _text(render.table(_dealt({"1": ["red 1"], "2": ["red 2"]}, options)))
     assert "target" not in text
     assert ("Scores" in text) == (options.scoring is not Scoring.SINGLE_ROUND or options.elimination)
 
@@ -222,8 +232,8 @@ def test_hand_is_sorted_by_color_then_rank_with_wilds_last() -> None:
     """The hand lists and buttons cards by color (fixed order), then rank, wilds last."""
     hand = ["wild", "blue 3", "red skip", "green 1", "red 2", "wild draw four", "yellow 9", "red 2", "blue 0"]
     table = _dealt({"1": hand, "2": ["green 5"]})
-    _, embed, view = render.hand(table, "1")
-    names = [line.strip("*").split(" ", 1)[1] for line in embed.fields[0].value.split("\n")]
+    view = render.hand(table, "1")
+    names = [line.strip("*").split(" ", 1)[1] for line in _fields(view)["Your cards"].split("\n")]
     order = [
         "red 2",
         "red 2",
@@ -236,9 +246,9 @@ def test_hand_is_sorted_by_color_then_rank_with_wilds_last() -> None:
         "wild draw four",
     ]
     assert names == order
-    buttons = [c.get("label") for row in view.to_components() for c in row["components"]]
+    buttons = _labels(view)
     assert buttons[:5] == ["🟥 red 2", "🟥 red skip", "🟨 yellow 9", "🌈 wild", "🌈 wild draw four"]
-    assert render.hand(table, "1")[1].to_dict() == embed.to_dict()  # deterministic
+    assert render.hand(table, "1").to_components() == view.to_components()  # deterministic
 
 
 def test_flip_hand_is_sorted_by_the_active_side() -> None:
@@ -248,10 +258,8 @@ def test_flip_hand_is_sorted_by_the_active_side() -> None:
     game = table.game
     assert game is not None
     game.side = Side.DARK
-    _, embed, _ = render.hand(table, "1")
-    lines = [
-        line.strip("*").split(" (back")[0].split(" ", 1)[1] for line in embed.fields[0].value.split("\n")
-    ]
+    cards = _fields(render.hand(table, "1"))["Your cards"]
+    lines = [line.strip("*").split(" (back")[0].split(" ", 1)[1] for line in cards.split("\n")]
     assert lines == ["pink 1", "pink 5", "purple 2", "wild draw color"]
 
 
@@ -259,12 +267,12 @@ def test_seven_o_target_pick_says_what_is_asked() -> None:
     """Playing a Seven-O 7 asks for the player to swap hands with (the color step names the color)."""
     options = Options(house_rules=frozenset({HouseRule.SEVEN_O}))
     table = _dealt({"1": ["red 7", "wild", "blue 2"], "2": ["green 5"]}, options)
-    assert "🟢 Your move: play a card or draw." in str(render.hand(table, "1")[1].description)
-    _, embed, _ = render.hand(table, "1", pick=Action.parse("play red 7"))
-    assert "pick the player to swap hands with (Seven-O)" in str(embed.description)
-    assert "play a card or draw" not in str(embed.description)
-    _, embed, _ = render.hand(table, "1", pick=Action.parse("play wild"))
-    assert "🟢 Your move (🌈 wild): name the color." in str(embed.description)
+    assert "🟢 Your move: play a card or draw." in _text(render.hand(table, "1"))
+    shown = _text(render.hand(table, "1", pick=Action.parse("play red 7")))
+    assert "pick the player to swap hands with (Seven-O)" in shown
+    assert "play a card or draw" not in shown
+    shown = _text(render.hand(table, "1", pick=Action.parse("play wild")))
+    assert "🟢 Your move (🌈 wild): name the color." in shown
 
 
 @pytest.mark.parametrize(("scoring", "shown"), [(Scoring.STANDARD, " (+12)"), (Scoring.RUNNING_TALLY, "")])
@@ -289,10 +297,9 @@ def test_wild_super_hero_discard_reaches_every_card_of_a_huge_hand() -> None:
     hand_cards = game.hands[player]
     offered: list[str] = []
     for page in range(10):
-        _, embed, view = render.hand(table, player, page=page)
-        _check_embed(embed)
+        view = render.hand(table, player, page=page)
         _check_view(view)
-        components = [c for row in view.to_components() for c in row["components"]]
+        components = _parts(view)
         offered += [o["value"] for c in components if c["type"] == 3 for o in c["options"]]
         forward = next((c for c in components if c.get("label") == "▶"), None)
         if forward is None or forward.get("disabled"):
@@ -306,10 +313,10 @@ def test_lobby_shows_the_partner_teams_the_game_will_have() -> None:
     """With partners, the lobby lists the teams as the engine will form them (seats across)."""
     table = _lobby(Options(partners=True))
     table.join(Seat("3", "Cy"))
-    assert "Teams" not in str(render.lobby(table)[0].to_dict())  # three players: no teams yet
+    assert "Teams" not in _text(render.lobby(table))  # three players: no teams yet
     table.join(Seat("4", "Di"))
-    field = next(f for f in render.lobby(table)[0].to_dict()["fields"] if f["name"].startswith("Teams"))
-    assert field["value"].split("\n") == ["Ana + Cy", "Ben + Di"]
+    teams = next(v for name, v in _fields(render.lobby(table)).items() if name.startswith("Teams"))
+    assert teams.split("\n") == ["Ana + Cy", "Ben + Di"]
     table.start(seed=1)
     game = table.game
     assert game is not None and game.team_of("1") == game.team_of("3") != game.team_of("2")
@@ -410,9 +417,9 @@ def test_a_custom_wild_rule_shows_as_typed() -> None:
     shown = discord.utils.escape_markdown(typed)
     options = Options(customizable_rule=typed)
     table = _lobby(options, "dc-super-hero-girls")
-    embed, _ = render.lobby(table)
+    lobby = _text(render.lobby(table))
     assert f"Wild Customizable: **{shown}**" in render.settings_text("dc-super-hero-girls", options, 0)
-    assert f"Wild Customizable: {shown}" in str(embed.description)
+    assert f"Wild Customizable: {shown}" in lobby
     played = Event("house-rule", "1", {"text": typed})
     assert render.describe(table, played) == f"📜 House rule: {shown}"
     known = Event("house-rule", "1", {"text": "Swap hands", "rule": "swap-hands"})
@@ -425,10 +432,7 @@ def test_a_departed_players_row_lines_up_with_the_others() -> None:
     game = table.game
     assert game is not None
     game.leave(game.players[1])
-    embed, _ = render.table(table)
-    players = next(f.value for f in embed.fields if f.name == "Players")
-    assert players is not None
-    rows = players.splitlines()
+    rows = _fields(render.table(table))["Players"].splitlines()
     assert len(rows) == 3 and sum("(left)" in row for row in rows) == 1
     assert all(row.startswith(("▶ ", "　")) for row in rows), rows
 
@@ -463,7 +467,7 @@ def test_hostile_names_show_as_plain_text(kind: str) -> None:
     hostile = HOSTILE[kind]
     table = Table.new(guild_id=1, channel_id=2, host=Seat("1", hostile), variant="classic")
     table.join(Seat("2", "Ben"))
-    texts = [_embed_text(render.lobby(table)[0])]
+    texts = [_text(render.lobby(table))]
     game, _ = Game.from_deal(
         ["1", "2"], variant="classic", options=Options(), dealer="2",
         hands={"1": [Card.parse("red 1")], "2": [Card.parse("red 2"), Card.parse("blue 3")]},
@@ -472,7 +476,7 @@ def test_hostile_names_show_as_plain_text(kind: str) -> None:
     table.game, table.state = game, "playing"
     table.log.extend(render.log_lines(table, game.play("1", "red 1")))
     texts += [
-        _embed_text(render.table(table)[0]),
+        _text(render.table(table)),
         _embed_text(render.standings(table)),
         render.round_summary(table, "1", 3),
     ]
@@ -510,26 +514,19 @@ def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners
     )
     for s in seats[1:]:
         table.join(s)
-    embed, view = render.lobby(table)
-    _check_embed(embed)
-    _check_view(view)
+    _check_view(render.lobby(table))
     table.start(seed=3)
     game = table.game
     assert game is not None
 
     def check(g: Game) -> None:
         table.log.append(f"{render.named(table, g.players[0])} " + "x" * 80)  # a long log
-        embed, view = render.table(table)
-        _check_embed(embed)
-        _check_view(view)
+        _check_view(render.table(table))
         for p in g.seated:
-            content, hand_embed, hand_view = render.hand(table, p)
-            assert len(content) <= 2000
-            _check_embed(hand_embed)
-            _check_view(hand_view)
+            _check_view(render.hand(table, p))
             for pick in g.decisions(p):  # a play asking for its player: the player select
                 if pick.target is not None:
-                    _, _, picking = render.hand(table, p, pick=pick._replace(target=None))
+                    picking = render.hand(table, p, pick=pick._replace(target=None))
                     _check_view(picking)
                     break
 
@@ -537,15 +534,15 @@ def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners
     assert len(render.round_summary(table, game.round_winner, game.round_points)) <= 2000
     _check_embed(render.standings(table))
     shown = [
-        render.table(table)[0].to_dict(),
+        render.table(table).to_components(),
         render.standings(table).to_dict(),
-        render.lobby(table)[0].to_dict(),
+        render.lobby(table).to_components(),
     ]
     assert "\u202e" not in str(shown) and "<@123456789012345678>" not in str(shown)  # no override, no mention
 
 
-def _labels(view: discord.ui.View) -> list[str]:
-    return [str(c.get("label")) for row in view.to_components() for c in row["components"]]
+def _labels(view: discord.ui.BaseView) -> list[str]:
+    return [str(c.get("label")) for c in _parts(view) if c["type"] == 2]
 
 
 def test_a_stacked_penalty_shows_its_total_and_who_takes_it() -> None:
@@ -560,10 +557,9 @@ def test_a_stacked_penalty_shows_its_total_and_who_takes_it() -> None:
     game.play("1", "red draw two")
     game.play("2", "blue draw two")
     assert game.pending.kind is PendingKind.PENALTY and game.pending.total == 4
-    embed, _ = render.table(table)
-    assert "Waiting for **Ana** to take 4 cards or stack a Draw Two." in str(embed.description)
-    _, hand, view = render.hand(table, "1")
-    assert "🟢 Your move: take 4 cards or stack a Draw Two." in str(hand.description)
+    assert "Waiting for **Ana** to take 4 cards or stack a Draw Two." in _text(render.table(table))
+    view = render.hand(table, "1")
+    assert "🟢 Your move: take 4 cards or stack a Draw Two." in _text(view)
     assert "Take 4 cards" in _labels(view) and "Accept" not in _labels(view)
 
 
@@ -573,8 +569,8 @@ def test_a_challenge_and_a_wild_draw_color_say_what_accepting_costs() -> None:
     game = table.game
     assert game is not None
     game.play("1", "wild draw four", color=Color.GREEN)
-    assert "Waiting for **Ben** to take 4 cards or challenge." in str(render.table(table)[0].description)
-    assert "Take 4 cards" in _labels(render.hand(table, "2")[2])
+    assert "Waiting for **Ben** to take 4 cards or challenge." in _text(render.table(table))
+    assert "Take 4 cards" in _labels(render.hand(table, "2"))
     flip = _dealt(
         {"1": ["red 1 / wild draw color", "red 2 / pink 2"], "2": ["blue 5 / teal 5"]}, variant="flip"
     )
@@ -582,8 +578,8 @@ def test_a_challenge_and_a_wild_draw_color_say_what_accepting_costs() -> None:
     assert game is not None
     game.side = Side.DARK
     game.play("1", "red 1 / wild draw color", color=Color.PINK)
-    assert "to draw until pink comes or challenge" in str(render.table(flip)[0].description)
-    assert "Draw until pink comes" in _labels(render.hand(flip, "2")[2])
+    assert "to draw until pink comes or challenge" in _text(render.table(flip))
+    assert "Draw until pink comes" in _labels(render.hand(flip, "2"))
 
 
 def test_a_player_removed_for_timeouts_is_labelled_so_not_as_left() -> None:
@@ -597,17 +593,12 @@ def test_a_player_removed_for_timeouts_is_labelled_so_not_as_left() -> None:
     table.leave_game(kicked, Removal.KICKED)
     table.leave_game(leaver)
     again = Table.from_snapshot(table.to_snapshot())
-    embed, _ = render.table(again)
-    rows = str(next(f.value for f in embed.fields if f.name == "Players")).splitlines()
+    rows = _fields(render.table(again))["Players"].splitlines()
     assert rows[1].endswith("(removed: timed out)") and rows[2].endswith("(removed: kicked)")
     assert rows[3].endswith("(left)")
     old = table.to_snapshot()
     del old["removed"]  # saved before removals were kept
     assert Table.from_snapshot(old).removed == {}
-
-
-def _fields(embed: discord.Embed) -> dict[str, str]:
-    return {str(f.name): str(f.value) for f in embed.fields}
 
 
 def test_flip_shows_every_hands_inactive_faces_in_full() -> None:
@@ -616,16 +607,16 @@ def test_flip_shows_every_hands_inactive_faces_in_full() -> None:
     (docs/rules.md §7)."""
     hand = ["red 1 / orange 6", "blue 2 / purple skip", "green 3 / wild draw color", "yellow 4 / wild"]
     table = _dealt({"1": hand, "2": ["red 5 / teal 5"]}, variant="flip")
-    fields = _fields(render.table(table)[0])
+    fields = _fields(render.table(table))
     assert fields["The dark side of every hand"] == "Ana: 🟧6 🟪skip 🌈wild 🌈wild+color\nBen: 🩵5"
     assert "backs" not in fields["Players"]
-    _, own, _ = render.hand(table, "1")
+    own = render.hand(table, "1")
     assert "🟨 yellow 4 (back: 🌈 wild)" in _fields(own)["Your cards"]
     assert "🟩 green 3 (back: 🌈 wild draw color)" in _fields(own)["Your cards"]
     game = table.game
     assert game is not None
     game.side = Side.DARK
-    assert _fields(render.table(table)[0])["The light side of every hand"].startswith("Ana: 🟥1 🟨4 🟩3 🟦2")
+    assert _fields(render.table(table))["The light side of every hand"].startswith("Ana: 🟥1 🟨4 🟩3 🟦2")
 
 
 def _ten_flip_hands(card: str) -> tuple[Table, list[Seat]]:
@@ -647,10 +638,10 @@ def test_ten_flip_hands_of_twenty_cards_fit_with_a_count_of_what_is_cut() -> Non
     table fits Discord's limits."""
     table, seats = _ten_flip_hands("red 1 / wild draw color")
     table.log.extend([f"{render.named(table, seats[0].id)} " + "x" * 80] * 8)
-    embed, _ = render.table(table)
-    _check_embed(embed)
-    faces = [f for f in embed.fields if str(f.name).startswith("The dark side")]
-    lines = "\n".join(str(f.value) for f in faces).splitlines()
+    view = render.table(table)
+    _check_view(view)
+    faces = [v for name, v in _fields(view).items() if name.startswith("The dark side")]
+    lines = "\n".join(faces).splitlines()
     assert len(faces) == 2 and len(lines) == 10
     for line in lines:
         shown = line.count("🌈wild+color")
@@ -675,13 +666,13 @@ def test_a_howler_reveal_says_when_and_goes_once_the_hand_changes() -> None:
     table = Table.from_snapshot(table.to_snapshot())
     game = table.game
     assert game is not None
-    shown = _fields(render.hand(table, "2")[1])
+    shown = _fields(render.hand(table, "2"))
     assert shown["Cy's hand when the Howler was played"] == "🟩 green 8, 🟦 blue 0"
     table.track_reveals(game.play("2", "red 5"))  # another hand changes: still shown
-    assert "Cy's hand when the Howler was played" in _fields(render.hand(table, "1")[1])
+    assert "Cy's hand when the Howler was played" in _fields(render.hand(table, "1"))
     table.track_reveals(game.draw("3"))  # Cy's hand changes: gone from the others' hands
     for viewer in ("1", "2"):
-        assert not any("Cy's hand" in name for name in _fields(render.hand(table, viewer)[1]))
+        assert not any("Cy's hand" in name for name in _fields(render.hand(table, viewer)))
 
 
 class Emojis:
@@ -707,28 +698,25 @@ def test_cards_show_their_emojis_on_buttons_options_and_in_the_text() -> None:
     square, and the table's and the hand's text put the emoji before each card's name."""
     table = _dealt({"1": ["red 2", "red 3", "wild draw four"], "2": ["blue 5"]})
     table.log.append("Ana played 🟥 red 9 and 🌈 wild draw four → red")
-    embed, _ = render.table(table, Emojis())
-    assert f"Top card: **{_mention('red 9')} red 9**" in str(embed.description)
-    assert _fields(embed)["Last moves"] == (
+    shown = render.table(table, Emojis())
+    assert f"Top card: **{_mention('red 9')} red 9**" in _text(shown)
+    assert _fields(shown)["Last moves"] == (
         f"Ana played {_mention('red 9')} red 9 and {_mention('wild draw four')} wild draw four → red"
     )
-    _, own, view = render.hand(table, "1", faces=Emojis())
-    assert f"{_mention('red 2')} red 2" in _fields(own)["Your cards"]
-    parts = [c for row in view.to_components() for c in row["components"]]
+    view = render.hand(table, "1", faces=Emojis())
+    assert f"{_mention('red 2')} red 2" in _fields(view)["Your cards"]
+    parts = _parts(view)
     buttons = {c["label"]: c.get("emoji", {}).get("name") for c in parts if c["type"] == 2}
     assert buttons["red 2"] == "uno_red_2" and buttons["wild draw four"] == "uno_wild_draw_four"
     assert "🟥 red 2" not in buttons and buttons["Show as picture"] == "🖼️"
-    playable = [f"red {n}" for n in range(9)] + [
-        "red skip",
-        "red reverse",
-        "red draw two",
-        "blue 9",
-        "green 9",
-    ]
-    many = _dealt({"1": [*playable, "wild", "wild draw four"], "2": ["blue 5"]})  # 16 plays: a select
-    _, _, view = render.hand(many, "1", faces=Emojis())
-    (select,) = [c for row in view.to_components() for c in row["components"] if c["type"] == 3]
-    assert [(o["label"], o["emoji"]["name"]) for o in select["options"]][:2] == [
+    # 27 plays (Flip: the backs differ): a select.
+    many = _dealt(
+        {"1": [f"red {n} / pink {m}" for n in range(9) for m in (1, 2, 3)], "2": ["blue 5 / teal 5"]},
+        variant="flip",
+    )
+    view = render.hand(many, "1", faces=Emojis())
+    (select,) = [c for c in _parts(view) if c["type"] == 3]
+    assert [(o["label"], o["emoji"]["name"]) for o in select["options"]][2:4] == [
         ("red 0", "uno_red_0"),
         ("red 1", "uno_red_1"),
     ]
@@ -742,13 +730,12 @@ def test_without_their_emojis_cards_are_shown_exactly_as_text() -> None:
     )
     table.log.append("Ana played 🟥 red 9")
     none = Emojis(only=set())
-    assert render.table(table, none)[0].to_dict() == render.table(table)[0].to_dict()
+    assert render.table(table, none).to_components() == render.table(table).to_components()
     text_hand = render.hand(table, "1")
     emoji_hand = render.hand(table, "1", faces=none)
-    assert emoji_hand[1].to_dict() == text_hand[1].to_dict()
-    assert emoji_hand[2].to_components() == text_hand[2].to_components()
-    some = json.dumps(render.table(table, Emojis(only={"uno_pink_2"}))[0].to_dict(), ensure_ascii=False)
-    text = json.dumps(render.table(table)[0].to_dict(), ensure_ascii=False)
+    assert emoji_hand.to_components() == text_hand.to_components()
+    some = json.dumps(render.table(table, Emojis(only={"uno_pink_2"})).to_components(), ensure_ascii=False)
+    text = json.dumps(render.table(table).to_components(), ensure_ascii=False)
     pink = _mention("pink 2")
     assert f"Draw pile shows: {pink} pink 2" in some and f"Ana: {pink} 🌈wild+color" in some
     assert some.replace(f"{pink} pink 2", "🩷 pink 2").replace(pink, "🩷2") == text
@@ -757,7 +744,7 @@ def test_without_their_emojis_cards_are_shown_exactly_as_text() -> None:
 def test_a_flip_table_shows_every_inactive_face_as_its_emoji() -> None:
     """Flip's inactive faces as emojis, each wild drawn for the side it is on: ``Ana: <e> <e>``."""
     table = _dealt({"1": ["red 1 / orange 6", "yellow 4 / wild"], "2": ["red 5 / teal 5"]}, variant="flip")
-    fields = _fields(render.table(table, Emojis())[0])
+    fields = _fields(render.table(table, Emojis()))
     assert fields["The dark side of every hand"] == (
         f"Ana: {_mention('orange 6')} {_mention('wild', Side.DARK)}\nBen: {_mention('teal 5')}"
     )
@@ -772,17 +759,12 @@ def test_ten_flip_hands_of_twenty_cards_fit_with_emojis_too() -> None:
     table.log.extend(
         [f"{render.named(table, seats[0].id)} played 🟥 red draw one and 🌈 wild draw color"] * 8
     )
-    embed, view = render.table(table, Emojis())
-    _check_embed(embed)
+    view = render.table(table, Emojis())
     _check_view(view)
-    lines = "\n".join(
-        str(f.value) for f in embed.fields if str(f.name).startswith("The dark side")
-    ).splitlines()
+    lines = "\n".join(v for name, v in _fields(view).items() if name.startswith("The dark side")).splitlines()
     assert len(lines) == 10 and all(line.endswith(f"… +{20 - line.count('🌈wild+color')}") for line in lines)
-    assert "<:uno_" in _fields(embed)["Last moves"]  # the newest lines keep their emojis
+    assert "<:uno_" in _fields(view)["Last moves"]  # the newest lines keep their emojis
     for seat in seats:
-        _, own, hand_view = render.hand(table, seat.id, faces=Emojis())
-        _check_embed(own)
-        _check_view(hand_view)
+        _check_view(render.hand(table, seat.id, faces=Emojis()))
     few = _dealt({"1": ["red 1 / pink 1"] * 3, "2": ["red 2 / pink 2"] * 3}, variant="flip")
-    assert _mention("pink 1") in _fields(render.table(few, Emojis())[0])["The dark side of every hand"]
+    assert _mention("pink 1") in _fields(render.table(few, Emojis()))["The dark side of every hand"]

@@ -185,6 +185,18 @@ def rig(
     return game
 
 
+def rig_many_plays(env: LocalDiscord, channel: Channel) -> Game:
+    """A Flip deal where alice (to play) holds 28 different playable cards, more than a hand's
+    buttons: 27 reds (``"red 2 / pink 1"``: their backs differ) and ``"blue 7 / teal 1"``, on a
+    red 7; bob holds two."""
+    reds = [f"red {n} / pink {m}" for n in (0, 1, 2, 3, 4, 5, 6, 8, 9) for m in (1, 2, 3)]
+    return rig(
+        env, channel, variant="flip", dealer="bob",
+        hands={"alice": [*reds, "blue 7 / teal 1"], "bob": ["blue 5 / teal 2", "yellow 6 / orange 2"]},
+        discard=["red 7 / pink 4"], draw=["blue 1 / teal 3", "blue 2 / teal 4", "blue 3 / teal 5"],
+    )  # fmt: skip
+
+
 async def hand(env: LocalDiscord, user: User, channel: Channel) -> Message:
     """Open the user's hand from the table's My hand button."""
     # The table message is published after the action that changed it.

@@ -8,7 +8,17 @@ import random
 from bot.engine.game import Game
 from bot.localdiscord.testing import LocalDiscord
 from bot.replay import check
-from tests.e2e.helpers import bot_of, command, open_table, play_out, table_of
+from tests.e2e.helpers import (
+    bot_of,
+    click,
+    command,
+    hand,
+    labels,
+    open_table,
+    play_out,
+    play_randomly,
+    table_of,
+)
 
 
 def held(game: Game, player: str) -> list[str]:
@@ -76,3 +86,46 @@ async def test_the_host_gives_a_seat_to_a_bot(uno: LocalDiscord) -> None:
     answer = await command(uno, alice, channel, "uno kick", member=bob, bot=True)
     assert answer is not None and "no bot can take it" in answer.text
     assert table_of(uno, channel).seat(str(bob.id)) is not None and "ai:3" not in game.players
+
+
+async def test_a_seat_one_timeout_from_removal_is_offered_to_a_bot(uno: LocalDiscord) -> None:
+    """bob runs out of time a second time (one short of removal at 3): the channel is told, with
+    a button that gives his seat to a bot; carol (not the host) may not press it, alice (the
+    host) does, and the bot holds bob's hand as the timeout left it; pressed again, it is
+    refused."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    table = await open_table(uno, channel, alice, [bob], bots=1)
+    table.turn_seconds = 0
+    game = table.game
+    assert game is not None
+    rng = random.Random(2)
+    while game.pending.player != str(bob.id):  # alice plays, the bot by itself, until bob's turn
+        before = game.version
+        if game.pending.player == str(alice.id):
+            await play_randomly(uno, alice, await hand(uno, alice, channel), rng)
+        await s.wait_until(lambda before=before: game.version != before, 10)
+    table.timeouts[str(bob.id)] = 1
+    # bob's turn timer alone: 1 s, and no timer for whoever comes next.
+    table.turn_seconds = 1
+    bot_of(uno).service.scheduler.schedule(table)
+    table.turn_seconds = 0
+    offer = await s.wait_for_message(channel, lambda m: "Give bob's seat to a bot" in labels(m), timeout=10)
+    assert "bob has run out of time 2 times in a row" in offer.text
+    assert table.in_game(str(bob.id)) and table.timeouts[str(bob.id)] == 2
+    version = game.version
+    bobs = held(game, str(bob.id))
+
+    answer = await click(uno, carol, offer, "Give bob's seat to a bot")
+    assert answer is not None and answer.ephemeral and "Only the host" in answer.text
+    assert table_of(uno, channel).in_game(str(bob.id))
+    answer = await click(uno, alice, offer, "Give bob's seat to a bot")
+    assert answer is not None and answer.ephemeral and "bob: a bot plays their seat now" in answer.text
+    table = table_of(uno, channel)
+    game = table.game
+    assert game is not None and str(bob.id) not in game.players
+    assert [x.name for x in table.seats] == ["alice", "Bot 2 (for bob)", "Bot 1"]
+    saved = game.to_dict()
+    assert held(Game.replay({**saved, "journal": saved["journal"][:version]}), "ai:2") == bobs
+    answer = await click(uno, alice, offer, "Give bob's seat to a bot")
+    assert answer is not None and answer.text == "That player isn't at this table."

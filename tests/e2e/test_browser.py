@@ -1,9 +1,10 @@
 """A real browser on the local page: headless Chromium (Debian's ``chromium``, driven by Playwright)
 opens a lobby with ``/uno new``, adds two bots, starts, opens the hand, plays a card and sees the
 table message change, on a desktop and a phone screen. The pages end up in
-``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; three DOS turns in
-``artifacts/browser-dos.png``; a classic table and a
-rigged hand of 22 cards with the card emojis in ``artifacts/cards-1280.png`` and ``cards-390.png``.
+``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; with the card emojis, a
+classic table and a rigged hand of 22 cards in ``artifacts/cards-1280.png`` and ``cards-390.png``,
+a lobby in ``lobby-<width>.png``, a Flip table on its dark side in ``flip-dark-<width>.png``,
+three DOS turns in ``browser-dos.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
 Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
@@ -22,12 +23,13 @@ from typing import Any
 
 import pytest
 
+from bot.engine.cards import Color, Side
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Clock
 from bot.localdiscord.testing import LocalDiscord, png
 from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
-from tests.e2e.helpers import bot_of, open_table, rig, table_of
+from tests.e2e.helpers import bot_of, click, lobby_message, open_table, published_table, rig, table_of
 from tests.localdiscord.demo_bot import DemoBot
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
@@ -160,21 +162,21 @@ async def play_first_move(page: Any, url: str) -> None:
     # The table message (the one with My hand); bots may move first, then it waits for alice.
     table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
     await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
-    before = await table.locator(".embed").inner_text()
+    before = await table.locator(".container").inner_text()
 
     await table.get_by_role("button", name="My hand").click()
     hand = page.locator("#side .msg", has_text="Your hand").first
     await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
     expected = await make_a_move(hand)
 
-    await expect(table.locator(".embed")).to_contain_text(expected, timeout=WAIT_MS)
-    assert await table.locator(".embed").inner_text() != before
+    await expect(table.locator(".container")).to_contain_text(expected, timeout=WAIT_MS)
+    assert await table.locator(".container").inner_text() != before
 
 
 async def make_a_move(hand: Any) -> re.Pattern[str]:
     """Play a wild if one is playable (naming the first color), else the first playable card,
     else draw, else accept what is pending; returns the table log line to expect."""
-    cards = set((await hand.locator(".field", has_text="Your cards").inner_text()).splitlines()[1:])
+    cards = set((await hand.locator(".text", has_text="Your cards").inner_text()).splitlines()[1:])
     buttons = hand.locator("button:enabled")
     labels = [label.strip() for label in await buttons.all_inner_texts()]
     playable = [label for label in labels if label in cards]
@@ -449,3 +451,125 @@ async def press(button: Any) -> None:
     """Press a button of the hand, or give up after 3 s: the page may redraw the hand just as
     Playwright looks at the button (the caller looks again)."""
     await button.click(timeout=3000)
+
+
+async def bottom(page: Any) -> None:
+    """Scroll the channel to its newest message (for a screenshot)."""
+    await page.locator("#messages").evaluate("(box) => { box.scrollTop = box.scrollHeight; }")
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "name"), [(1280, 900, "desktop"), (390, 844, "phone")], ids=["desktop", "phone"]
+)
+async def test_a_game_in_its_thread_and_its_rematch(
+    browser_env: LocalDiscord, width: int, height: int, name: str
+) -> None:
+    """The channel set to a thread per game: alice's /uno new leaves a pointer in #uno with a link
+    to its thread; the page follows it, the game is played there to its end (rigged: alice holds
+    one card), the standings offer Rematch, which opens the next lobby in the same thread; back
+    in #uno the pointer tells the result. Screenshots ``artifacts/thread-<step>-<name>.png``."""
+    env = browser_env
+    stand_in, parent = env.stand_in, env.channel("uno")
+    stand_in.grant(env.user("alice"), "manage_channels")
+    shot = SCREENSHOT.with_name(f"thread-rematch-{name}.png")
+    async with chromium(width, height, shot) as (page, problems):
+        await page.goto(stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        line = page.locator("#line")
+        for typed in ("/uno settings threads:True", "/uno new scoring:single-round"):
+            await line.fill(typed)
+            await line.press("Enter")
+            await expect(line).to_have_value("", timeout=WAIT_MS)
+        link = page.locator("#messages .msg .thread")
+        await expect(link).to_contain_text("UNO · alice's game", timeout=WAIT_MS)
+        await bottom(page)
+        await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-pointer-{name}.png")), full_page=True)
+        await link.click()
+        await expect(page.locator("#chan option:checked")).to_contain_text("🧵 UNO · alice's game")
+        lobby = page.locator("#messages .msg", has_text="UNO lobby")
+        await lobby.get_by_role("button", name="Add bot").click()
+        await expect(lobby).to_contain_text("Seats (2/10)", timeout=WAIT_MS)
+        await lobby.get_by_role("button", name="Start").click()
+        [thread] = stand_in.threads(parent)
+        await stand_in.wait_until(lambda: (t := bot_of(env).service.tables.get(thread.id)) and t.game, 10)
+        rig(env, thread, variant="classic", dealer="Bot 1",
+            hands={"alice": ["red 2"], "Bot 1": ["blue 5", "yellow 6"]},
+            discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
+        bot_of(env).service.publisher.publish(table_of(env, thread))
+        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
+        await table.get_by_role("button", name="My hand").click()
+        hand = page.locator("#side .msg", has_text="Your hand").first
+        await hand.get_by_role("button", name="red 2").click()
+        standings = page.locator("#messages .msg", has_text="won!")
+        await expect(standings).to_contain_text("alice won!", timeout=WAIT_MS)
+        # Settled: the table message shows the end (without its buttons).
+        await expect(page.locator("#messages .msg", has_text="The game is over")).to_have_count(
+            1, timeout=WAIT_MS
+        )
+        await bottom(page)
+        await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-standings-{name}.png")), full_page=True)
+        await standings.get_by_role("button", name="Rematch").click()
+        # The first lobby message says the game started; the rematch's is new, below the standings.
+        rematch = page.locator("#messages .msg", has_text="UNO lobby")
+        await expect(rematch).to_have_count(1, timeout=WAIT_MS)
+        await expect(rematch).to_contain_text("Bot 1")
+        await expect(rematch.get_by_role("button", name="Join")).to_be_visible()
+        await bottom(page)
+        await page.screenshot(
+            path=str(SCREENSHOT.with_name(f"thread-rematch-lobby-{name}.png")), full_page=True
+        )
+        problems += await overflowing(page, width)
+        await page.locator("#parent a").click()
+        await expect(page.locator("#messages .msg").first).to_contain_text("🏆 alice won", timeout=WAIT_MS)
+        problems += await overflowing(page, width)
+    assert not problems, problems
+
+
+FLIP_HANDS = {
+    "alice": ["red 1 / orange 6", "blue 2 / purple skip everyone", "green 3 / wild draw color", "yellow 4 / wild",
+              "red 5 / teal 5", "blue 6 / pink draw five"],
+    "bob": ["yellow 7 / pink 2", "green 8 / teal skip everyone", "red flip / orange flip"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
+    cards_env: LocalDiscord, width: int, height: int
+) -> None:
+    """A Flip lobby with a bot, then its table turned to the dark side, with the card emojis
+    (screenshots ``artifacts/lobby-<width>.png``, ``flip-dark-<width>.png``): the top card's
+    picture beside the heading, every hand's light faces as pictures; nothing sticks out."""
+    env, ch = cards_env, cards_env.channel("uno")
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    async with chromium(width, height, SCREENSHOT.with_name(f"lobby-{width}.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        line = page.locator("#line")
+        await line.fill("/uno new variant:flip")
+        await line.press("Enter")
+        lobby = page.locator("#messages .msg", has_text="UNO lobby")
+        await lobby.get_by_role("button", name="Add bot").click()
+        await expect(lobby).to_contain_text("Seats (2/10)", timeout=WAIT_MS)
+        problems += await overflowing(page, width)
+    assert not problems, problems
+    await click(env, env.user("bob"), lobby_message(env, ch), "Join")
+    await click(env, env.user("alice"), lobby_message(env, ch), "Start")
+    await env.stand_in.wait_until(lambda: published_table(env, ch))
+    ai = next(s.id for s in table_of(env, ch).seats if s.is_ai)
+    game = rig(env, ch, variant="flip", dealer="bob", hands={**FLIP_HANDS, ai: ["red 2 / pink 9"]},
+               discard=["red 9 / teal draw five"], draw=["blue 1 / pink 3", "green 2 / purple 4"])  # fmt: skip
+    game.side, game.color = Side.DARK, Color.TEAL  # flipped by the red flip: the top card's dark face
+    table_of(env, ch).log.append("bob played 🟥 red flip")
+    bot_of(env).service.publisher.publish(table_of(env, ch))
+    async with chromium(width, height, SCREENSHOT.with_name(f"flip-dark-{width}.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        await expect(table).to_contain_text("The light side of every hand", timeout=WAIT_MS)
+        await expect(table.locator("img.thumb")).to_have_count(1)
+        await table.get_by_role("button", name="My hand").click()
+        hand = page.locator("#side .msg", has_text="Your hand").first
+        await expect(hand).to_contain_text("6 cards", timeout=WAIT_MS)
+        problems += await overflowing(page, width)
+    assert not problems, problems

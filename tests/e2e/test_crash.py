@@ -294,7 +294,7 @@ class Play:
                 f"game went from version {before} to {after}: "
                 + ("an answered action was lost" if expected else "an action was applied without being asked")
             )
-            if answer is not None and on_hand and STALE in answer.content:
+            if answer is not None and on_hand and STALE in answer.text:
                 self.out.stale_refusals += 1
             if answer is not None and on_hand and picking(answer):
                 self.wild = label
@@ -312,9 +312,9 @@ class Play:
         picker (a wild's color comes next) nor a refusal as stale."""
         if answer is None:
             return False
-        if not answer.content.startswith(HAND):
+        if not answer.text.startswith(HAND):
             raise AssertionError(f"{self.name}: a hand click was answered with {answer.text!r}")
-        return not picking(answer) and STALE not in answer.content
+        return not picking(answer) and STALE not in answer.text
 
     def record_move(self, before: int, user: User, label: str) -> None:
         """Note the move that took the game from version ``before`` to the next; in the crash

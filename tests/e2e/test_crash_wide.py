@@ -520,8 +520,8 @@ class Run:
         response = record.current_answer()
         answer = response.message if response is not None else None
         if clicked is not None:
-            assert answer is not None and answer.content.startswith(HAND), f"a hand click answered {answer}"
-            applied = not picking(answer) and STALE not in answer.content
+            assert answer is not None and answer.text.startswith(HAND), f"a hand click answered {answer}"
+            applied = not picking(answer) and STALE not in answer.text
             button = int(custom_id.split(":")[3]) - int(before["base_version"])
             after = self.saved(table, "after a click")
             high = int(after["game"]["version"]) if after and after.get("game") else 10**9

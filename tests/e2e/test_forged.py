@@ -23,6 +23,7 @@ from tests.e2e.helpers import (
     lobby_message,
     open_table,
     rig,
+    rig_many_plays,
     table_message,
     table_of,
 )
@@ -153,12 +154,7 @@ async def test_forged_game_clicks_are_refused(uno: LocalDiscord, caplog: pytest.
     ch, other = uno.channel("uno"), uno.channel("uno-2")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
-    reds = [f"red {n}" for n in range(10)] + ["red skip", "red reverse", "red draw two"]
-    game = rig(
-        uno, ch, variant="classic", dealer="bob",
-        hands={"alice": [*reds, "wild", "wild draw four", "yellow 7"], "bob": ["blue 5", "yellow 6"]},
-        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
-    )  # fmt: skip
+    game = rig_many_plays(uno, ch)
     mine = await hand(uno, alice, ch)
     assert mine.selects  # more playable cards than buttons: they are in a select
     cards = mine.selects[0]["custom_id"]
@@ -180,7 +176,7 @@ async def test_forged_game_clicks_are_refused(uno: LocalDiscord, caplog: pytest.
         (f"uno:h:{ch.id}:{v}:zz", "broken", True),
     ):
         await refused(uno, caplog, forge(uno, alice, mine, custom_id), ch, before, says=says, logged=logged)
-    assert game.pending.player == table_of(uno, ch).seats[0].id and len(game.hands[str(alice.id)]) == 16
+    assert game.pending.player == table_of(uno, ch).seats[0].id and len(game.hands[str(alice.id)]) == 28
 
 
 async def test_forged_targets_are_refused(uno: LocalDiscord, caplog: pytest.LogCaptureFixture) -> None:

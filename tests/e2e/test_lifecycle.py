@@ -83,6 +83,8 @@ async def test_restart_posts_the_message_of_a_lobby_saved_without_one(uno: Local
     alice, bob = uno.user("alice"), uno.user("bob")
     await command(uno, alice, ch, "uno new")
     lobby = table_of(uno, ch)
+    # The bot saves the message's id once it is posted (the test sees the message a moment before).
+    await uno.stand_in.wait_until(lambda: lobby.message_id is not None)
     lobby.message_id = None  # as saved by /uno new before it posts the lobby message
     await uno.client.service.acting.save(lobby)  # type: ignore[attr-defined]
     before = len(uno.stand_in.messages(ch))
@@ -115,8 +117,12 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
             and table.log[removal + 1] == "alice left the game"
         )
         # alice was the only human: the bots don't play on for nobody.
-        await env.stand_in.wait_for_message(ch, lambda m: "Only bots were left" in m.text)
+        ended = await env.stand_in.wait_for_message(ch, lambda m: "Only bots were left" in m.text)
         assert bot_of(env).service.tables.get(ch.id) is None
+        # alice can play again with the same bots: the message offers a rematch.
+        await click(env, alice, ended, "Rematch")
+        await env.stand_in.wait_until(lambda: bot_of(env).service.tables.get(ch.id) is not None)
+        assert [x.name for x in table_of(env, ch).seats] == ["alice", "Bot 1", "Bot 2"]
         stats = await bot_of(env).storage.stats(table.guild_id, alice_id)  # a game played, and lost
         assert (stats.games_played, stats.games_won) == (1, 0)
 
@@ -327,13 +333,25 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     await uno.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
     board = await command(uno, bob, ch, "uno leaderboard")
     assert board is not None and f"<@{alice.id}>" in board.text
+    # Readable on a phone: two short lines per player, no table.
+    lines = board.embeds[0]["description"].split("\n")
+    assert lines[0] == f"**1.** <@{alice.id}> · 🏆 1 of 1 (100%)" and len(lines) == 4
+    assert all(len(line) <= 48 for line in lines)
     stats = await command(uno, bob, ch, "uno stats", member=alice)
     assert stats is not None and stats.embeds[0]["description"] == (
         "Games played: **1** · won: **1** (100%)\nRounds won: **1**\nPoints scored: **0**"
     )
-    assert stats.embeds[0]["fields"] == [
-        {"name": "UNO", "value": stats.embeds[0]["description"], "inline": True}
-    ]
+    recent = stats.embeds[0]["fields"][1]
+    assert stats.embeds[0]["fields"][0] == {
+        "name": "UNO",
+        "value": stats.embeds[0]["description"],
+        "inline": True,
+    }
+    assert recent["name"] == "Recent games" and recent["value"].startswith("✅ Won · UNO · +0 · <t:")
+    # Points over time, as a chart attached to the answer and shown in its embed.
+    [chart] = stats.attachments
+    assert chart["filename"] == "uno-stats.png" and chart["size"] > 5000
+    assert stats.embeds[0]["image"]["url"] == "attachment://uno-stats.png"
     answer = await command(uno, alice, ch, "uno forget-me")
     assert answer is not None and answer.ephemeral
     board = await command(uno, bob, ch, "uno leaderboard")
@@ -404,7 +422,7 @@ async def test_a_bot_winning_closes_the_table(uno: LocalDiscord) -> None:
     assert answer is not None
     await click(uno, alice, answer, "🟥 red 2")
     await uno.stand_in.wait_for_message(ch, lambda m: "Bot 1 won!" in m.text)
-    await uno.stand_in.wait_until(lambda: "The game is over." in message.text and not message.components)
+    await uno.stand_in.wait_until(lambda: "The game is over." in message.text and not message.buttons)
     assert table.game is not None and table.game.winners == ["ai:1"]
     assert not any("it's your move" in m.text for m in uno.stand_in.messages(ch))
 

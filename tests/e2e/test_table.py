@@ -10,9 +10,11 @@ import pytest
 
 from bot.engine.cards import Color
 from bot.engine.options import HouseRule, Options, PendingKind
+from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import hands as open_hands
 from tests.e2e.helpers import (
+    bot_of,
     choose,
     choose_label,
     click,
@@ -22,6 +24,7 @@ from tests.e2e.helpers import (
     lobby_message,
     open_table,
     rig,
+    rig_many_plays,
     table_message,
     table_of,
 )
@@ -200,7 +203,7 @@ async def test_hands_stay_private(uno: LocalDiscord) -> None:
         mine = [m for m in uno.stand_in.visible_messages(user, ch) if m.ephemeral]
         assert len(mine) == 1 and f"<#{ch.id}>" in mine[0].text
         assert f"{len(game.hands[seat.id])} cards" in mine[0].text
-        shown = mine[0].text.split("Your cards", 1)[1]
+        shown = mine[0].text.split("**Your cards**", 1)[1]
         assert sorted(line.strip("*").split(" ", 1)[1] for line in shown.strip().splitlines()) == sorted(
             c.name for c in game.hands[seat.id]
         )
@@ -275,13 +278,7 @@ async def test_a_refused_choice_redraws_the_hand_with_the_reason(uno: LocalDisco
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
-    reds = [f"red {n}" for n in range(10)] + ["red skip", "red reverse", "red draw two"]
-    game = rig(
-        uno, ch, variant="classic", dealer="bob",
-        hands={"alice": [*reds, "wild", "wild draw four", "blue 7", "green 7", "yellow 7"],
-               "bob": ["blue 5", "yellow 6"]},
-        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
-    )  # fmt: skip
+    game = rig_many_plays(uno, ch)
     message = await hand(uno, alice, ch)
     assert message.selects  # more playable cards than buttons: they are in a select
     red_2 = next(o["value"] for o in message.selects[0]["options"] if o["label"] == "🟥 red 2")
@@ -291,9 +288,9 @@ async def test_a_refused_choice_redraws_the_hand_with_the_reason(uno: LocalDisco
     answer = await choose(uno, alice, message, red_2)
     assert answer is message and message.revision == revision + 1
     assert "⚠️ That card doesn't match the top card." in message.text
-    assert "🟥 red 2" not in str(message.components)
+    assert "🟥 red 2" not in str([*message.selects, *message.buttons])
     assert [m for m in uno.stand_in.visible_messages(alice, ch) if m.ephemeral] == private
-    assert game.version == version and len(game.hands[table_of(uno, ch).seats[0].id]) == 18
+    assert game.version == version and len(game.hands[table_of(uno, ch).seats[0].id]) == 28
 
 
 async def test_a_new_hand_message_replaces_the_last(uno: LocalDiscord) -> None:
@@ -378,3 +375,36 @@ async def test_a_drawn_card_is_played_from_the_hand(uno: LocalDiscord) -> None:
     assert message is not None and "name the color" in message.text and "Back" in labels(message)
     await click(uno, bob, message, "green")
     assert game.top.name == "wild" and game.color is Color.GREEN
+
+
+async def test_a_hand_shows_its_eighteen_playable_cards_as_buttons(uno: LocalDiscord) -> None:
+    """Components V2 leaves room for more card buttons: eighteen different playable cards are
+    all buttons, with no select to page through."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    reds = [f"red {n}" for n in range(10)] + ["red skip", "red reverse", "red draw two"]
+    rig(
+        uno, ch, variant="classic", dealer="bob",
+        hands={"alice": [*reds, "wild", "wild draw four", "blue 7", "green 7", "yellow 7"],
+               "bob": ["blue 5", "yellow 6"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
+    )  # fmt: skip
+    message = await hand(uno, alice, ch)
+    assert message.flags & FLAG_COMPONENTS_V2 and not message.selects
+    shown = labels(message)
+    assert all(f"🟥 {card}" in shown for card in reds) and "🌈 wild draw four" in shown, shown
+
+
+async def test_a_table_message_posted_before_components_v2_becomes_one(uno: LocalDiscord) -> None:
+    """A game restored with a table message drawn as an embed (before Components V2): its next
+    update turns that message into a Components V2 one (the embed goes; Discord refuses both)."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    table = await open_table(uno, ch, alice, [bob])
+    state = uno.stand_in.state
+    old = state.create_message(ch, state.bot, {"content": "", "embeds": [{"title": "UNO · round 1"}]})
+    table.message_id = old.id
+    bot_of(uno).service.publisher.publish(table)
+    await uno.stand_in.wait_until(lambda: old.flags & FLAG_COMPONENTS_V2, timeout=5)
+    assert not old.embeds and "Waiting for" in old.text and "My hand" in labels(old)

@@ -167,3 +167,25 @@ def test_forget_user(storage: Backend) -> None:
         return fresh.games_played, fresh.points
 
     assert storage.run(again) == (1, 20)  # playing again starts a new record
+
+
+def test_recent_games_of_a_player(storage: Backend) -> None:
+    """A player's last games in the guild, oldest first, each with whether they won and the
+    points of the rounds they won in it (other guilds' games and other players' rounds left out);
+    at most ``limit``, the newest kept."""
+
+    async def main(s: Storage) -> None:
+        await s.delete_table(1, [rnd("g1", 1, ANA, 30, [ANA, BEN]), rnd("g1", 2, BEN, 90, [ANA, BEN])])
+        await s.delete_table(1, [game("g1", [BEN], [ANA, BEN], rounds=2)])
+        await s.delete_table(2, [rnd("g2", 1, ANA, 200, [ANA, CY], variant="flip")])
+        await s.delete_table(2, [game("g2", [ANA], [ANA, CY], variant="flip")])
+        await s.delete_table(3, [rnd("g3", 1, ANA, 999, [ANA], guild=OTHER_GUILD)])
+        await s.delete_table(3, [game("g3", [ANA], [ANA], guild=OTHER_GUILD)])
+        recent = await s.recent_games(GUILD, ANA)
+        assert [(g.variant, g.won, g.points) for g in recent] == [("classic", False, 30), ("flip", True, 200)]
+        assert recent[0].finished_at <= recent[1].finished_at
+        assert [g.points for g in await s.recent_games(GUILD, BEN)] == [90]
+        assert [g.variant for g in await s.recent_games(GUILD, ANA, limit=1)] == ["flip"]
+        assert await s.recent_games(GUILD, DEE) == []
+
+    storage.run(main)

@@ -185,6 +185,10 @@ def test_a_game_left_to_bots_ends() -> None:
     assert change.closed and storage.tables == {} and act.tables.get(CHANNEL) is None
     assert [type(r) for r in storage.results] == [GameResult]
     assert "Only bots" in (change.posts[0].content or "")
+    # Its players can play again: the post carries the game's Rematch button.
+    view = change.posts[0].view
+    assert view is not None
+    assert [c.get("label") for row in view.to_components() for c in row["components"]] == ["Rematch"]
 
 
 def test_changes_of_one_table_take_turns_under_its_lock() -> None:

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from bot.render.seats import seat_offer
 from bot.service.scheduling import Scheduler
 from bot.storage import GameResult
 from bot.tables import TableState
@@ -96,6 +97,29 @@ def test_a_player_is_removed_after_max_timeouts() -> None:
     assert at == sorted(at), table.log
     assert storage.tables[CHANNEL]["timeouts"] == {ANA: 2}
     assert storage.tables[CHANNEL]["removed"] == {ANA: "timeouts"}  # shown as removed, not "left"
+
+
+def test_one_timeout_short_of_removal_offers_the_seat_to_a_bot() -> None:
+    """The timeout that leaves a player one short of ``max_timeouts`` keeps them in the game and
+    says so in the channel, with a button (for the host or a moderator) giving the seat to a bot
+    (docs/rules.md §5.3)."""
+    storage, table = MemoryStorage(), game(BEN, "ai", first=ANA)
+    table.turn_seconds = 0.01  # type: ignore[assignment]
+    table.timeouts[ANA] = 1
+    svc, client, changes = service(storage, table, max_timeouts=3)
+
+    async def body() -> None:
+        svc.scheduler.schedule(table)
+        await until(lambda: bool(changes))
+
+    run(body)
+    assert table.in_game(ANA) and table.timeouts == {ANA: 2}
+    text, view = seat_offer(table, ANA, 2)
+    assert [p.content for p in changes[0].posts] == [text] and ("send", CHANNEL, text, None) in client.calls
+    assert "Ana has run out of time 2 times in a row: once more and they leave the game" in text
+    [button] = [c for row in view.to_components() for c in row["components"]]
+    assert button["label"] == "Give Ana's seat to a bot"
+    assert button["custom_id"] == f"uno:t:{CHANNEL}:0:seat:{ANA}"
 
 
 def test_an_idle_lobby_expires() -> None:

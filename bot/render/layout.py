@@ -1,0 +1,116 @@
+"""What the Components V2 messages (the lobby, the table, a hand) are built of: a colored
+container holding a heading (with a card's picture beside it when there is one), text blocks
+and action rows, within Discord's limits (40 components, nested ones counted; 4,000 characters
+of text in all: https://discord.com/developers/docs/components/reference)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot.components import layout_of
+from bot.engine.cards import Face, Side
+from bot.render.words import Faces, trim
+
+MAX_COMPONENTS = 40
+MAX_TEXT = 4000
+ROW_WIDTH = 5  # buttons in an action row (a select fills one alone)
+Item = discord.ui.Item[Any]
+
+
+def block(title: str, text: str) -> str:
+    """A titled block of text: ``"**Players**\\n…"``."""
+    return f"**{title}**\n{text}"
+
+
+def small(text: str) -> str:
+    """One line in Discord's small grey text (``-#``), as an embed's footer was."""
+    return "-# " + text.replace("\n", " ")
+
+
+def picture(face: Face, side: Side, faces: Faces) -> str | None:
+    """The address of ``face``'s card picture as drawn for ``side`` (its emoji's image on the
+    CDN), or None when it has no emoji."""
+    emoji = faces.for_face(face, side)
+    return emoji.url if emoji is not None and emoji.id else None
+
+
+def heading(text: str, image: str | None = None, description: str | None = None) -> Item:
+    """``text`` with the picture at ``image`` on its right (a section with a thumbnail;
+    ``description`` is its alternative text), or alone."""
+    shown: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(text)
+    if image is None:
+        return shown
+    return discord.ui.Section(shown, accessory=discord.ui.Thumbnail(image, description=description))
+
+
+def rows(items: Iterable[Item]) -> list[discord.ui.ActionRow[Any]]:
+    """``items`` in action rows: grouped by their ``row`` (in its order; None last), a group
+    wider than a row continued on the next, a select alone in its row."""
+    return [discord.ui.ActionRow(*group) for group in _grouped(items)]
+
+
+def rows_size(items: Iterable[Item]) -> int:
+    """How many components ``items`` make in `rows` (theirs and the rows')."""
+    groups = _grouped(items)
+    return len(groups) + sum(map(len, groups))
+
+
+def _grouped(items: Iterable[Item]) -> list[list[Item]]:
+    by_row: dict[int, list[Item]] = {}
+    for item in items:
+        by_row.setdefault(10_000 if item.row is None else item.row, []).append(item)
+    groups: list[list[Item]] = []
+    for key in sorted(by_row):
+        width = ROW_WIDTH  # of the row being filled: none yet
+        for item in by_row[key]:
+            if width + item.width > ROW_WIDTH:
+                groups.append([])
+                width = 0
+            groups[-1].append(item)
+            width += item.width
+    return groups
+
+
+def size(items: Iterable[Item]) -> int:
+    """How many components ``items`` are, nested ones counted (as Discord counts them)."""
+    total = 0
+    for item in items:
+        total += 1
+        walk = getattr(item, "walk_children", None)
+        if walk is not None:
+            total += sum(1 for _ in walk())
+    return total
+
+
+def fit(texts: list[str], limit: int = MAX_TEXT) -> list[str]:
+    """``texts`` cut so that together they hold at most ``limit`` characters: the last ones
+    first (each keeps its start, ending in "…")."""
+    shown = list(texts)
+    over = sum(map(len, shown)) - limit
+    for n in range(len(shown) - 1, -1, -1):
+        if over <= 0:
+            break
+        keep = max(len(shown[n]) - over, 1)
+        over -= len(shown[n]) - keep
+        shown[n] = trim(shown[n], keep) if keep > 1 else "…"
+    return shown
+
+
+def message(accent: int, top: list[Item], texts: list[str], bottom: list[Item]) -> discord.ui.LayoutView:
+    """One container in ``accent``: the ``top`` items (a heading, maybe action rows), the
+    ``texts`` as text blocks (cut to fit with the top's text, `fit`), then the ``bottom`` items
+    (action rows)."""
+    used = sum(len(c.content) for i in top for c in _texts(i))
+    body: list[Item] = [discord.ui.TextDisplay(t) for t in fit([t for t in texts if t], MAX_TEXT - used)]
+    container = discord.ui.Container(*top, *body, *bottom, accent_colour=accent)
+    return layout_of(container)
+
+
+def _texts(item: Item) -> list[discord.ui.TextDisplay[Any]]:
+    if isinstance(item, discord.ui.TextDisplay):
+        return [item]
+    children = getattr(item, "walk_children", None)
+    return [c for c in children() if isinstance(c, discord.ui.TextDisplay)] if children else []

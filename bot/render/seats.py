@@ -1,0 +1,38 @@
+"""The offer of a seat to a bot (docs/rules.md §5.3): said in the channel when a player is one
+timeout away from being removed (§5.2), with a button for the host or a moderator."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.components import UnoButton, view_of
+from bot.render.words import plain
+from bot.tables import Table
+
+TABLE_SCOPE = "t"  # the button acts on the table (bot/components.py's scopes)
+LABEL_MAX = 80  # Discord's limit for a button's label
+
+
+def seat_offer(table: Table, player: str, timeouts: int) -> tuple[str, discord.ui.View]:
+    """What is said when ``player`` has run out of time ``timeouts`` times in a row, one short of
+    removal: the warning, and a button that gives their seat (hand, score and turn) to a bot. It
+    carries the player's id; pressing it is refused to anyone but the host or a member with
+    Manage Messages, and once the player is out of the game."""
+    name = table.name(player)
+    text = (
+        f"⏰ {plain(name)} has run out of time {timeouts} times in a row: once more and they leave the "
+        "game. The host (or a member with Manage Messages) can give their seat, with its hand and "
+        "score, to a bot now."
+    )
+    label = f"Give {name[:40]}'s seat to a bot"[:LABEL_MAX]
+    button = UnoButton(
+        TABLE_SCOPE,
+        table.channel_id,
+        0,
+        "seat",
+        player,
+        label=label,
+        emoji="🤖",
+        style=discord.ButtonStyle.primary,
+    )
+    return text, view_of(button)

@@ -1,0 +1,79 @@
+"""Games in threads of their own: the pointer in the parent channel, edited with the result when
+the table closes, and the end of a game whose thread (or channel) was archived or deleted.
+
+A thread that is archived or deleted takes its game with it: the game ends as an abandoned one
+(recorded as played, no winner, its finished rounds standing), and nothing is said in the thread
+(a message would reopen an archived thread; a deleted one is gone), only in the pointer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.http import handle_message_parameters
+
+from bot.render.thread import pointer_over
+from bot.service.acting import NotSaved
+from bot.tables import NoTable, Table, TableState
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+log = logging.getLogger(__name__)
+ARCHIVED = "its thread was archived"
+DELETED = "its thread was deleted"
+CHANNEL_DELETED = "its channel was deleted"
+
+
+class Threads:
+    """The pointers of tables in threads, and the end of a thread's game (see the module)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    def closed(self, table: Table, why: str = "") -> None:
+        """The table closed: edit its pointer (if it has one) with the result, in the
+        background."""
+        if table.parent_id is None or table.pointer_id is None:
+            return
+        parent_id, pointer_id, text = table.parent_id, table.pointer_id, pointer_over(table, why)
+
+        async def edit() -> None:
+            with (
+                handle_message_parameters(content=text) as params,
+                contextlib.suppress(discord.HTTPException),  # the pointer was deleted: nothing to tell
+            ):
+                await self.service.client.http.edit_message(parent_id, pointer_id, params=params)
+
+        self.service.updates.spawn(edit())
+
+    async def gone(self, channel_id: int, why: str) -> None:
+        """The thread (or channel) ``channel_id`` was archived or deleted: its open table ends
+        as abandoned (``why`` in its log and its pointer), and every table in a thread of a
+        deleted channel too. Nothing happens where no table is open."""
+        ids = [channel_id]
+        if why == CHANNEL_DELETED:
+            ids += [t.channel_id for t in self.service.tables if t.parent_id == channel_id]
+        for table_id in ids:
+            await self._end(table_id, DELETED if table_id != channel_id else why)
+
+    async def _end(self, channel_id: int, why: str) -> None:
+        table = self.service.tables.get(channel_id)
+        if table is None or table.state is TableState.OVER:
+            return
+        try:
+            async with self.service.acting.change(channel_id) as change:
+                table = change.table
+                if table.state is TableState.OVER:
+                    change.nothing()
+                    return
+                log.info("table %s ended: %s", channel_id, why)
+                change.abandon(f"The game has ended: {why}.")
+                change.posts.clear()  # said in the pointer only (see the module)
+        except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, ended at its next update
+            return
+        self.closed(table, why)
+        self.service.after(change, publish=False, point=False)

@@ -1,0 +1,45 @@
+"""``/uno stats``' recent results and chart (bot/render/stats.py)."""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PIL import Image
+
+from bot.render.stats import chart, recent_lines
+from bot.storage import PlayerGame
+
+GAMES = [
+    PlayerGame(1_700_000_000.0 + i * 3600, "flip" if i % 2 else "classic", i % 3 == 0, 40 * i)
+    for i in range(8)
+]
+
+
+def test_recent_lines_newest_first_and_short() -> None:
+    """The last five games, newest first, one short line each with a Discord relative time."""
+    lines = recent_lines(GAMES)
+    assert len(lines) == 5
+    assert lines[0] == "▫️ Lost · UNO Flip · +280 · <t:1700025200:R>"
+    assert lines[1] == "✅ Won · UNO · +240 · <t:1700021600:R>"
+    assert all(len(line) <= 48 for line in lines)
+
+
+def test_chart_is_a_small_png_and_threads_draw_apart() -> None:
+    """A 600 x 260 PNG whose dots are green for wins and red for losses; drawn in several
+    threads at once, each picture is the same as drawn alone (no shared pyplot state)."""
+    alone = chart(GAMES, "alice · last 8 games: 3 won")
+    picture = Image.open(io.BytesIO(alone)).convert("RGB")
+    assert picture.size == (600, 260)
+    colors = {picture.getpixel((x, y)) for x in range(600) for y in range(260)}
+    assert (0x23, 0xA5, 0x5A) in colors and (0xF2, 0x3F, 0x43) in colors  # won and lost dots
+    with ThreadPoolExecutor(4) as pool:
+        drawn = list(pool.map(lambda _: chart(GAMES, "alice · last 8 games: 3 won"), range(8)))
+    assert all(d == alone for d in drawn)
+
+
+def test_chart_needs_games() -> None:
+    """No game: nothing to draw."""
+    with pytest.raises(ValueError):
+        chart([], "nobody")
