@@ -341,6 +341,9 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     """Entry point of the bot process (optionally under cProfile); notes its collector passes
     in ``spec.gc_log`` (JSON) when it ends."""
     logging.getLogger().setLevel(logging.WARNING)  # records are forwarded to the parent, which prints them
+    # Started as a daemon (it dies with the benchmark), yet it starts hard bots' search processes
+    # as the production bot does (they end with it: their pool's pipes close).
+    MP.current_process().daemon = False
     profiler = cProfile.Profile(time.thread_time) if spec.profile else None
     passes = GcPasses()
     gc.callbacks.append(passes)
@@ -578,6 +581,7 @@ class Driver:
     tables: int
     think: float = 0.0
     reopen_hand: bool = False
+    bot_level: str = "normal"  # the level of the two bots at each table (the lobby's select)
     hands: dict[tuple[int, str], Message] = field(default_factory=dict)  # the last hand each user opened
     stopping: bool = False
     opened: int = 0
@@ -652,7 +656,13 @@ class Driver:
             return None
         lobby = new.message
         for user, label in ((guest, "Join"), (host, "Add bot"), (host, "Add bot"), (host, "Start")):
-            if await self.act(s.click, user, lobby, label=label) is None:
+            if label == "Add bot" and self.bot_level != "normal":  # the select of levels
+                current = s.state.messages[lobby.id]
+                select = next(x for x in current.selects if x["custom_id"].endswith(":bot"))
+                done = await self.act(s.select, user, current, select["custom_id"], [self.bot_level])
+            else:
+                done = await self.act(s.click, user, lobby, label=label)
+            if done is None:
                 return None
         state = s.state
         try:
@@ -888,7 +898,13 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
         bot = BotRunner(spec, in_process=args.in_process)
         watcher = Watcher(stand_in.state)
         driver = Driver(
-            stand_in, watcher, random.Random(args.seed), n, think=args.think, reopen_hand=args.reopen_hand
+            stand_in,
+            watcher,
+            random.Random(args.seed),
+            n,
+            think=args.think,
+            reopen_hand=args.reopen_hand,
+            bot_level=args.bot_level,
         )
         tasks: list[asyncio.Task[None]] = []
         logs: list[str] = []
@@ -1062,6 +1078,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "does not say it is their move)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the users' random choices")
+    parser.add_argument(
+        "--bot-level",
+        choices=("easy", "normal", "hard"),
+        default="normal",
+        help="the two bots' level at each table (default normal; hard searches in a worker process)",
+    )
     parser.add_argument("--only", choices=("uno", "pong"), help="run only one of the two bots")
     parser.add_argument("--in-process", action="store_true", help="run the bot on this process's event loop")
     parser.add_argument(

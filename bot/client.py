@@ -21,11 +21,13 @@ from discord.ext import commands
 from bot.components import UnoButton, UnoSelect, Unreadable
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
+from bot.i18n import LANGUAGES, translator
 from bot.metrics import Metrics, MetricsServer
 from bot.service import TableService, threads
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import Storage
+from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.uno",)
@@ -103,6 +105,9 @@ class UnoBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
+        for lang in LANGUAGES:  # compiled now (about 50 ms each), not in the middle of a game
+            translator(lang)
+        await self.tree.set_translator(CommandTranslator())  # localized names and descriptions
         guild_id = self.settings.discord.dev_guild_id
         if self.settings.discord.sync_commands and guild_id:
             guild = discord.Object(guild_id)

@@ -11,9 +11,10 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import UnoError
+from bot.i18n import N_, Tr, language_of, translator
 
 log = logging.getLogger(__name__)
-SORRY = "Something went wrong on our side; nothing was changed. Please try again."
+SORRY = N_("Something went wrong on our side; nothing was changed. Please try again.")
 WITHDRAWN = "…"
 """What a public placeholder taken back says in the moment before it is deleted."""
 PUBLIC = "uno.public"
@@ -21,15 +22,29 @@ PUBLIC = "uno.public"
 placeholder, shown to the channel, becomes the answer; ``bot.service.interactions.acknowledge``)."""
 
 
-def message_for(error: BaseException) -> str:
-    """The text a player sees for an error."""
+def message_for(error: BaseException, tr: Tr) -> str:
+    """The text a player sees for an error, in ``tr``'s language (an engine's or the bot's
+    refusal whose text has no translation reads in English)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, UnoError):
-        return error.message
+        template = getattr(error, "template", None)
+        if template is not None:
+            params = {  # a parameter named *_msg is itself a message (English), said in tr's language
+                k: tr._(v) if k.endswith("_msg") else v
+                for k, v in error.params.items()  # type: ignore[attr-defined]
+            }
+            return tr._(template).format(**params)
+        return tr._(error.message)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return str(error)
-    return SORRY
+    return tr._(SORRY)
+
+
+def reader(interaction: discord.Interaction[Any]) -> Tr:
+    """The language of the user of ``interaction`` (their Discord client's, ``locale``): every
+    private answer is in it."""
+    return translator(language_of(interaction.locale))
 
 
 async def reply_error(
@@ -53,7 +68,7 @@ async def reply_error(
     original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if not isinstance(original, UnoError | app_commands.CheckFailure | app_commands.TransformerError):
         log.error("error at table %s", table or interaction.channel_id, exc_info=original)
-    text = message_for(error)
+    text = message_for(error, reader(interaction))
     try:
         if redraw is not None and isinstance(original, UnoError):
             await redraw("⚠️ " + text)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from bot.i18n import ENGLISH_TR, Tr
 from bot.render.words import plain
 
 RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -80,12 +81,17 @@ class Rulebook:
                 return section
         return None
 
-    def variant(self, variant_id: str) -> list[str]:
-        """The edition's section, in message-sized parts."""
+    def variant(self, variant_id: str, tr: Tr = ENGLISH_TR) -> list[str]:
+        """The edition's section, in message-sized parts (``tr``: the language of a refusal; the
+        rules themselves are English)."""
         section = self.edition(variant_id)
-        return split(section.text) if section else [f"No rules found for {variant_id!r}."]
+        return (
+            split(section.text)
+            if section
+            else [tr._("No rules found for {edition}.").format(edition=repr(variant_id))]
+        )
 
-    def card(self, variant_id: str, name: str) -> list[str]:
+    def card(self, variant_id: str, name: str, tr: Tr = ENGLISH_TR) -> list[str]:
         """One card's rules in the edition (or anywhere in the document), in parts. A number
         typed before the name is ignored; a number alone ("1.9", "§1.9") finds that section."""
         number, rest = heading(name)
@@ -97,7 +103,11 @@ class Rulebook:
             if key in sec.subsections:
                 return split(sec.subsections[key])
         shown = plain(name.strip(), 60)
-        return [f"No card named “{shown}” in the rules. Try a card name such as 'wild draw four'."]
+        return [
+            tr._("No card named “{name}” in the rules. Try a card name such as 'wild draw four'.").format(
+                name=shown
+            )
+        ]
 
     def card_names(self, variant_id: str) -> list[str]:
         """Titles of the edition's card subsections, lower-case and without numbers (autocomplete)."""

@@ -144,6 +144,8 @@ class GameDefaults(Section):
     threads: bool = Field(False, description="each game in its own public thread of the channel")
     max_timeouts: int = Field(3, ge=1, le=20)
     ai_delay_seconds: float = Field(1.2, ge=0, le=30)
+    ai_budget_ms: int = Field(200, ge=10, le=10_000, description="a hard bot's search time per decision")
+    ai_workers: int = Field(1, ge=0, le=64, description="processes for hard bots' searches; 0: a thread")
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
     game_idle_hours: float = Field(24, gt=0, le=24 * 30, description="a game with no move for this long ends")
     seed: int | None = None

@@ -22,12 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from bot.engine.ai import AiLevel
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyEvent, AnyGame, check_edition, game_from_dict, leave_action, new_game
 from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
+from bot.i18n import N_, refusal
 
 LOG_LINES = 8
 MAX_SEATS = 10
@@ -115,16 +117,27 @@ class Seat:
 
     Attributes:
         id: the engine's player id: a Discord user id as text, or ``ai:<n>`` for a computer seat.
-        name: display name at the time they sat down.
+        name: display name at the time they sat down (a computer seat's names its level unless
+            normal: ``"Bot 2 (hard)"``).
+        level: a computer seat's level (``ai.AiLevel`` value: ``"easy"``, ``"normal"``,
+            ``"hard"``), chosen by the host; ``"normal"`` for people.
     """
 
     id: str
     name: str
+    level: str = "normal"
 
     @property
     def is_ai(self) -> bool:
         """True for computer seats."""
         return self.id.startswith("ai:")
+
+
+def level_named(name: str) -> str:
+    """The level a bot's name shows (``"Bot 2 (hard)"``: ``"hard"``; :meth:`Table.add_ai`), for a
+    bot read back from a game's record (Rematch); ``"normal"`` when it shows none."""
+    shown = next((level for level in AiLevel if name.endswith(f" ({level.value})")), AiLevel.NORMAL)
+    return shown.value
 
 
 @dataclass
@@ -157,6 +170,8 @@ class Table:
         touched: time of the last change (seconds, ``time.time()``), for lobby expiry.
         rematch_host: in a rematch's lobby opened by another player, the previous game's host,
             who becomes the host again on joining ("" otherwise).
+        language: the language of the table's public messages and log (a key of
+            ``bot.i18n.LANGUAGES``): the channel's setting, else the server's, when it opened.
         parent_id, pointer_id: a table in a thread of its own: the channel the thread belongs to,
             and the one-line message there that points to it (edited with the result).
     """
@@ -184,6 +199,7 @@ class Table:
     pinged: str = ""
     ping_message_id: int | None = None
     rematch_host: str = ""
+    language: str = "en"
     parent_id: int | None = None
     pointer_id: int | None = None
 
@@ -252,19 +268,26 @@ class Table:
         if self.seat(seat.id):
             raise LobbyError("You are already at this table.")
         if len(self.seats) >= MAX_SEATS:
-            raise LobbyError(f"The table is full ({MAX_SEATS} players).")
+            raise refusal(LobbyError, N_("The table is full ({seats} players)."), seats=MAX_SEATS)
         self.seats.append(seat)
         if seat.id == self.rematch_host:  # the previous game's host hosts its rematch again
             self.host, self.rematch_host = seat, ""
         self._changed()
 
-    def add_ai(self) -> Seat:
-        """Add a computer seat. Raises LobbyError: started or full."""
+    def add_ai(self, level: str = AiLevel.NORMAL) -> Seat:
+        """Add a computer seat playing at ``level`` (``ai.AiLevel``; docs/rules.md §5.4).
+
+        Raises:
+            LobbyError: started, full, or an unknown level.
+        """
         self._need_lobby()
         if len(self.seats) >= MAX_SEATS:
-            raise LobbyError(f"The table is full ({MAX_SEATS} players).")
+            raise refusal(LobbyError, N_("The table is full ({seats} players)."), seats=MAX_SEATS)
+        if level not in AiLevel.__members__.values():
+            raise refusal(LobbyError, N_("Bots play at easy, normal or hard."))
         n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
-        seat = Seat(f"ai:{n}", f"Bot {n}")
+        shown = "" if level == AiLevel.NORMAL else f" ({level})"
+        seat = Seat(f"ai:{n}", f"Bot {n}{shown}", str(AiLevel(level)))
         self.seats.append(seat)
         self._changed()
         return seat
@@ -410,7 +433,9 @@ class Table:
             "options": self.options.to_dict(),
             "turn_seconds": self.turn_seconds,
             "state": self.state,
-            "seats": [[s.id, s.name] for s in self.seats],
+            "seats": [
+                [s.id, s.name] if s.level == AiLevel.NORMAL else [s.id, s.name, s.level] for s in self.seats
+            ],
             "game": self.game.to_dict() if self.game else None,
             "game_id": self.game_id,
             "message_id": self.message_id,
@@ -425,6 +450,7 @@ class Table:
             "pinged": self.pinged,
             "ping_message_id": self.ping_message_id,
             "rematch_host": self.rematch_host,
+            "language": self.language,
             "parent_id": self.parent_id,
             "pointer_id": self.pointer_id,
         }
@@ -447,7 +473,7 @@ class Table:
                 options=Options.parse(data["options"]),
                 turn_seconds=int(data["turn_seconds"]),
                 state=TableState(data["state"]),
-                seats=[Seat(*s) for s in data["seats"]],
+                seats=[Seat(s[0], s[1], *(AiLevel(v).value for v in s[2:3])) for s in data["seats"]],
                 game=game_from_dict(data["game"]) if data["game"] else None,
                 game_id=data["game_id"],
                 message_id=data["message_id"],
@@ -458,6 +484,7 @@ class Table:
                 pinged=str(data.get("pinged", "")),
                 ping_message_id=data.get("ping_message_id"),
                 rematch_host=str(data.get("rematch_host", "")),
+                language=str(data.get("language", "en")),  # English before there were others
                 parent_id=data.get("parent_id"),
                 pointer_id=data.get("pointer_id"),
                 removed={k: Removal(v) for k, v in data.get("removed", {}).items()},  # none before
@@ -490,7 +517,7 @@ def check_options(options: Options) -> Options:
     try:
         return options.validate()
     except BadOption as exc:
-        raise BadOption(f"{exc.message} Nothing was changed.") from None
+        raise refusal(BadOption, N_("{why_msg} Nothing was changed."), why_msg=exc.message) from None
 
 
 def options_from(defaults: dict[str, Any]) -> Options:

@@ -13,9 +13,10 @@ from discord.ext import commands
 
 from bot import render
 from bot.engine.editions import EDITIONS as EDITION_NAMES
-from bot.engine.editions import edition_name
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
+from bot.errors import reader
+from bot.i18n import ENGLISH, LANGUAGES, N_, Tr, channel_language, refusal, translator
 from bot.render import stats as stats_render
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
@@ -28,6 +29,12 @@ if TYPE_CHECKING:
 # Every choice list comes from the engine's one list, so a new edition is offered everywhere.
 EDITIONS = [app_commands.Choice(name=name, value=id_) for id_, name in EDITION_NAMES.items()]
 SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
+SERVER = "server"
+"""The language choice that follows the server's language again (a channel's setting removed)."""
+LANGUAGE_CHOICES = [
+    *(app_commands.Choice(name=name, value=lang) for lang, name in LANGUAGES.items()),
+    app_commands.Choice(name="The server's language", value=SERVER),
+]
 NONE = discord.AllowedMentions.none()
 INDENT = "\u2003"  # an em space: Discord keeps it at the start of a line, where it drops spaces
 
@@ -120,8 +127,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         house_rules="Comma-separated house rules: stacking, jump-in, seven-o, draw-until-playable, forced-play, no-bluffing (or 'none')",
         customizable_rule="DC Super Hero Girls Wild Customizable: a rule id (see /uno rules) or your own text",
         turn_seconds="Seconds per turn before the default move (0 = no timer)",
+        language="Language of the lobby, table and summaries here (default: the server's)",
         threads="Open each new game in a public thread of its own (the bot needs Create Public Threads)",
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction[UnoBot],
@@ -131,17 +140,34 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         house_rules: str | None = None,
         customizable_rule: app_commands.Range[str, 0, 300] | None = None,
         turn_seconds: app_commands.Range[int, 0, 3600] | None = None,
+        language: str | None = None,
         threads: bool | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        asked = (variant, target_score, scoring, house_rules, customizable_rule, turn_seconds, threads)
-        if asked != (None,) * 7 and not interaction.permissions.manage_channels:
+        asked = (
+            variant,
+            target_score,
+            scoring,
+            house_rules,
+            customizable_rule,
+            turn_seconds,
+            language,
+            threads,
+        )
+        if asked != (None,) * 8 and not interaction.permissions.manage_channels:
             raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
         if turn_seconds is not None:
             try:
                 check_turn_seconds(turn_seconds)
             except ValueError as exc:
-                raise BadOption(f"Not saved: {exc}.") from None
+                raise refusal(BadOption, N_("Not saved: {why}."), why=str(exc)) from None
+        if language is not None and language != SERVER and language not in LANGUAGES:
+            raise refusal(
+                BadOption,
+                N_("Unknown language {language}. Known: {known}."),
+                language=render.plain(language, 40),
+                known=", ".join(LANGUAGES),
+            )
         changes: dict[str, object] = {
             k: v
             for k, v in {
@@ -161,24 +187,47 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             known = {r.value for r in HouseRule}
             bad = [render.plain(t, 40) for t, r in zip(typed, rules, strict=True) if r not in known]
             if bad:
-                raise BadOption(
-                    f"Unknown house rule(s): {', '.join(bad[:5])}. Known: {', '.join(sorted(known))}."
+                raise refusal(
+                    BadOption,
+                    N_("Unknown house rule(s): {rules}. Known: {known}."),
+                    rules=", ".join(bad[:5]),
+                    known=", ".join(sorted(known)),
                 )
             changes["house_rules"] = rules
         await acknowledge(interaction)
         current = await self.service.lobby.channel_defaults(interaction.channel_id or 0)
-        if changes:
+        if changes or language is not None:
             saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
             saved.update(changes)
+            if language is not None:
+                saved.pop("language", None)
+                if language != SERVER:
+                    saved["language"] = language
             merged = {**current, **saved}
+            if "language" not in saved:  # back to the server's
+                merged.pop("language", None)
             options_from(merged)  # refuses a combination the engine would refuse
             await self.bot.storage.set_channel_settings(
                 interaction.guild_id or 0, interaction.channel_id or 0, saved
             )
             current = merged
-        text = render.settings_text(current["variant"], options_from(current), int(current["turn_seconds"]))
-        text += f"\nA thread per game: **{'on' if current.get('threads') else 'off'}**"
-        title = "Channel settings saved" if changes else "Channel settings"
+            if language is not None:
+                await self.service.lobby.set_language(
+                    interaction.channel_id or 0, channel_language(saved, interaction)
+                )
+        tr = reader(interaction)
+        text = render.settings_text(
+            current["variant"],
+            options_from(current),
+            int(current["turn_seconds"]),
+            tr,
+            str(current.get("language") or ""),
+        )
+        on = tr._("on") if current.get("threads") else tr._("off")
+        text += "\n" + tr._("A thread per game: **{on}**").format(on=on)
+        title = (
+            tr._("Channel settings saved") if changes or language is not None else tr._("Channel settings")
+        )
         await interaction.followup.send(f"**{title}**\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules")
@@ -196,7 +245,11 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await acknowledge(interaction)
         chosen = variant or await self._channel_variant(interaction)
         book = Rulebook.load()
-        for part in book.card(chosen, card) if card else book.variant(chosen):
+        tr = reader(interaction)
+        parts = book.card(chosen, card, tr) if card else book.variant(chosen, tr)
+        if tr.lang != ENGLISH:  # docs/rules.md is English only, so far
+            parts[0] = tr._("(The rules are in English for now.)") + "\n" + parts[0]
+        for part in parts:
             await interaction.followup.send(part, ephemeral=True)
 
     @rules.autocomplete("card")
@@ -205,6 +258,15 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     ) -> list[app_commands.Choice[str]]:
         names = Rulebook.load().card_names(await self._channel_variant(interaction))
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+
+    async def _public(self, interaction: discord.Interaction[UnoBot]) -> Tr:
+        """The language of a public answer in the channel: its table's, else its setting's, else
+        the server's."""
+        table = self.service.tables.get(interaction.channel_id or 0)
+        if table is not None:
+            return translator(table.language)
+        saved = await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {}
+        return translator(channel_language(saved, interaction))
 
     async def _channel_variant(self, interaction: discord.Interaction[UnoBot]) -> str:
         table = self.service.tables.get(interaction.channel_id or 0)
@@ -220,17 +282,26 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         if (
             variant is not None and variant not in EDITION_NAMES
         ):  # refused privately, before the public answer
-            raise BadOption(f"Unknown edition {render.plain(variant)}.")
+            raise refusal(BadOption, N_("Unknown edition {edition}."), edition=render.plain(variant))
         await acknowledge(interaction, public=True)
+        tr = await self._public(interaction)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
-        title = f"UNO leaderboard{' · ' + edition_name(variant) if variant else ''}"
+        title = tr._("UNO leaderboard") + (f" · {render.edition_name(variant, tr)}" if variant else "")
         # Two short lines per player, no columns: a phone shows each line whole.
+        first = tr._("**{rank}.** {who} · 🏆 {won} of {played} ({rate})")
         lines = [
-            f"**{i + 1}.** {_who(r.user_id)} · 🏆 {r.games_won} of {r.games_played} ({r.win_rate:.0%})\n"
-            f"{INDENT}{render.count(r.points, 'point')} · {render.count(r.rounds_won, 'round')} won"
+            first.format(
+                rank=i + 1,
+                who=_who(r.user_id, tr),
+                won=r.games_won,
+                played=r.games_played,
+                rate=f"{r.win_rate:.0%}",
+            )
+            + f"\n{INDENT}{render.count(r.points, 'point', tr)} · "
+            + tr.n("{n} round won", "{n} rounds won", r.rounds_won)
             for i, r in enumerate(rows)
         ]
-        embed = discord.Embed(title=title, description="\n".join(lines) or "No games finished yet.")
+        embed = discord.Embed(title=title, description="\n".join(lines) or tr._("No games finished yet."))
         await interaction.followup.send(embed=embed, allowed_mentions=NONE)
 
     @app_commands.command(name="stats")
@@ -241,24 +312,30 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         """A player's UNO record in this server."""
         who = member or interaction.user
         await acknowledge(interaction, public=True)
+        tr = await self._public(interaction)
         s = await self.bot.storage.stats(interaction.guild_id or 0, str(who.id))
         total = render.record_text(
-            games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
+            tr, games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
-        embed = discord.Embed(title=f"{render.plain(who.display_name)}'s UNO record", description=total)
+        title = tr._("{name}'s UNO record").format(name=render.plain(who.display_name))
+        embed = discord.Embed(title=title[:256], description=total)
         for variant, counts in sorted(s.by_variant.items()):
-            embed.add_field(name=edition_name(variant), value=render.record_text(**counts))
+            name = render.edition_name(variant, tr)
+            embed.add_field(name=name, value=render.record_text(tr, **counts))
         games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
         if not games:
             await interaction.followup.send(embed=embed, allowed_mentions=NONE)
             return
-        embed.add_field(name="Recent games", value="\n".join(stats_render.recent_lines(games)), inline=False)
+        recent = "\n".join(stats_render.recent_lines(games, tr))
+        embed.add_field(name=tr._("Recent games"), value=recent, inline=False)
         won = sum(g.won for g in games)
-        title = f"{who.display_name[:40]} · last {render.count(len(games), 'game')}: {won} won"
+        title = tr._("{name} · last {games}: {won} won").format(
+            name=who.display_name[:40], games=render.count(len(games), "game", tr), won=won
+        )
         # Tens of milliseconds of drawing: off the event loop, which serves every table meanwhile.
-        png = await asyncio.to_thread(stats_render.chart, games, title)
+        png = await asyncio.to_thread(stats_render.chart, games, title, tr)
         embed.set_image(url=f"attachment://{stats_render.CHART_FILE}")
-        embed.set_footer(text="Points over time: green dots are games won, red ones games lost.")
+        embed.set_footer(text=tr._("Points over time: green dots are games won, red ones games lost."))
         chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
         await interaction.followup.send(embed=embed, file=chart, allowed_mentions=NONE)
 
@@ -273,9 +350,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await self.service.commands.forget_me(interaction)
 
 
-def _who(user_id: str) -> str:
+def _who(user_id: str, tr: Tr) -> str:
     """A leaderboard name: a mention, or a neutral label for a player who asked to be forgotten."""
-    return "a former player" if user_id.startswith("forgotten:") else f"<@{user_id}>"
+    return tr._("a former player") if user_id.startswith("forgotten:") else f"<@{user_id}>"
 
 
 async def setup(bot: UnoBot) -> None:

@@ -22,11 +22,11 @@ import enum
 import math
 import random
 from collections.abc import Callable, Mapping
-from typing import overload
+from typing import Any, overload
 
 from bot.engine import search
 from bot.engine.actions import Action, ActionKind
-from bot.engine.cards import Card, Color, Rank
+from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction
 from bot.engine.dos.game import DosGame
@@ -82,14 +82,30 @@ def random_action(game: Game, player: str, rng: random.Random) -> Action:
     return actions[int(rng.random() * len(actions))]
 
 
+_VALUES: dict[tuple[str, Side], dict[Face, int]] = {}
+"""Points of each face by variant and side (``Variant.value``, looked up once: the normal AI
+runs in every playout of the hard one)."""
+
+
+def _values(game: Game) -> dict[Face, int]:
+    key = (game.variant.id, game.side)
+    table = _VALUES.get(key)
+    if table is None:
+        side, value = game.side, game.variant.value
+        faces = {card.face(side) for card in game.deck}
+        table = _VALUES[key] = {face: value(face, side) for face in faces}
+    return table
+
+
 def _best_color(game: Game, player: str, without: Card | None = None) -> Color:
     counts = dict.fromkeys(game.colors, 0.0)
+    light, values = game.side is Side.LIGHT, _values(game)
     for card in game.hands[player]:
         if card is without:
             continue
-        face = card.face(game.side)
+        face = card.light if light else card.back
         if face.color in counts:
-            counts[face.color] += 1 + game.variant.value(face, game.side) / 100
+            counts[face.color] += 1 + values[face] / 100
     return max(game.colors, key=lambda c: counts[c])
 
 
@@ -110,17 +126,15 @@ def _best_play(game: Game, player: str, plays: list[Action]) -> Action:
     """The play the normal AI prefers: most points shed and most of the hand kept in one color,
     actions when the next opponent is about to go out, wilds only when nothing else fits (the
     first of equals in ``plays``' order). Counts the hand once (this runs in every playout)."""
-    side = game.side
+    light = game.side is Side.LIGHT
     hand = game.hands[player]
     colors: dict[Color | None, int] = {}
-    copies: dict[Card, int] = {}
     for c in hand:
-        color = c.face(side).color
+        color = (c.light if light else c.back).color
         colors[color] = colors.get(color, 0) + 1
-        copies[c] = copies.get(c, 0) + 1
     nxt = game.next_seat(player)
     danger = len(game.hands[nxt]) <= 2 and game.team_of(nxt) != game.team_of(player)
-    value = game.variant.value
+    values = _values(game)
     best, best_score = plays[0], -math.inf
     scored: dict[Card, float] = {}
     for action in plays:
@@ -128,17 +142,17 @@ def _best_play(game: Game, player: str, plays: list[Action]) -> Action:
         assert card is not None
         score = scored.get(card)
         if score is None:
-            face = card.face(side)
+            face = card.light if light else card.back
             if face.wild:
                 # Keep wilds for need: play them only when nothing else fits, restricted ones
                 # last unless the next player is about to go out.
                 score = -100 + (30 if danger and face.restricted else 0)
             else:
-                score = value(face, side) / 10 + _ACTION_BONUS.get(face.rank, 0)
+                score = values[face] / 10 + _ACTION_BONUS.get(face.rank, 0)
                 if danger and face.rank in _ACTION_BONUS:
                     score += 20
                 # Stay in a color we hold (this card's other copies not counted).
-                score = score + (colors[face.color] - copies[card])
+                score = score + (colors[face.color] - hand.count(card))
             scored[card] = score
         if score > best_score:
             best, best_score = action, score
@@ -213,8 +227,12 @@ def _normal(game: Game, player: str, rng: random.Random) -> Action:
     if game.can_call_uno(player):
         return _UNO
     actions = game.decisions(player)
-    kinds = {a.kind for a in actions}
     kind = pending.kind
+    if kind is PendingKind.TURN:  # the most common: the plays are listed first, then draw
+        if len(actions) == 1:
+            return actions[0]
+        return _with_choices(game, player, _best_play(game, player, actions[:-1]))
+    kinds = {a.kind for a in actions}
     hand = game.hands[player]
     if kind is PendingKind.COLOR:
         return Action(ActionKind.CHOOSE_COLOR, color=_best_color(game, player))
@@ -255,9 +273,11 @@ def _normal(game: Game, player: str, rng: random.Random) -> Action:
 
 
 def _with_choices(game: Game, player: str, action: Action, card: Card | None = None) -> Action:
-    card = card or action.card
     color = action.color
     target = action.target
+    if color is None and target is None:
+        return action
+    card = card or action.card
     if color is not None:
         color = _best_color(game, player, without=card)
     if target is not None:
@@ -300,6 +320,22 @@ def _hard(game: Game, player: str, rng: random.Random, budget: float | None, pla
     return search.best_action(
         game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
     )
+
+
+def hard_move(snapshot: dict[str, Any], player: str, seed: float, budget: float) -> str:
+    """The hard AI's decision for ``player`` in the game saved as ``snapshot`` (``Game.to_dict``),
+    as the action's text (``Action.text``): what a worker process runs for the bot (a snapshot
+    and a text cross processes cheaply).
+
+    Args:
+        seed: the search's random generator seed.
+        budget: seconds of search (wall clock).
+
+    Raises:
+        ValueError: ``player`` has nothing to decide.
+    """
+    game = Game.from_dict(snapshot)
+    return choose(game, player, random.Random(seed), AiLevel.HARD, budget=budget).text()
 
 
 def _candidates(game: Game, player: str, actions: list[Action]) -> list[Action]:

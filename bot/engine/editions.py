@@ -41,11 +41,6 @@ EDITIONS: dict[str, str] = {**{v.id: v.name for v in VARIANTS.values()}, VARIANT
 """Every edition's id and name for players, in the order the commands offer them."""
 
 
-def edition_name(edition: str) -> str:
-    """The edition's name for players (an unknown id as it is: an old record's)."""
-    return EDITIONS.get(edition, edition)
-
-
 def check_edition(edition: str) -> str:
     """``edition`` if it is one of :data:`EDITIONS`.
 
@@ -120,19 +115,27 @@ def parse_action(game: AnyGame, text: str) -> AnyAction:
     return DosAction.parse(text) if isinstance(game, DosGame) else Action.parse(text)
 
 
-def catches(game: AnyGame, player: str) -> list[AnyAction]:
-    """The catches a computer player makes now (``ai.catches`` at the normal level)."""
-    if isinstance(game, DosGame):
-        return list(dos_ai.catches(game, player))
-    return list(ai.catches(game, player))
-
-
-def choose(game: AnyGame, player: str, rng: random.Random) -> AnyAction:
-    """The computer player's action for its pending decision (``ai.choose``).
+def catches(game: AnyGame, player: str, level: ai.AiLevel | str = ai.AiLevel.NORMAL) -> list[AnyAction]:
+    """The catches a computer player at ``level`` makes now (``ai.catches``; DOS's every one).
 
     Raises:
-        ValueError: ``player`` has nothing to decide.
+        ValueError: an unknown level.
     """
     if isinstance(game, DosGame):
-        return ai.choose(game, player, rng)
-    return ai.choose(game, player, rng)
+        ai.AiLevel(level)
+        return list(dos_ai.catches(game, player))
+    return list(ai.catches(game, player, level))
+
+
+def choose(
+    game: AnyGame, player: str, rng: random.Random, level: ai.AiLevel | str = ai.AiLevel.NORMAL
+) -> AnyAction:
+    """The computer player's action at ``level`` for its pending decision (``ai.choose``, which
+    sends a DOS game to DOS's own player; a hard UNO bot searches here, on this thread).
+
+    Raises:
+        ValueError: ``player`` has nothing to decide, or an unknown level.
+    """
+    if isinstance(game, DosGame):
+        return ai.choose(game, player, rng, level)
+    return ai.choose(game, player, rng, level)

@@ -91,9 +91,10 @@ def _names(cards: Iterable[Card]) -> list[str]:
 
 
 class Unfollowed(NamedTuple):
-    """A turn on which a player drew instead of playing (docs/rules.md §1.6): they then held no
-    card they chose to play on ``color`` or ``rank`` (usually none they could play), and still
-    hold at least ``held`` of the cards they held then (minus those played since)."""
+    """A turn on which a player drew instead of playing (docs/rules.md §1.6), or played a wild
+    from their hand: they then held no other card they chose to play on ``color`` or ``rank``
+    (usually none they could play), and still hold at least ``held`` of the cards they held then
+    (minus those played since; for a wild, the cards left beside it)."""
 
     side: Side
     """The side in play then (the faces that counted)."""
@@ -142,8 +143,9 @@ class Game:
         pending: the one decision the engine waits for.
         version: a counter bumped by every accepted action (stale-button checks).
         protected: the player Save The Day protects, or None (see :meth:`shielded`).
-        unfollowed: per player, the turns of this round they drew on instead of playing
-            (:class:`Unfollowed`, oldest first): public, for the hard AI's sampling.
+        unfollowed: per player, the turns of this round they drew on instead of playing, or
+            played a wild from their hand on (:class:`Unfollowed`, oldest first): public, for
+            the hard AI's sampling.
     """
 
     # Slots: faster attribute access than an instance dict (a Game has more attributes than
@@ -564,11 +566,17 @@ class Game:
             UnoError: as the action's method; ``NotExpected`` for an unknown kind or a missing
                 card (``play``, ``jump-in``) or color (``choose-color``).
         """
-        try:
-            handler = _HANDLERS[action.kind]
-        except KeyError:
-            raise NotExpected(f"Unknown action {action.kind!r}.") from None
+        kind = action.kind
         card = action.card
+        if kind is ActionKind.PLAY and card.__class__ is Card:  # the most common: no lookup
+            events = self.play(player, card, color=action.color, target=action.target)
+            if self._journal is not None:
+                self._journal.append((player, action))
+            return events
+        try:
+            handler = _HANDLERS[kind]
+        except KeyError:
+            raise NotExpected(f"Unknown action {kind!r}.") from None
         if card is not None and type(card) is not Card and self._journal is not None:
             # A card named by its active face alone is journaled as the card held, which
             # names it whatever side is up when the journal is replayed.
@@ -674,9 +682,9 @@ class Game:
             NotInGame, RoundOver, NotYourTurn, NotExpected, NoSuchCard, IllegalPlay,
             ColorRequired, BadColor, TargetRequired, BadTarget, NoBluffing.
         """
-        self._check_actor(player)
         p = self.pending
-        if p.player != player:
+        if p.player != player or self.round_over or self.game_over or player in self.out:
+            self._check_actor(player)  # raises the reason (an unknown player is nobody's turn)
             raise NotYourTurn()
         found = card if card.__class__ is Card and card in self.hands[player] else self._find(player, card)
         named = color if color is None or color.__class__ is Color else _as_color(color)
@@ -712,11 +720,14 @@ class Game:
         return self._flush()
 
     def _note_unfollowed(self, player: str) -> None:
-        """``player`` chose to draw on their turn: note what they did not follow (the last
-        :data:`UNFOLLOWED_KEPT` such turns)."""
+        """``player`` chose to draw on their turn, or to play a wild from their hand (which is
+        now without it): note what they did not follow (the last :data:`UNFOLLOWED_KEPT` such
+        turns)."""
         notes = self.unfollowed.setdefault(player, [])
-        top = self.discard_pile[-1].face(self.side)
-        notes.append(Unfollowed(self.side, self.color, top.rank, len(self.hands[player])))
+        side = self.side
+        top = self.discard_pile[-1]
+        rank = (top.light if side is Side.LIGHT else top.back).rank
+        notes.append(_new_note(Unfollowed, (side, self.color, rank, len(self.hands[player]))))
         if len(notes) > UNFOLLOWED_KEPT:
             del notes[0]
 
@@ -724,12 +735,14 @@ class Game:
         """A card left ``player``'s hand by their own play or discard: one fewer of the cards
         held at each :attr:`unfollowed` turn may remain."""
         notes = self.unfollowed.get(player)
-        if notes:
-            self.unfollowed[player] = [n._replace(held=n.held - 1) for n in notes if n.held > 1]
+        if notes:  # (tuple.__new__: NamedTuple's _replace cost a tenth of a benchmark round)
+            self.unfollowed[player] = [
+                _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - 1)) for n in notes if n[3] > 1
+            ]
 
     def _draw_for_turn(self, player: str) -> Card | None:
         drawn: list[Card] = []
-        until = self.options.has(HouseRule.DRAW_UNTIL_PLAYABLE)
+        until = HouseRule.DRAW_UNTIL_PLAYABLE in self.options.house_rules
         while True:
             card = self._take()
             if card is None:
@@ -740,7 +753,7 @@ class Game:
         self._give(player, drawn, "turn")
         if drawn and self.playable(player, drawn[-1]):
             self.drawn = drawn[-1]
-            self.pending = Pending(PendingKind.DRAW_DECISION, player)
+            self.pending = _draw_decision_of(player)
             return drawn[-1]
         self.pass_turn(player)
         return None
@@ -1091,8 +1104,15 @@ class Game:
         *,
         answer: bool = False,
     ) -> None:
-        face = card.light if self.side is Side.LIGHT else card.back
-        if not answer and not self.playable(player, card):
+        if self.side is Side.LIGHT:
+            face, top = card.light, self.discard_pile[-1].light
+        else:
+            face, top = card.back, self.discard_pile[-1].back
+        if not answer and not (
+            (face.color is self.color or face.rank is top.rank)
+            if not face.wild
+            else self.playable(player, card)
+        ):
             if face.wild:
                 raise NoBluffing()
             raise IllegalPlay()
@@ -1153,7 +1173,8 @@ class Game:
         return self.draw_pile.pop()
 
     def _give(self, player: str, cards: list[Card], reason: str) -> None:
-        self.emit(EventKind.CARDS_DRAWN, player, count=len(cards), cards=_names(cards), reason=reason)
+        data = {"count": len(cards), "cards": [c.name for c in cards], "reason": reason}
+        self._events.append(_new_event(Event, (EventKind.CARDS_DRAWN, player, data)))  # emit, inlined
         if cards:
             self.hands[player].extend(cards)
             self.called.discard(player)  # a call lapses when the hand grows
@@ -1372,8 +1393,10 @@ class Game:
         hand.remove(card)
         if player in self.unfollowed:
             self._shed(player)
-        self.discard_pile.append(card)
         face = card.light if self.side is Side.LIGHT else card.back
+        if face.wild and hand and not jump_in and self.pending.kind is PendingKind.TURN:
+            self._note_unfollowed(player)  # a wild from the hand: it chose not to follow either
+        self.discard_pile.append(card)
         prev_color = self.color
         self.color = face.color if face.color is not None else color
         data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
@@ -1386,7 +1409,12 @@ class Game:
             self.catchable.add(player)  # the catch window opens (docs/rules.md §1.7)
         effect = effects.EFFECTS.get(face.rank)
         if effect is None:  # numbers and plain wilds: play continues with the next player
-            self.pending = _turn_of(self.next_seat(player))
+            seats = self.players
+            self.pending = _turn_of(
+                seats[(seats.index(player) + self.direction) % len(seats)]
+                if not self.out
+                else self.next_seat(player)
+            )
         else:
             effect(self, _new_play(effects.Play, (player, card, face, target, prev_color)))
         if face.wild and face.rank is not Rank.SAVE_THE_DAY:
@@ -1965,6 +1993,7 @@ _CHALLENGE, _REVEAL = Action(ActionKind.CHALLENGE), Action(ActionKind.REVEAL)
 _UNO, _DECLINE = Action(ActionKind.UNO), Action(ActionKind.DISCARD, decline=True)
 _new_event = tuple.__new__  # builds an Event without NamedTuple's Python-level __new__ (speed)
 _new_play = tuple.__new__  # the same for effects.Play
+_new_note = tuple.__new__  # and for Unfollowed
 _OWN_DECISIONS = frozenset(
     {
         PendingKind.TURN,
@@ -1994,6 +2023,11 @@ def _actions(kind: ActionKind, card: Card | None, colors: tuple[Color | None, ..
 @cache
 def _turn_of(player: str) -> Pending:
     return Pending(PendingKind.TURN, player)
+
+
+@cache
+def _draw_decision_of(player: str) -> Pending:
+    return Pending(PendingKind.DRAW_DECISION, player)
 
 
 def _missing() -> NoReturn:

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 
+from .limits import LOCALES
 from .server import DEFAULT_TOKEN, start_stand_in
 
 
@@ -23,6 +24,7 @@ async def _serve(args: argparse.Namespace) -> None:
         token=args.token,
         rate_limits=args.rate_limits,
     )
+    stand_in.state.guild_locale = args.guild_locale
     print(f"Local Discord on {stand_in.base_url}  (open it in a browser)")
     print(f"  API base {stand_in.api_url}\n  gateway  {stand_in.gateway_url}\n  token    {stand_in.token}")
     print(f"  guild    {stand_in.guild_id}  (a bot's discord.dev_guild_id, to sync its commands there)")
@@ -38,8 +40,16 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--guild", default="Local Guild")
-    parser.add_argument("--users", nargs="*", default=["alice", "bob"])
+    parser.add_argument(
+        "--users", nargs="*", default=["alice", "bob"], help="names, each as name or name:locale (bob:fr)"
+    )
     parser.add_argument("--channels", nargs="*", default=["uno"])
+    parser.add_argument(
+        "--guild-locale",
+        default="en-US",
+        choices=sorted(LOCALES),
+        help="the server's language (guild_locale)",
+    )
     parser.add_argument("--token", default=DEFAULT_TOKEN)
     parser.add_argument(
         "--rate-limits",

@@ -69,11 +69,23 @@ def parse_command_line(text: str) -> tuple[list[str], dict[str, str]]:
     return path, options
 
 
+def localized(node: JSON, key: str, locale: str) -> str:
+    """A command's, option's or choice's ``key`` (``"name"``, ``"description"``) as a client in
+    ``locale`` shows it: its ``<key>_localizations`` entry for the locale, else the default."""
+    return str((node.get(f"{key}_localizations") or {}).get(locale) or node.get(key, ""))
+
+
+def _named(node: JSON, word: str, locale: str) -> bool:
+    """Whether ``word`` names ``node`` for a client in ``locale`` (its own or its default name)."""
+    return word in (node["name"], localized(node, "name", locale))
+
+
 def find_command(
-    state: State, path: list[str], guild_id: int | None = None
+    state: State, path: list[str], guild_id: int | None = None, locale: str = "en-US"
 ) -> tuple[JSON, int | None, list[JSON], JSON]:
     """Resolve a command path against the synced commands, the guild's (default: the first)
-    first.
+    first; each word may be the default name or the one a client in ``locale`` shows
+    (``name_localizations``).
 
     Returns:
         ``(top-level command, its guild id or None, [group, subcommand] option dicts on the
@@ -85,7 +97,7 @@ def find_command(
     if not path:
         raise CommandUsageError("empty command")
     for scope in (guild_id or state.guild_id, None):
-        top = next((c for c in state.commands.get(scope, []) if c["name"] == path[0]), None)
+        top = next((c for c in state.commands.get(scope, []) if _named(c, path[0], locale)), None)
         if top is not None and top.get("type", 1) == 1:
             break
     else:
@@ -93,7 +105,9 @@ def find_command(
     chain: list[JSON] = []
     leaf = top
     for word in path[1:]:
-        sub = next((o for o in leaf.get("options", []) if o["type"] in (1, 2) and o["name"] == word), None)
+        sub = next(
+            (o for o in leaf.get("options", []) if o["type"] in (1, 2) and _named(o, word, locale)), None
+        )
         if sub is None:
             raise CommandUsageError(f"/{' '.join(path)}: no subcommand {word!r}")
         chain.append(sub)
@@ -104,9 +118,11 @@ def find_command(
     return top, scope, chain, leaf
 
 
-def command_paths(state: State) -> list[JSON]:
+def command_paths(state: State, locale: str = "en-US") -> list[JSON]:
     """Every invocable slash command as ``{"path": "uno new", "description", "options":
-    [{"name", "type", "description", "required", "choices"}]}`` (for autocomplete)."""
+    [{"name", "type", "description", "required", "choices"}]}`` (for autocomplete), as a client
+    in ``locale`` shows them: names, descriptions and choices in its language where the command
+    has them (``*_localizations``), as Discord's client does."""
     out: list[JSON] = []
 
     def visit(prefix: list[str], node: JSON) -> None:
@@ -114,32 +130,38 @@ def command_paths(state: State) -> list[JSON]:
         if not subs:
             options = [
                 {
-                    "name": o["name"],
+                    "name": localized(o, "name", locale),
                     "type": _OPTION_TYPES.get(o["type"], str(o["type"])),
-                    "description": o.get("description", ""),
+                    "description": localized(o, "description", locale),
                     "required": o.get("required", False),
-                    "choices": o.get("choices", []),
+                    "choices": [{**c, "name": localized(c, "name", locale)} for c in o.get("choices", [])],
                 }
                 for o in node.get("options", [])
             ]
             out.append(
-                {"path": " ".join(prefix), "description": node.get("description", ""), "options": options}
+                {
+                    "path": " ".join(prefix),
+                    "description": localized(node, "description", locale),
+                    "options": options,
+                }
             )
         for sub in subs:
-            visit([*prefix, sub["name"]], sub)
+            visit([*prefix, localized(sub, "name", locale)], sub)
 
     seen: set[str] = set()
     for scope in (state.guild_id, None):
         for command in state.commands.get(scope, []):
             if command.get("type", 1) == 1 and command["name"] not in seen:
                 seen.add(command["name"])
-                visit([command["name"]], command)
+                visit([localized(command, "name", locale)], command)
     return out
 
 
-def _convert(state: State, definition: JSON, raw: Any, resolved: JSON, guild_id: int | None) -> Any:
+def _convert(
+    state: State, definition: JSON, raw: Any, resolved: JSON, guild_id: int | None, locale: str = "en-US"
+) -> Any:
     """One option value as Discord sends it in the guild, adding users/members/channels/roles
-    to ``resolved``."""
+    to ``resolved`` (a choice by its value, or its name in ``locale`` or by default)."""
     kind = definition["type"]
     name = definition["name"]
     choices = definition.get("choices") or []
@@ -148,6 +170,7 @@ def _convert(state: State, definition: JSON, raw: Any, resolved: JSON, guild_id:
             if raw == choice["value"] or str(raw).lower() in (
                 str(choice["value"]).lower(),
                 choice["name"].lower(),
+                localized(choice, "name", locale).lower(),
             ):
                 return choice["value"]
         offered = ", ".join(c["name"] for c in choices)
@@ -228,24 +251,33 @@ def _lookup(table: dict[int, Any], raw: Any, option: str) -> Any:
     return next((r for r in table.values() if getattr(r, "name", None) == str(raw)), None)
 
 
-def command_data(state: State, path: list[str], options: dict[str, Any], guild_id: int | None = None) -> JSON:
+def command_data(
+    state: State, path: list[str], options: dict[str, Any], guild_id: int | None = None, locale: str = "en-US"
+) -> JSON:
     """The ``data`` of a CHAT_INPUT interaction for ``/path options`` in the guild (default: the
-    first).
+    first), typed by a client in ``locale`` (commands and options by their default names or that
+    locale's; the data, as Discord sends it, names them by their default names).
 
     Raises:
         CommandUsageError: unknown command/option, missing required option, bad value.
     """
-    top, scope, chain, leaf = find_command(state, path, guild_id)
+    top, scope, chain, leaf = find_command(state, path, guild_id, locale)
     definitions = {o["name"]: o for o in leaf.get("options", [])}
+    by_word = {**{localized(o, "name", locale): o for o in definitions.values()}, **definitions}
     resolved: JSON = {}
     values: list[JSON] = []
-    for name, raw in options.items():
-        if name not in definitions:
-            raise CommandUsageError(f"/{' '.join(path)} has no option {name!r}")
-        definition = definitions[name]
-        value = _convert(state, definition, raw, resolved, guild_id)
+    given: set[str] = set()
+    for word, raw in options.items():
+        if word not in by_word:
+            raise CommandUsageError(f"/{' '.join(path)} has no option {word!r}")
+        definition = by_word[word]
+        name = definition["name"]
+        if name in given:
+            raise CommandUsageError(f"option {name} is given twice; give it once")
+        given.add(name)
+        value = _convert(state, definition, raw, resolved, guild_id, locale)
         values.append({"name": name, "type": definition["type"], "value": value})
-    missing = ", ".join(n for n, d in definitions.items() if d.get("required") and n not in options)
+    missing = ", ".join(n for n, d in definitions.items() if d.get("required") and n not in given)
     if missing:
         raise CommandUsageError(f"/{' '.join(path)} is missing required options: {missing}")
     nested: list[JSON] = values
@@ -291,7 +323,7 @@ def start(
         "channel_id": str(channel.id),
         "channel": {**state.channel_payload(channel), "permissions": permissions},
         "app_permissions": str(state.permissions(state.bot, guild_id)),
-        "locale": "en-US",
+        "locale": user.locale,
         "entitlements": [],
         "entitlement_sku_ids": [],
         "authorizing_integration_owners": {"0": str(guild_id or state.guild_id)},
@@ -302,8 +334,8 @@ def start(
     else:
         payload.update(
             guild_id=str(guild_id),
-            guild={"id": str(guild_id), "locale": "en-US", "features": []},
-            guild_locale="en-US",
+            guild={"id": str(guild_id), "locale": state.guild_locale, "features": []},
+            guild_locale=state.guild_locale,
             member={**state.member_payload(user, guild_id), "permissions": permissions},
             context=0,
         )

@@ -402,11 +402,81 @@ def _check_allowed_mentions(mentions: JSON, base: tuple[str, ...]) -> Problems:
     return problems
 
 
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+"""Discord's locales (https://discord.com/developers/docs/reference#locales)."""
+
+
+_COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")  # Discord's ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$
+
+
+def _check_localizations(node: JSON, where: tuple[str, ...], problems: Problems, *, named: bool) -> None:
+    """A command's, option's or choice's ``name_localizations`` and ``description_localizations``
+    (and its options' and choices', recursively): each key one of Discord's locales; a command or
+    option name 1-32 letters, digits, ``-`` or ``_`` in lower case (``named``; a choice's name is
+    any 1-100 characters); a description 1-100 characters."""
+    for key in ("name_localizations", "description_localizations"):
+        for locale, text in (node.get(key) or {}).items():
+            at = (*where, key, locale)
+            if locale not in LOCALES:
+                problems.append((at, "LOCALE_INVALID", f"{locale!r} is not a valid locale"))
+            elif key == "description_localizations" and not 1 <= len(text) <= 100:
+                problems.append((at, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."))
+            elif (
+                key == "name_localizations"
+                and named
+                and not (_COMMAND_NAME.match(text) and text == text.lower())
+            ):
+                problems.append((at, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
+            elif key == "name_localizations" and not 1 <= len(text) <= 100:
+                problems.append((at, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."))
+    for index, option in enumerate(node.get("options") or []):
+        _check_localizations(option, (*where, "options", str(index)), problems, named=True)
+    for index, choice in enumerate(node.get("choices") or []):
+        _check_localizations(choice, (*where, "choices", str(index)), problems, named=False)
+
+
 def check_commands(commands: list[JSON]) -> None:
     """Validate a bulk overwrite of application commands where the spec cannot: a slash
     (CHAT_INPUT, type 1) command needs a 1-100 character description and a lower-case name, a
-    user or message command an empty description
-    (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
+    user or message command an empty description; every localized name and description follows
+    the same rules, for one of Discord's locales
+    (https://discord.com/developers/docs/interactions/application-commands#application-command-object,
+    "Localization").
 
     Raises:
         DiscordError: 50035 naming each command's field.
@@ -429,6 +499,7 @@ def check_commands(commands: list[JSON]) -> None:
             problems.append(
                 ((*where, "description"), "BASE_TYPE_MAX_LENGTH", "Must be 0 or fewer in length.")
             )
+        _check_localizations(command, where, problems, named=command.get("type") in (None, 1))
     if problems:
         raise invalid_form(problems)
 

@@ -81,6 +81,9 @@ class User:
     bot: bool = False
     joined_at: str = ""
     role_ids: list[int] = field(default_factory=list)
+    locale: str = "en-US"
+    """Their Discord client's language (one of `limits.LOCALES`): sent as ``locale`` in their
+    interactions, and the language their client shows commands in."""
 
     @property
     def mention(self) -> str:

@@ -100,7 +100,8 @@ class StandIn:
 
     Args:
         guild_name: the guild's name.
-        users: names of the human members to create.
+        users: names of the human members to create; ``"name:locale"`` gives one a client
+            language other than ``en-US`` (``"chloé:fr"``).
         channels: names of the text channels to create.
         bot_name: the bot user's name.
         token: the bot token the client must log in with.
@@ -125,8 +126,9 @@ class StandIn:
         self.state = State(guild_name=guild_name, clock=self.clock, bot_name=bot_name, token=token)
         for name in channels:
             self.state.add_channel(name)
-        for name in users:
-            self.state.add_user(name)
+        for entry in users:  # "alice", or "alice:fr" for a user whose client speaks French
+            name, _, locale = entry.partition(":")
+            self.state.add_user(name, locale=locale or "en-US")
         self.gateway = Gateway(self.state, lambda: self.gateway_url)
         self.rest = Rest(self.state, lambda: self.gateway_url)
         self.rate_limits = rate_limits
@@ -261,10 +263,15 @@ class StandIn:
                 return channel
         raise KeyError(name)
 
-    def add_user(self, name: str, *, permissions: Sequence[str] = ()) -> User:
+    def add_user(self, name: str, *, permissions: Sequence[str] = (), locale: str = "en-US") -> User:
         """A new member (GUILD_MEMBER_ADD is dispatched to clients with the members intent),
-        optionally with extra permissions (see `grant`)."""
-        user = self.state.add_user(name)
+        optionally with extra permissions (see `grant`), whose client speaks ``locale`` (one of
+        Discord's, ``"fr"``, ``"pt-BR"``: their interactions' ``locale``).
+
+        Raises:
+            ValueError: ``locale`` is none of Discord's.
+        """
+        user = self.state.add_user(name, locale=locale)
         if permissions:
             self.grant(user, *permissions)
         return user
@@ -325,7 +332,7 @@ class StandIn:
         await self._connected(timeout)
         with contextlib.suppress(TimeoutError):  # then find_command says what is missing
             await self.state.wait_until(lambda: any(self.state.commands.values()), timeout)
-        data = interactions.command_data(self.state, path, given, channel.guild_id)
+        data = interactions.command_data(self.state, path, given, channel.guild_id, user.locale)
         name = " ".join(path)
         return interactions.start(self.state, user, channel, 2, data, command=name)
 

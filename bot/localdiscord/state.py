@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from . import limits
-from .limits import FLAG_EPHEMERAL, JSON, DiscordError
+from .limits import FLAG_EPHEMERAL, JSON, LOCALES, DiscordError
 from .records import (
     Channel,
     Clock,
@@ -122,6 +122,7 @@ class State:
         self.guilds: dict[int, Guild] = {}
         guild = self._new_guild(first, guild_name)
         self.guild_id, self.guild_name, self.owner_id = guild.id, guild.name, guild.owner_id
+        self.guild_locale = "en-US"  # every guild's language ("Community" settings): guild_locale
         self.roles: dict[int, Role] = guild.roles
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
@@ -227,9 +228,16 @@ class State:
         """
         return _by_id(self.guilds, guild_id, "Guild")
 
-    def add_user(self, name: str, *, bot: bool = False) -> User:
-        """A new member of every guild (dispatches GUILD_MEMBER_ADD in each)."""
-        user = User(self.ids.next(), name, bot=bot, joined_at=iso(self.clock.now()))
+    def add_user(self, name: str, *, bot: bool = False, locale: str = "en-US") -> User:
+        """A new member of every guild (dispatches GUILD_MEMBER_ADD in each) whose client speaks
+        ``locale``.
+
+        Raises:
+            ValueError: ``locale`` is none of Discord's.
+        """
+        if locale not in LOCALES:
+            raise ValueError(f"{locale!r} is none of Discord's locales ({', '.join(sorted(LOCALES))})")
+        user = User(self.ids.next(), name, bot=bot, joined_at=iso(self.clock.now()), locale=locale)
         self.users[user.id] = user
         for guild_id in self.guilds:
             self.dispatch("GUILD_MEMBER_ADD", {**self.member_payload(user), "guild_id": str(guild_id)})
@@ -790,7 +798,7 @@ class State:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.guild_locale,
             "rules_channel_id": None,
             "safety_alerts_channel_id": None,
             "public_updates_channel_id": None,

@@ -4,8 +4,10 @@ endpoints it uses; ``/ui/ws`` tells open pages "something changed" so they refet
 Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
 
 - ``GET /ui/state?user=ID&channel=ID`` → the view of one user (see `UI.snapshot`)
-- ``POST /ui/users {"name"}`` → ``{"id", "name"}`` (refused if the name is taken, in any case, or
-  over Discord's 32 characters)
+- ``POST /ui/users {"name", "locale"?}`` → ``{"id", "name", "locale"}`` (refused if the name is
+  taken, in any case, or over Discord's 32 characters, or the locale is none of Discord's)
+- ``POST /ui/locale {"user", "locale"}``: the language of that user's Discord client (their
+  interactions' ``locale``, and the commands' names and descriptions they see)
 - ``POST /ui/command {"user", "channel", "text": "/uno new variant:flip"}``
 - ``POST /ui/say {"user", "channel", "content"}``
 - ``POST /ui/click {"user", "message", "custom_id"}``
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .interactions import CommandUsageError, command_paths
-from .limits import ACK_SECONDS, JSON, DiscordError, walk_components
+from .limits import ACK_SECONDS, JSON, LOCALES, DiscordError, walk_components
 from .records import Channel, InteractionRecord, Message, User
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ class UI:
             web.get("/ui/state", self.state),
             web.get("/ui/ws", self.socket),
             web.post("/ui/users", act(self._add_user)),
+            web.post("/ui/locale", act(self._set_locale)),
             web.post("/ui/command", act(self._command)),
             web.post("/ui/say", act(self._say)),
             web.post("/ui/click", act(self._click)),
@@ -126,8 +129,9 @@ class UI:
     def snapshot(self, user: User, channel: Channel) -> JSON:
         """What ``user`` sees with ``channel`` open::
 
-            {"guild", "me", "channel", "users": [{"id", "name", "bot"}], "channels": [{"id",
-             "name"}], "commands": [command paths], "messages": [view] (channel, public),
+            {"guild", "me", "channel", "users": [{"id", "name", "bot", "locale"}], "locales":
+             [Discord's locales], "channels": [{"id", "name"}], "commands": [command paths, as
+             ``user``'s client shows them in its language], "messages": [view] (channel, public),
              "side": [view] (own ephemerals anywhere, DMs), "modal": {...} | null,
              "notices": [text], "emojis": {id: name} (the application's, whose images
              ``/emojis/{id}.png`` serves)}
@@ -153,9 +157,10 @@ class UI:
             "guild": stand_in.state.guild_name,
             "me": str(user.id),
             "channel": str(channel.id),
-            "users": [{"id": str(u.id), "name": u.name, "bot": u.bot} for u in every],
+            "users": [{"id": str(u.id), "name": u.name, "bot": u.bot, "locale": u.locale} for u in every],
+            "locales": sorted(LOCALES),
             "channels": _channel_list(stand_in.channels, stand_in.threads()),
-            "commands": command_paths(stand_in.state),
+            "commands": command_paths(stand_in.state, user.locale),
             "messages": [self._view(m) for m in public],
             "side": [self._view(m) for m in private],
             "modal": next(
@@ -253,8 +258,17 @@ class UI:
         taken = next((u for u in self.stand_in.state.users.values() if u.name.lower() == name.lower()), None)
         if taken is not None:
             raise ValueError(f"the name {name!r} is taken (by {taken.name}); pick another")
-        user = self.stand_in.add_user(name)
-        return {"id": str(user.id), "name": user.name}
+        user = self.stand_in.add_user(name, locale=str(body.get("locale") or "en-US"))
+        return {"id": str(user.id), "name": user.name, "locale": user.locale}
+
+    async def _set_locale(self, body: JSON) -> JSON:
+        locale = str(body.get("locale", ""))
+        if locale not in LOCALES:
+            raise ValueError(f"{locale!r} is none of Discord's locales")
+        user = self._user(body)
+        user.locale = locale
+        self.stand_in.state.changed()
+        return {"id": str(user.id), "locale": user.locale}
 
     async def _command(self, body: JSON) -> JSON:
         channel = self.stand_in.state.get_channel(body["channel"])

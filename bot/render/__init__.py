@@ -25,6 +25,7 @@ from bot.engine.actions import Action
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction, AnyEvent
 from bot.engine.events import Event
+from bot.i18n import Tr
 from bot.render import dos
 from bot.render import hand as _hand
 from bot.render import log as _log
@@ -39,6 +40,7 @@ from bot.render.words import (
     Faces,
     as_label,
     count,
+    edition_name,
     named,
     plain,
     record_text,
@@ -52,6 +54,7 @@ __all__ = [
     "as_label",
     "count",
     "describe",
+    "edition_name",
     "hand",
     "lobby",
     "lobby_over",
@@ -67,32 +70,36 @@ __all__ = [
 ]
 
 
-def table(tbl: Table, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
-    """The public table message (`bot.render.table.table`; a DOS game's: `bot.render.dos.table`)."""
+def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
+    """The public table message in ``tr``'s language (`bot.render.table.table`; a DOS game's:
+    `bot.render.dos.table`)."""
     if isinstance(tbl.game, DosGame):
-        return dos.table(tbl)
-    return _table.table(tbl, faces)
+        return dos.table(tbl, tr)
+    return _table.table(tbl, tr, faces)
 
 
 def hand(
     tbl: Table,
     player: str,
+    tr: Tr,
     *,
     page: int = 0,
     pick: AnyAction | None = None,
     notice: str = "",
     faces: Faces = TEXT_ONLY,
 ) -> discord.ui.LayoutView:
-    """A player's private hand (`bot.render.hand.hand`; a DOS game's: `bot.render.dos.hand`)."""
+    """A player's private hand in ``tr``'s language (`bot.render.hand.hand`; a DOS game's:
+    `bot.render.dos.hand`)."""
     if isinstance(tbl.game, DosGame):
         assert pick is None or isinstance(pick, dos.DosAction)
-        return dos.hand(tbl, player, page=page, pick=pick, notice=notice)
+        return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice)
     assert pick is None or isinstance(pick, Action)
-    return _hand.hand(tbl, player, page=page, pick=pick, notice=notice, faces=faces)
+    return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
 
 
-def log_lines(tbl: Table, events: Sequence[AnyEvent]) -> list[str]:
-    """The log lines of one move's events (`bot.render.log.log_lines`; DOS's: `bot.render.dos`)."""
+def log_lines(tbl: Table, events: Sequence[AnyEvent], tr: Tr) -> list[str]:
+    """The log lines of one move's events in ``tr``'s language (`bot.render.log.log_lines`; DOS's:
+    `bot.render.dos`)."""
     if isinstance(tbl.game, DosGame):
-        return dos.log_lines(tbl, [e for e in events if not isinstance(e, Event)])
-    return _log.log_lines(tbl, [e for e in events if isinstance(e, Event)])
+        return dos.log_lines(tbl, [e for e in events if not isinstance(e, Event)], tr)
+    return _log.log_lines(tbl, [e for e in events if isinstance(e, Event)], tr)

@@ -8,8 +8,8 @@ its argument, a select its values. A match is chosen in one or two steps: the pi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import discord
 
@@ -19,13 +19,16 @@ from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DosCard, DosKind, sort_key
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind
 from bot.engine.options import Scoring
+from bot.i18n import N_, Tr
 from bot.render.layout import block, heading, message, rows, small
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
     EMOJI,
     WILD_EMOJI,
+    color_name,
     count,
+    edition_name,
     named,
     out_text,
     points_text,
@@ -38,32 +41,33 @@ SELECT_PAGE = 25
 PLACE_BUTTONS = 5
 """Cards to place shown as buttons (one row); more go in a select."""
 PENDING = {
-    DosPendingKind.TURN: "to match or draw",
-    DosPendingKind.MATCH: "to make another match or end the turn",
-    DosPendingKind.DRAW_DECISION: "to match or place a card in the row",
-    DosPendingKind.PLACE: "to place a card in the row",
+    DosPendingKind.TURN: N_("to match or draw"),
+    DosPendingKind.MATCH: N_("to make another match or end the turn"),
+    DosPendingKind.DRAW_DECISION: N_("to match or place a card in the row"),
+    DosPendingKind.PLACE: N_("to place a card in the row"),
 }
 """The decision a DOS game waits for (§14.13), as ``"to …"``."""
 _DARK = 0x2B2D31
 
 
-def card_text(card: DosCard | str) -> str:
-    """A DOS card as players read it: ``"🟦 blue 5"``, ``"🟩 green Wild #"``, ``"🌈 Wild DOS"``."""
+def card_text(card: DosCard | str, tr: Tr) -> str:
+    """A DOS card as players read it in ``tr``'s language: ``"🟦 blue 5"``, ``"🟩 green Wild #"``,
+    ``"🌈 Wild DOS"`` (French ``"🟦 5 bleu"``, ``"🌈 joker DOS"``)."""
     c = card if isinstance(card, DosCard) else DosCard.parse(card)
     if c.kind is DosKind.WILD_DOS:
-        return f"{WILD_EMOJI} Wild DOS"
+        return WILD_EMOJI + " " + tr._("Wild DOS")
     assert c.color is not None
-    name = "Wild #" if c.kind is DosKind.WILD_NUMBER else str(c.number)
-    return f"{EMOJI[c.color]} {c.color.value} {name}"
+    name = tr._("Wild #") if c.kind is DosKind.WILD_NUMBER else str(c.number)
+    return f"{EMOJI[c.color]} " + tr._("{color} {rank}").format(color=color_name(c.color, tr), rank=name)
 
 
-def _bare(card: DosCard) -> str:
+def _bare(card: DosCard, tr: Tr) -> str:
     """A card's text without its color square (for labels that carry it as their emoji)."""
-    return card_text(card).split(" ", 1)[1]
+    return card_text(card, tr).split(" ", 1)[1]
 
 
 def _emoji(card: DosCard) -> str:
-    return card_text(card).split(" ", 1)[0]
+    return EMOJI[card.color] if card.color else WILD_EMOJI
 
 
 def _pile_color(game: DosGame, index: int) -> Color | None:
@@ -72,87 +76,103 @@ def _pile_color(game: DosGame, index: int) -> Color | None:
     return bottom.color
 
 
-def row_lines(game: DosGame) -> list[str]:
+def row_lines(game: DosGame, tr: Tr) -> list[str]:
     """The Center Row, one line a pile: ``"**1.** 🟦 blue 5 ← 🟥 red 3 + 🌈 Wild DOS"`` (the cards
     matched onto it this turn after the arrow)."""
     lines = []
     for i, pile in enumerate(game.row):
-        line = f"**{i + 1}.** {card_text(pile[0])} (**{_pile_number(pile[0])}**)"
+        line = f"**{i + 1}.** {card_text(pile[0], tr)} (**{_pile_number(pile[0], tr)}**)"
         if len(pile) > 1:
-            line += " ← " + " + ".join(card_text(c) for c in pile[1:])
+            line += " ← " + " + ".join(card_text(c, tr) for c in pile[1:])
         lines.append(line)
-    return lines or ["(no pile: the turn begins with a draw)"]
+    return lines or [tr._("(no pile: the turn begins with a draw)")]
 
 
-def _pile_number(card: DosCard) -> str:
+def _center_row(tr: Tr) -> str:
+    return "**" + tr._("Center Row") + "**"
+
+
+def _pile_number(card: DosCard, tr: Tr) -> str:
     """The number a pile asks for: its card's, ``2`` for a Wild DOS, ``any`` for a Wild #."""
-    return "any" if card.kind is DosKind.WILD_NUMBER else str(card.fixed)
+    return tr._("any") if card.kind is DosKind.WILD_NUMBER else str(card.fixed)
 
 
-def pending_text(tbl: Table, game: DosGame) -> str:
-    """``"Waiting for **Ana** to match or draw."``, or why nothing is awaited."""
+def pending_text(tbl: Table, game: DosGame, tr: Tr) -> str:
+    """``"Waiting for **Ana** to match or draw."``, or why nothing is awaited, in ``tr``'s language."""
     p = game.pending
     if game.game_over:
-        return "The game is over."
+        return tr._("The game is over.")
     if tbl.state is TableState.OVER:
-        return "The game has ended."
+        return tr._("The game has ended.")
     if game.round_over or p.player is None:
-        return "The round is over."
-    return f"Waiting for **{named(tbl, p.player)}** {_decision(game)}."
+        return tr._("The round is over.")
+    return tr._("Waiting for **{name}** {decision}.").format(
+        name=named(tbl, p.player, tr), decision=_decision(game, tr)
+    )
 
 
-def _decision(game: DosGame) -> str:
+def _decision(game: DosGame, tr: Tr) -> str:
+    """The decision awaited, as ``"to …"`` (each language's own)."""
     if game.pending.kind is DosPendingKind.PLACE and game.ended:
-        return f"to place {count(game.bonus, 'bonus card')} in the row"
-    return PENDING.get(game.pending.kind, "")
+        return tr.n("to place {n} bonus card in the row", "to place {n} bonus cards in the row", game.bonus)
+    kind = PENDING.get(game.pending.kind)
+    return tr._(kind) if kind else ""
 
 
-def _player_line(tbl: Table, game: DosGame, player: str) -> str:
+def _player_line(tbl: Table, game: DosGame, player: str, tr: Tr) -> str:
     seat = tbl.seat(player)
-    shown = ("🤖 " if seat and seat.is_ai else "") + named(tbl, player)
-    state = out_text(tbl, player)
+    shown = ("🤖 " if seat and seat.is_ai else "") + named(tbl, player, tr)
+    state = out_text(tbl, player, tr)
     if state:
         return f"　~~{shown}~~ ({state})"
     n = len(game.hands.get(player, ()))
     playing = tbl.state is TableState.PLAYING and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
-    line = f"{marker}**{shown}** — {count(n, 'card')}"
+    line = f"{marker}**{shown}** — {count(n, 'card', tr)}"
     if player in game.called and n:
         line += " · **DOS!**"
     if player in game.catchable:
-        line += " · forgot DOS"
+        line += " · " + tr._("forgot DOS")
     return line
 
 
-def table(tbl: Table) -> discord.ui.LayoutView:
-    """The public DOS table message (Components V2): the Center Row (every pile, its number and
+def table(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
+    """The public DOS table message (Components V2) in ``tr``'s language (the table's): the Center Row (every pile, its number and
     color, the cards matched onto it this turn), whose turn, hand sizes and DOS calls, scores,
     the log; My hand, DOS! and Catch buttons (verbs ``hand``, ``dos``, ``catch``)."""
     game = tbl.game
     assert isinstance(game, DosGame)
-    lines = [f"### DOS · round {game.round_no}", "**Center Row**", *row_lines(game)]
+    title = tr._("{edition} · round {round}").format(
+        edition=edition_name(tbl.variant, tr), round=game.round_no
+    )
+    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr)]
     if game.bonus and game.pending.player:
-        lines.append(f"Bonus cards to place: {game.bonus}")
-    lines.append(pending_text(tbl, game))
+        lines.append(tr._("Bonus cards to place: {n}").format(n=game.bonus))
+    lines.append(pending_text(tbl, game, tr))
     first = _pile_color(game, 0) if game.row else None
     accent = EMBED_COLOR.get(first, _DARK) if first else _DARK
-    players = "\n".join(_player_line(tbl, game, p) for p in game.players)
-    texts = [block("Players", trim(players))]
+    players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
+    texts = [block(tr._("Players"), trim(players))]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
-        texts.append(block(f"Scores ({scoring_text(game.options)})", trim(scores)))
+        scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+        texts.append(
+            block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
+        )
     if tbl.log:
-        texts.append(block("Last moves", _fitted(tbl.log)))
-    texts.append(small(f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}"))
+        texts.append(block(tr._("Last moves"), _fitted(tbl.log)))
+    piles = tr._("Draw pile {draw} · discard pile {discard}")
+    texts.append(small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile))))
     top = heading("\n".join(lines))
     if tbl.state is not TableState.PLAYING:
         return message(accent, [top], texts, [])
     ch = tbl.channel_id
     buttons = rows(
         [
-            UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
+            UnoButton(
+                "t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary
+            ),
             UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
-            UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
         ]
     )
     return message(accent, [top], texts, list(buttons))
@@ -189,9 +209,9 @@ def completions(game: DosGame, player: str, pick: DosAction) -> list[DosAction]:
 
 
 def hand(
-    tbl: Table, player: str, *, page: int = 0, pick: DosAction | None = None, notice: str = ""
+    tbl: Table, player: str, tr: Tr, *, page: int = 0, pick: DosAction | None = None, notice: str = ""
 ) -> discord.ui.LayoutView:
-    """A player's private DOS hand: the Center Row, their cards, and their decisions as components
+    """A player's private DOS hand in ``tr``'s language (the reader's): the Center Row, their cards, and their decisions as components
     (the matches, in a select paged by 25; a Wild DOS's colors, asked next; Draw, End the turn,
     the cards to place; DOS!; Refresh).
 
@@ -212,27 +232,28 @@ def hand(
     live = not closed and not game.round_over
     mine = live and game.pending.player == player
     status = (
-        f"🟢 Your move: {_decision(game).removeprefix('to ')}."
+        tr._("🟢 Your move: {decision}.").format(decision=_decision(game, tr).removeprefix(tr._("to ")))
         if mine
-        else "You are no longer in this game."
+        else tr._("You are no longer in this game.")
         if left and tbl.state is not TableState.OVER
-        else pending_text(tbl, game)
+        else pending_text(tbl, game, tr)
     )
     picks = completions(game, player, pick) if mine and pick is not None else []
     if picks:
-        status = "🟢 Your move: name the color of the Wild DOS."
+        status = tr._("🟢 Your move: name the color of the Wild DOS.")
     top = (
-        f"Your hand at <#{ch}>"
+        tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
-        + f"\n### {'Not in this game' if left else count(len(cards), 'card')}\n"
-        + "\n".join(["**Center Row**", *row_lines(game), status])
+        + f"\n### {tr._('Not in this game') if left else count(len(cards), 'card', tr)}\n"
+        + "\n".join([_center_row(tr), *row_lines(game, tr), status])
     )
-    texts = [] if left else [block("Your cards", trim(", ".join(map(card_text, cards)) or "none"))]
+    listed = ", ".join(card_text(c, tr) for c in cards)
+    texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none")))]
     items: list[discord.ui.Item[Any]] = []
     if picks:
-        items = _pick_items(tbl, picks)
+        items = _pick_items(tbl, picks, tr)
     elif mine:
-        items = _decision_items(tbl, game, player, page)
+        items = _decision_items(tbl, game, player, page, tr)
     if live:
         if game.can_call_dos(player):
             dos = DosAction(DosActionKind.DOS).text()
@@ -241,18 +262,19 @@ def hand(
                     "h", ch, tbl.version, "a", dos, label="DOS!", style=discord.ButtonStyle.danger, row=4
                 )
             )
-        items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
+        items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
     return message(_DARK, [heading(top), *rows(items)], texts, [])
 
 
-def _match_label(game: DosGame, action: DosAction) -> str:
+def _match_label(game: DosGame, action: DosAction, tr: Tr) -> str:
     """``"Pile 2 (blue 5): red 3 + Wild DOS"``."""
     assert action.pile is not None
     top = game.row[action.pile - 1][0]
-    return f"Pile {action.pile} ({_bare(top)}): " + " + ".join(_bare(c) for c in action.cards)
+    cards = " + ".join(_bare(c, tr) for c in action.cards)
+    return tr._("Pile {pile} ({card}): {cards}").format(pile=action.pile, card=_bare(top, tr), cards=cards)
 
 
-def _bonus_hint(game: DosGame, action: DosAction) -> str | None:
+def _bonus_hint(game: DosGame, action: DosAction, tr: Tr) -> str | None:
     """What a match earns by color when its colors are fixed by the cards (§14.6), else None."""
     assert action.pile is not None
     pile = game.row[action.pile - 1][0].color
@@ -260,14 +282,14 @@ def _bonus_hint(game: DosGame, action: DosAction) -> str | None:
         return None
     if all(c.color is pile for c in action.cards):
         return (
-            "double color match: a bonus card, everyone else draws"
+            tr._("double color match: a bonus card, everyone else draws")
             if len(action.cards) == 2
-            else "color match: a bonus card"
+            else tr._("color match: a bonus card")
         )
     return None
 
 
-def _decision_items(tbl: Table, game: DosGame, player: str, page: int) -> list[discord.ui.Item[Any]]:
+def _decision_items(tbl: Table, game: DosGame, player: str, page: int, tr: Tr) -> list[discord.ui.Item[Any]]:
     ch, v = tbl.channel_id, tbl.version
     items: list[discord.ui.Item[Any]] = []
     decisions = game.decisions(player)
@@ -282,14 +304,14 @@ def _decision_items(tbl: Table, game: DosGame, player: str, page: int) -> list[d
         page = max(0, min(page, pages - 1))
         options = [
             discord.SelectOption(
-                label=_match_label(game, a)[:100],
+                label=_match_label(game, a, tr)[:100],
                 value=a.text(),
                 emoji=_emoji(a.cards[0]),
-                description=_bonus_hint(game, a),
+                description=_bonus_hint(game, a, tr),
             )
             for a in matches[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
         ]
-        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder="Make a match…", row=0))
+        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Make a match…"), row=0))
         if pages > 1:
             items += [
                 UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
@@ -308,7 +330,7 @@ def _decision_items(tbl: Table, game: DosGame, player: str, page: int) -> list[d
                     v,
                     "a",
                     a.text(),
-                    label=f"Place {_bare(card)}",
+                    label=tr._("Place {card}").format(card=_bare(card, tr)),
                     emoji=_emoji(card),
                     style=BUTTON_STYLE.get(card.color, discord.ButtonStyle.secondary)
                     if card.color
@@ -318,111 +340,154 @@ def _decision_items(tbl: Table, game: DosGame, player: str, page: int) -> list[d
             )
     else:
         options = [
-            discord.SelectOption(label=f"Place {_bare(a.cards[0])}", value=a.text(), emoji=_emoji(a.cards[0]))
+            discord.SelectOption(
+                label=tr._("Place {card}").format(card=_bare(a.cards[0], tr)),
+                value=a.text(),
+                emoji=_emoji(a.cards[0]),
+            )
             for a in places[:SELECT_PAGE]
         ]
-        what = "a bonus card" if bonus else "a card"
         # Its own custom_id beside the match select's (a select's value is its action).
-        placeholder = f"Place {what} in the row…"
+        placeholder = tr._("Place a bonus card in the row…") if bonus else tr._("Place a card in the row…")
         items.append(UnoSelect("h", ch, v, "a", "place", options=options, placeholder=placeholder, row=2))
     for a in decisions:
         if a.kind is DosActionKind.DRAW:
             items.append(
-                UnoButton("h", ch, v, "a", a.text(), label="Draw", style=discord.ButtonStyle.primary, row=3)
+                UnoButton(
+                    "h", ch, v, "a", a.text(), label=tr._("Draw"), style=discord.ButtonStyle.primary, row=3
+                )
             )
         elif a.kind is DosActionKind.END_TURN:
             items.append(
                 UnoButton(
-                    "h", ch, v, "a", a.text(), label="End the turn", style=discord.ButtonStyle.primary, row=3
+                    "h",
+                    ch,
+                    v,
+                    "a",
+                    a.text(),
+                    label=tr._("End the turn"),
+                    style=discord.ButtonStyle.primary,
+                    row=3,
                 )
             )
     return items
 
 
-def _pick_items(tbl: Table, picks: list[DosAction]) -> list[discord.ui.Item[Any]]:
+def _pick_items(tbl: Table, picks: list[DosAction], tr: Tr) -> list[discord.ui.Item[Any]]:
     """Second step of a match with a Wild DOS: the colors to name (a select of the complete
     matches), and Back."""
     options = []
     for a in picks:
         parts = []
         if a.color is not None:
-            parts.append(f"Wild DOS {a.color.value}")
+            parts.append(tr._("Wild DOS {color}").format(color=color_name(a.color, tr)))
         if a.pile_color is not None:
-            parts.append(f"the Wild DOS pile {a.pile_color.value}")
+            parts.append(tr._("the Wild DOS pile {color}").format(color=color_name(a.pile_color, tr)))
         color = a.color or a.pile_color
         emoji = EMOJI[color] if color else None
         options.append(discord.SelectOption(label=", ".join(parts)[:100], value=a.text(), emoji=emoji))
     ch, v = tbl.channel_id, tbl.version
     return [
-        UnoSelect("h", ch, v, "a", options=options[:SELECT_PAGE], placeholder="Name the color…", row=0),
-        UnoButton("h", ch, v, "bk", label="Back", row=1),
+        UnoSelect("h", ch, v, "a", options=options[:SELECT_PAGE], placeholder=tr._("Name the color…"), row=0),
+        UnoButton("h", ch, v, "bk", label=tr._("Back"), row=1),
     ]
 
 
 # ---------------------------------------------------------------------------- the log
 
 
-def _match(tbl: Table, e: DosEvent) -> str:
-    d = e.data
-    cards = " + ".join(card_text(c) for c in d["cards"])
+def _match(s: _Said) -> str:
+    d, tr = s.event.data, s.tr
+    cards = " + ".join(card_text(c, tr) for c in d["cards"])
     if d.get("color"):
-        cards += f" → {d['color']}"
-    line = f"{named(tbl, e.player)} matched pile {d['pile']} with {cards}"
+        cards += f" → {color_name(d['color'], tr)}"
+    line = tr._("{name} matched pile {pile} with {cards}").format(name=s.name(), pile=d["pile"], cards=cards)
     if d["bonus"] == "double-color":
-        return f"✨ {line}: double color match! A bonus card, and everyone else draws one"
+        return tr._("✨ {line}: double color match! A bonus card, and everyone else draws one").format(
+            line=line
+        )
     if d["bonus"] == "single-color":
-        return f"{line}: color match, a bonus card"
+        return tr._("{line}: color match, a bonus card").format(line=line)
     return line
 
 
-def _drawn(tbl: Table, e: DosEvent) -> str | None:
-    reason = e.data["reason"]
+def _drawn(s: _Said) -> str | None:
+    reason, tr = s.event.data["reason"], s.tr
     if reason == "catch":  # the catch's own line says it
         return None
-    n = e.data["count"]
+    n = s.event.data["count"]
     if reason == "double-color-match":
-        return f"{named(tbl, e.player)} drew {count(n, 'card')} (double color match)"
-    return (
-        f"{named(tbl, e.player)} drew {count(n, 'card')}"
-        if n
-        else f"{named(tbl, e.player)} had nothing to draw"
+        return tr.ngettext(
+            "{name} drew {n} card (double color match)", "{name} drew {n} cards (double color match)", n
+        ).format(name=s.name(), n=n)
+    if n:
+        return tr.ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(name=s.name(), n=n)
+    return tr._("{name} had nothing to draw").format(name=s.name())
+
+
+def _caught(s: _Said) -> str:
+    tr = s.tr
+    by, name = s.name(s.event.data["by"]), s.name()
+    if s.event.data.get("delayed"):
+        return tr._("🚨 {by} caught {name} without DOS: +2 cards at the end of their turn").format(
+            by=by, name=name
+        )
+    return tr._("🚨 {by} caught {name} without DOS: +2 cards").format(by=by, name=name)
+
+
+def _placed(s: _Said) -> str:
+    card = card_text(s.event.data["card"], s.tr)
+    if s.event.data["reason"] == "bonus":
+        return s.tr._("{name} placed {card} (bonus card)").format(name=s.name(), card=card)
+    return s.tr._("{name} placed {card} (no match)").format(name=s.name(), card=card)
+
+
+def _round_over(s: _Said) -> str:
+    points = points_text(s.tbl, s.event.data.get("points", 0))
+    return s.tr._("🏁 {name} wins the round{points}").format(
+        name=s.name(s.event.data["winner"]), points=points
     )
 
 
-def _caught(tbl: Table, e: DosEvent) -> str:
-    when = " at the end of their turn" if e.data.get("delayed") else ""
-    return f"🚨 {named(tbl, e.data['by'])} caught {named(tbl, e.player)} without DOS: +2 cards{when}"
+def _game_over(s: _Said) -> str:
+    winners = s.event.data["winners"]
+    names = " & ".join(s.name(w) for w in winners)
+    return s.tr.ngettext("🏆 {names} wins the game", "🏆 {names} win the game", len(winners)).format(
+        names=names
+    )
 
 
-def _round_over(tbl: Table, e: DosEvent) -> str:
-    return f"🏁 {named(tbl, e.data['winner'])} wins the round{points_text(tbl, e.data.get('points', 0))}"
+class _Said(NamedTuple):
+    """One DOS event to say, at its table, in ``tr``'s language."""
+
+    tbl: Table
+    event: DosEvent
+    tr: Tr
+
+    def name(self, key: str | None = None) -> str:
+        """The event's player (or ``key``) as the table names them."""
+        return named(self.tbl, self.event.player if key is None else key, self.tr)
 
 
-def _game_over(tbl: Table, e: DosEvent) -> str:
-    winners = e.data["winners"]
-    return f"🏆 {' & '.join(named(tbl, w) for w in winners)} win{'s' if len(winners) == 1 else ''} the game"
-
-
-_LINES = {
-    DosEventKind.ROUND_STARTED: lambda t, e: f"Round {e.data['round']}: {named(t, e.data['dealer'])} deals",
+_LINES: dict[DosEventKind, Callable[[_Said], str | None]] = {
+    DosEventKind.ROUND_STARTED: lambda s: s.tr._("Round {round}: {name} deals").format(
+        round=s.event.data["round"], name=s.name(s.event.data["dealer"])
+    ),
     DosEventKind.MATCH_MADE: _match,
     DosEventKind.CARDS_DRAWN: _drawn,
-    DosEventKind.CARD_PLACED: lambda t, e: (
-        f"{named(t, e.player)} placed {card_text(e.data['card'])}"
-        + (" (bonus card)" if e.data["reason"] == "bonus" else " (no match)")
+    DosEventKind.CARD_PLACED: _placed,
+    DosEventKind.ROW_REFILLED: lambda s: s.tr._("Row refilled: {cards}").format(
+        cards=", ".join(card_text(c, s.tr) for c in s.event.data["cards"])
     ),
-    DosEventKind.ROW_REFILLED: lambda t, e: (
-        "Row refilled: " + ", ".join(card_text(c) for c in e.data["cards"])
-    ),
-    DosEventKind.DECK_RESHUFFLED: lambda t, e: "The discard pile is shuffled into a new draw pile",
-    DosEventKind.BONUS_LOST: lambda t, e: (
-        f"{named(t, e.player)} loses {count(e.data['count'], 'bonus card')}"
-    ),
-    DosEventKind.DOS_CALLED: lambda t, e: f"📣 {named(t, e.player)}: DOS!",
+    DosEventKind.DECK_RESHUFFLED: lambda s: s.tr._("The discard pile is shuffled into a new draw pile"),
+    DosEventKind.BONUS_LOST: lambda s: s.tr.ngettext(
+        "{name} loses {n} bonus card", "{name} loses {n} bonus cards", s.event.data["count"]
+    ).format(name=s.name(), n=s.event.data["count"]),
+    DosEventKind.DOS_CALLED: lambda s: f"📣 {s.name()}: DOS!",
     DosEventKind.PLAYER_CAUGHT: _caught,
-    DosEventKind.PLAYER_LEFT: lambda t, e: f"{named(t, e.player)} left the game",
-    DosEventKind.PLAYER_ELIMINATED: lambda t, e: (
-        f"❌ {named(t, e.player)} reached {e.data.get('score', '')} and is out"
+    DosEventKind.PLAYER_LEFT: lambda s: s.tr._("{name} left the game").format(name=s.name()),
+    DosEventKind.PLAYER_ELIMINATED: lambda s: s.tr._("❌ {name} reached {score} and is out").format(
+        name=s.name(), score=s.event.data.get("score", "")
     ),
     DosEventKind.ROUND_OVER: _round_over,
     DosEventKind.GAME_OVER: _game_over,
@@ -430,6 +495,7 @@ _LINES = {
 """The log line of each kind of DOS event worth one (piles discarded and turn ends have none)."""
 
 
-def log_lines(tbl: Table, events: Sequence[DosEvent]) -> list[str]:
-    """The public log lines of one move's DOS ``events``, in order."""
-    return [line for e in events if (say := _LINES.get(e.kind)) and (line := say(tbl, e))]
+def log_lines(tbl: Table, events: Sequence[DosEvent], tr: Tr) -> list[str]:
+    """The public log lines of one move's DOS ``events``, in order, in ``tr``'s language (the
+    table's)."""
+    return [line for e in events if (say := _LINES.get(e.kind)) and (line := say(_Said(tbl, e, tr)))]

@@ -11,6 +11,7 @@ from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import PendingKind
+from bot.i18n import N_, Tr
 from bot.render.layout import (
     MAX_COMPONENTS,
     ROW_WIDTH,
@@ -27,11 +28,13 @@ from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
     EMOJI,
+    RANK_NAMES,
     TEXT_ONLY,
     Faces,
     as_label,
     button_style,
     cards_text,
+    color_name,
     count,
     face_button,
     face_label,
@@ -45,20 +48,24 @@ from bot.tables import Reveal, Table, TableState
 
 SELECT_PAGE = 25
 TARGET_PROMPTS = {
-    Rank.SEVEN: "pick the player to swap hands with (Seven-O)",
-    Rank.HOWLER: "pick the player whose hand the Howler shows to the table",
-    Rank.SAVE_THE_DAY: "pick the player Save The Day protects",
-    Rank.WILD_CUSTOMIZABLE: "pick the player to swap hands with",
+    Rank.SEVEN: N_("pick the player to swap hands with (Seven-O)"),
+    Rank.HOWLER: N_("pick the player whose hand the Howler shows to the table"),
+    Rank.SAVE_THE_DAY: N_("pick the player Save The Day protects"),
+    Rank.WILD_CUSTOMIZABLE: N_("pick the player to swap hands with"),
 }
 """What a player is asked when a card they play needs a picked player (``effects.target_ranks``)."""
-CARD_ACTIONS = {ActionKind.PLAY: "", ActionKind.PLAY_DRAWN: "Play ", ActionKind.JUMP_IN: "Jump in: "}
+CARD_ACTIONS = {
+    ActionKind.PLAY: "{card}",
+    ActionKind.PLAY_DRAWN: N_("Play {card}"),
+    ActionKind.JUMP_IN: N_("Jump in: {card}"),
+}
 """The actions shown as a card (button or select option), in this order, with their label's start."""
 ACTION_BUTTONS = {
-    ActionKind.DRAW: ("Draw", discord.ButtonStyle.primary),
-    ActionKind.KEEP: ("Keep it", discord.ButtonStyle.secondary),
-    ActionKind.ACCEPT: ("Accept", discord.ButtonStyle.secondary),
-    ActionKind.CHALLENGE: ("Challenge!", discord.ButtonStyle.danger),
-    ActionKind.REVEAL: ("Let them see", discord.ButtonStyle.secondary),
+    ActionKind.DRAW: (N_("Draw"), discord.ButtonStyle.primary),
+    ActionKind.KEEP: (N_("Keep it"), discord.ButtonStyle.secondary),
+    ActionKind.ACCEPT: (N_("Accept"), discord.ButtonStyle.secondary),
+    ActionKind.CHALLENGE: (N_("Challenge!"), discord.ButtonStyle.danger),
+    ActionKind.REVEAL: (N_("Let them see"), discord.ButtonStyle.secondary),
 }
 """The label and style of each decision shown as a button of its own."""
 
@@ -66,13 +73,15 @@ ACTION_BUTTONS = {
 def hand(
     tbl: Table,
     player: str,
+    tr: Tr,
     *,
     page: int = 0,
     pick: Action | None = None,
     notice: str = "",
     faces: Faces = TEXT_ONLY,
 ) -> discord.ui.LayoutView:
-    """A player's private hand (Components V2): every card, and their possible decisions as
+    """A player's private hand (Components V2) in ``tr``'s language (the language of the user
+    who opened it): every card, and their possible decisions as
     components, each carrying its action's text (``Action.text()``); a Show as picture button
     (verb ``pic``). The cards they can play are buttons as long as they fit in Discord's 40
     components with the rest, else a paged select.
@@ -101,84 +110,92 @@ def hand(
     closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
     status = (
-        f"🟢 Your move: {decision_text(game).removeprefix('to ')}."
+        tr._("🟢 Your move: {decision}.").format(decision=decision_text(game, tr).removeprefix(tr._("to ")))
         if mine
-        else "You are no longer in this game."
+        else tr._("You are no longer in this game.")
         if left and tbl.state is not TableState.OVER
-        else pending_text(tbl, game)
+        else pending_text(tbl, game, tr)
     )
     live = not closed and not game.round_over
     completions = game.completions(player, pick) if live and pick is not None else []
     if completions:
         assert pick is not None
-        status = _pick_status(game, pick, completions)
+        status = _pick_status(game, pick, completions, tr)
+    title = tr._("Not in this game") if left else count(len(cards), "card", tr)
     top = (
-        f"Your hand at <#{ch}>"
+        tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
-        + f"\n### {'Not in this game' if left else count(len(cards), 'card')}"
-        + f"\nTop card: **{face_text(game.top, side, faces)}**"
-        + (f" → **{game.color.value}**" if game.top.color is None and game.color else "")
+        + f"\n### {title}\n"
+        + tr._("Top card: **{card}**").format(card=face_text(game.top, side, tr, faces))
+        + (f" → **{color_name(game.color, tr)}**" if game.top.color is None and game.color else "")
         + f"\n{status}"
     )
-    heading_item = heading(top, picture(game.top, side, faces), face_label(game.top))
+    heading_item = heading(top, picture(game.top, side, faces), face_label(game.top, tr))
     texts = []
     if not left:
-        listed = _cards_list(cards, side, playable if mine else set(), faces)
+        listed = _cards_list(cards, side, playable if mine else set(), tr, faces)
         if len(listed) > FIELD:
-            listed = _cards_list(cards, side, playable if mine else set())
-        texts.append(block("Your cards", trim(listed or "none")))
+            listed = _cards_list(cards, side, playable if mine else set(), tr)
+        texts.append(block(tr._("Your cards"), trim(listed or tr._("none"))))
     for other, seen in game.revealed.get(player, {}).items():
         reveal = tbl.reveals.get(other)
         if reveal is not None:  # else it has changed since: what was seen is no longer so
             texts.append(
-                block(f"{named(tbl, other)}'s hand {_when(reveal)}", trim(cards_text(seen, side, faces)))
+                block(
+                    trim(_when(reveal, tr).format(name=named(tbl, other, tr)), 256),
+                    trim(cards_text(seen, side, tr, faces)),
+                )
             )
     items: list[discord.ui.Item[Any]] = []
     entries: list[Entry] = []
     if completions:
         assert pick is not None
-        items = _pick_items(tbl, pick, completions)
+        items = _pick_items(tbl, pick, completions, tr)
     elif live:
-        items = _decision_items(tbl, game, decisions, page, faces)
-        entries = _card_entries(game, player, decisions, faces)
+        items = _decision_items(tbl, game, decisions, page, tr, faces)
+        entries = _card_entries(game, player, decisions, tr, faces)
     if live:
         if game.can_call_uno(player):
             uno = Action(ActionKind.UNO).text()
             items.append(
                 UnoButton("h", ch, v, "a", uno, label="UNO!", style=discord.ButtonStyle.danger, row=4)
             )
-        items.append(UnoButton("h", ch, 0, "r", label="Refresh", emoji="🔄", row=4))
+        items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
     if not closed:
-        items.append(UnoButton("h", ch, v, "pic", label="Show as picture", emoji="🖼️", row=4))
+        items.append(UnoButton("h", ch, v, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
     # What is left of the 40 components for the cards: the container, its heading and texts,
     # and the other rows are counted first.
     room = MAX_COMPONENTS - 1 - size([heading_item]) - len(texts) - rows_size(items)
-    items += _card_items(tbl, entries, page, room)
+    items += _card_items(tbl, entries, page, room, tr)
     accent = EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31
     # The decisions right under the heading, the whole hand below them: on a phone the buttons
     # stay in sight however long the hand is.
     return message(accent, [heading_item, *rows(items)], texts, [])
 
 
-def _cards_list(cards: list[Card], side: Side, bold: set[Card], faces: Faces = TEXT_ONLY) -> str:
+def _cards_list(cards: list[Card], side: Side, bold: set[Card], tr: Tr, faces: Faces = TEXT_ONLY) -> str:
     """The hand's cards one a line, sorted, ``bold`` ones in bold, a two-sided card with its back:
     ``"🟩 green 3 (back: 🌈 wild draw color)"`` (docs/rules.md §7), each with its emoji if any."""
     shown = []
     for card in sorted_hand(cards, side):
-        label = face_text(card.face(side), side, faces)
+        label = face_text(card.face(side), side, tr, faces)
         if card.dark is not None:
-            label += f" (back: {face_text(card.face(side.other), side.other, faces)})"
+            label += tr._(" (back: {card})").format(
+                card=face_text(card.face(side.other), side.other, tr, faces)
+            )
         shown.append(f"**{label}**" if card in bold else label)
     return "\n".join(shown)
 
 
-def _when(shown: Reveal) -> str:
-    """When a hand shown to the player was shown: ``"when the Howler was played"``, ``"at the
-    challenge of the Wild Draw Four"`` (shown only while it is unchanged since)."""
+def _when(shown: Reveal, tr: Tr) -> str:
+    """Whose hand was shown to the player, and when, ``{name}`` to fill: ``"{name}'s hand when the
+    Howler was played"``, ``"{name}'s hand at the challenge of the Wild Draw Four"`` (shown only
+    while it is unchanged since)."""
     rank = Rank(shown.by)
+    card = tr._(RANK_NAMES[rank]).title() if rank in RANK_NAMES else rank.value
     if rank.is_restricted:
-        return f"at the challenge of the {rank.value.title()}"
-    return f"when the {rank.value.title()} was played"
+        return tr._("{{name}}'s hand at the challenge of the {card}").format(card=card)
+    return tr._("{{name}}'s hand when the {card} was played").format(card=card)
 
 
 def _asks_color(pick: Action, completions: list[Action]) -> bool:
@@ -186,22 +203,24 @@ def _asks_color(pick: Action, completions: list[Action]) -> bool:
     return pick.color is None and any(a.color is not None for a in completions)
 
 
-def _pick_status(game: Game, pick: Action, completions: list[Action]) -> str:
+def _pick_status(game: Game, pick: Action, completions: list[Action], tr: Tr) -> str:
     """What the second step of a play asks (the color, or the player to pick), still "Your move"."""
     card = pick.card or completions[0].card or game.drawn
     assert card is not None
     face = card.face(game.side)
     prompt = (
-        "name the color" if _asks_color(pick, completions) else TARGET_PROMPTS.get(face.rank, "pick a player")
+        tr._("name the color")
+        if _asks_color(pick, completions)
+        else tr._(TARGET_PROMPTS.get(face.rank, N_("pick a player")))
     )
-    return f"🟢 Your move ({face_label(face)}): {prompt}."
+    return tr._("🟢 Your move ({card}): {prompt}.").format(card=face_label(face, tr), prompt=prompt)
 
 
 Entry = tuple[Action, str, Face, discord.PartialEmoji | None]
 """A card a player can act with: the action its component carries, its label, its face, its emoji."""
 
 
-def _card_entries(game: Game, player: str, decisions: list[Action], faces: Faces) -> list[Entry]:
+def _card_entries(game: Game, player: str, decisions: list[Action], tr: Tr, faces: Faces) -> list[Entry]:
     """The plays, drawn-card plays and jump-ins open to the player, one per card: the action as a
     button carries it (without its color and player, asked next; a drawn card's play without its
     card, which is implied and would make the text too long), its label (``face_button``), the
@@ -216,13 +235,13 @@ def _card_entries(game: Game, player: str, decisions: list[Action], faces: Faces
         if (a.kind, a.card) not in entries:
             carried = Action(a.kind, None if a.kind is ActionKind.PLAY_DRAWN else a.card)
             face = a.card.face(side)
-            label, emoji = face_button(face, side, faces)
-            entries[(a.kind, a.card)] = (carried, CARD_ACTIONS[a.kind] + label, face, emoji)
+            label, emoji = face_button(face, side, tr, faces)
+            entries[(a.kind, a.card)] = (carried, tr._(CARD_ACTIONS[a.kind]).format(card=label), face, emoji)
     kinds = list(CARD_ACTIONS)
     return sorted(entries.values(), key=lambda e: (kinds.index(e[0].kind), face_order(e[2])))
 
 
-def _card_items(tbl: Table, entries: list[Entry], page: int, room: int) -> list[discord.ui.Item[Any]]:
+def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) -> list[discord.ui.Item[Any]]:
     """The cards the player can act with: buttons (row 0, five a row) if they fit in ``room``
     components, else a select of `SELECT_PAGE` of them a page (row 0) with ◀ ▶ (row 1)."""
     ch, v = tbl.channel_id, tbl.version
@@ -241,13 +260,13 @@ def _card_items(tbl: Table, entries: list[Entry], page: int, room: int) -> list[
         for action, label, _, emoji in chunk
     ]
     return [
-        UnoSelect("h", ch, v, "a", options=options, placeholder="Play a card…", row=0),
+        UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Play a card…"), row=0),
         *_pager(tbl, page, pages),
     ]
 
 
 def _decision_items(
-    tbl: Table, game: Game, decisions: list[Action], page: int, faces: Faces
+    tbl: Table, game: Game, decisions: list[Action], page: int, tr: Tr, faces: Faces
 ) -> list[discord.ui.Item[Any]]:
     """The decisions other than a card to act with: Draw, Accept, Challenge, …, a color, a
     card to discard."""
@@ -258,11 +277,12 @@ def _decision_items(
     for action in decisions:
         if action.kind in ACTION_BUTTONS:
             label, style = ACTION_BUTTONS[action.kind]
+            label = tr._(label)
             if action.kind is ActionKind.ACCEPT:  # what accepting costs: "Take 4 cards"
-                label = stake_text(game).capitalize()
+                label = stake_text(game, tr).capitalize()
             items.append(UnoButton("h", ch, v, "a", action.text(), label=label, style=style, row=row))
         elif action.kind is ActionKind.CHOOSE_COLOR:
-            items.append(_color_button(tbl, action))
+            items.append(_color_button(tbl, action, tr))
     discards = [a for a in decisions if a.kind is ActionKind.DISCARD and a.card is not None]
     if discards:
         # One option per different card (copies discard alike), paged like the card select
@@ -274,17 +294,17 @@ def _decision_items(
             discord.SelectOption(label=label[:100], value=a.text(), emoji=emoji)
             for a in order[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
             if a.card is not None
-            for label, emoji in [face_button(a.card.face(side), side, faces)]
+            for label, emoji in [face_button(a.card.face(side), side, tr, faces)]
         ]
-        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder="Discard a card…", row=2))
+        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Discard a card…"), row=2))
         items += _pager(tbl, page, pages)
     if any(a.kind is ActionKind.DISCARD and a.decline for a in decisions):
         keep = Action(ActionKind.DISCARD, decline=True).text()
-        items.append(UnoButton("h", ch, v, "a", keep, label="Keep all my cards", row=row))
+        items.append(UnoButton("h", ch, v, "a", keep, label=tr._("Keep all my cards"), row=row))
     return items
 
 
-def _color_button(tbl: Table, action: Action, row: int = 3) -> UnoButton:
+def _color_button(tbl: Table, action: Action, tr: Tr, row: int = 3) -> UnoButton:
     """A button naming ``action``'s color (choosing it, or playing a wild with it)."""
     color = action.color
     assert color is not None
@@ -294,7 +314,7 @@ def _color_button(tbl: Table, action: Action, row: int = 3) -> UnoButton:
         tbl.version,
         "a",
         action.text(),
-        label=color.value,
+        label=color_name(color, tr),
         emoji=EMOJI[color],
         style=BUTTON_STYLE.get(color, discord.ButtonStyle.secondary),
         row=row,
@@ -312,13 +332,13 @@ def _pager(tbl: Table, page: int, pages: int) -> list[discord.ui.Item[Any]]:
     ]
 
 
-def _pick_items(tbl: Table, pick: Action, completions: list[Action]) -> list[discord.ui.Item[Any]]:
+def _pick_items(tbl: Table, pick: Action, completions: list[Action], tr: Tr) -> list[discord.ui.Item[Any]]:
     """Second step of a play: name the color (buttons), then (Howler, Save The Day, …) pick a
     player (a select whose values are the complete actions)."""
     items: list[discord.ui.Item[Any]]
     if _asks_color(pick, completions):
         colors = dict.fromkeys(a.color for a in completions if a.color is not None)
-        items = [_color_button(tbl, pick._replace(color=c), row=0) for c in colors]
+        items = [_color_button(tbl, pick._replace(color=c), tr, row=0) for c in colors]
     else:
         targets = {a.target: a for a in completions if a.target is not None}
         options = [
@@ -326,8 +346,14 @@ def _pick_items(tbl: Table, pick: Action, completions: list[Action]) -> list[dis
         ]
         items = [
             UnoSelect(
-                "h", tbl.channel_id, tbl.version, "a", options=options, placeholder="Pick a player…", row=0
+                "h",
+                tbl.channel_id,
+                tbl.version,
+                "a",
+                options=options,
+                placeholder=tr._("Pick a player…"),
+                row=0,
             )
         ]
-    items.append(UnoButton("h", tbl.channel_id, tbl.version, "bk", label="Back", row=1))
+    items.append(UnoButton("h", tbl.channel_id, tbl.version, "bk", label=tr._("Back"), row=1))
     return items

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import discord
 
 from bot.engine.actions import Action
-from bot.engine.editions import edition_name
 from bot.engine.events import EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
+from bot.i18n import Tr
 from bot.render.log import log_lines
 from bot.render.table import round_summary, standings
-from bot.render.words import as_label, cards_text, count, named, plain, scoring_text, trim
+from bot.render.words import as_label, cards_text, count, edition_name, named, plain, scoring_text, trim
 from bot.storage import GameRecord, GameResult
 from bot.tables import Seat, Table, TableState
 
@@ -61,67 +61,69 @@ def _when(finished_at: float) -> str:
     return datetime.datetime.fromtimestamp(finished_at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _edition(variant: str) -> str:
-    return edition_name(variant)
+def _edition(variant: str, tr: Tr) -> str:
+    return edition_name(variant, tr)
 
 
-def _names(result: GameResult, *, mention: bool) -> dict[str, str]:
+def _names(result: GameResult, tr: Tr, *, mention: bool) -> dict[str, str]:
     """Each player's name: as shown then where the replay kept it (:func:`plain` in a message,
     ``mention``; :func:`as_label` in a select's option); else a bot's label, a forgotten
     player's, or a mention (in a message: Discord shows the member's name) or "a player"."""
     if result.replay is not None:
         shown = plain if mention else as_label
         return {p: shown(n) for p, n in zip(result.replay["players"], result.replay["names"], strict=True)}
-    return {p: _unnamed(p, mention=mention) for p in result.players}
+    return {p: _unnamed(p, tr, mention=mention) for p in result.players}
 
 
-def _unnamed(player: str, *, mention: bool) -> str:
+def _unnamed(player: str, tr: Tr, *, mention: bool) -> str:
     """A player of a game recorded without names (before replays were kept)."""
     if player.startswith("ai:"):
         return f"Bot {player[3:]}"
     if player.startswith("forgotten:"):
-        return "a former player"
-    return f"<@{player}>" if mention else "a player"
+        return tr._("a former player")
+    return f"<@{player}>" if mention else tr._("a player")
 
 
-def _key_name(names: dict[str, str], key: str) -> str:
-    return " & ".join(names.get(m, "someone") for m in key.split("+"))
+def _key_name(names: dict[str, str], key: str, tr: Tr) -> str:
+    return " & ".join(names.get(m, tr._("someone")) for m in key.split("+"))
 
 
-def _line(record: GameRecord, *, mention: bool) -> tuple[str, str, str]:
+def _line(record: GameRecord, tr: Tr, *, mention: bool) -> tuple[str, str, str]:
     """A listed game's edition, players and outcome (winner and rounds)."""
     result = record.result
-    names = _names(result, mention=mention)
-    won = " & ".join(_key_name(names, w) for w in result.winners)
-    outcome = f"won by {won}" if won else "no winner"
+    names = _names(result, tr, mention=mention)
+    won = " & ".join(_key_name(names, w, tr) for w in result.winners)
+    outcome = tr._("won by {winners}").format(winners=won) if won else tr._("no winner")
     return (
-        _edition(result.variant),
+        _edition(result.variant, tr),
         ", ".join(names[p] for p in result.players),
-        f"{outcome}, {count(result.rounds, 'round')}",
+        f"{outcome}, {count(result.rounds, 'round', tr)}",
     )
 
 
-def history_list(records: Sequence[GameRecord]) -> discord.Embed:
+def history_list(records: Sequence[GameRecord], tr: Tr) -> discord.Embed:
     """The channel's last games, newest first: edition, date, players, winner and rounds."""
     lines = []
     for i, record in enumerate(records, 1):
-        edition, players, outcome = _line(record, mention=True)
+        edition, players, outcome = _line(record, tr, mention=True)
         when = discord.utils.format_dt(datetime.datetime.fromtimestamp(record.finished_at, datetime.UTC), "f")
         lines.append(trim(f"**{i}.** {edition} · {when}\n{players} · {outcome}", 400))
     embed = discord.Embed(
-        title="Last UNO games in this channel",
-        description="\n".join(lines) or "No game has been recorded in this channel yet.",
+        title=tr._("Last UNO games in this channel"),
+        description="\n".join(lines) or tr._("No game has been recorded in this channel yet."),
     )
     if records:
-        embed.set_footer(text="Choose one below: its rounds, and for its players the whole game as a file.")
+        embed.set_footer(
+            text=tr._("Choose one below: its rounds, and for its players the whole game as a file.")
+        )
     return embed
 
 
-def history_options(records: Sequence[GameRecord]) -> list[discord.SelectOption]:
+def history_options(records: Sequence[GameRecord], tr: Tr) -> list[discord.SelectOption]:
     """One select option per listed game, its value the game's id."""
     options = []
     for i, record in enumerate(records, 1):
-        edition, players, outcome = _line(record, mention=False)
+        edition, players, outcome = _line(record, tr, mention=False)
         options.append(
             discord.SelectOption(
                 label=as_label(f"{i}. {edition} · {_when(record.finished_at)}", 100),
@@ -132,8 +134,9 @@ def history_options(records: Sequence[GameRecord]) -> list[discord.SelectOption]
     return options
 
 
-def replayed(record: GameRecord) -> Replayed:
-    """Play a stored game again, writing each deal (every hand dealt) and each action's log lines.
+def replayed(record: GameRecord, tr: Tr) -> Replayed:
+    """Play a stored game again, writing each deal (every hand dealt) and each action's log lines
+    in ``tr``'s language (the reader's).
 
     Raises:
         ValueError: the game has no replay.
@@ -160,63 +163,71 @@ def replayed(record: GameRecord) -> Replayed:
         game_id=result.game_id,
     )
     lines = [
-        f"UNO game {result.game_id}: {game.variant.name}, ended {_when(record.finished_at)}",
-        f"Scoring: {scoring_text(game.options)}",
-        "Seats: " + ", ".join(f"{i}. {named(table, p)}" for i, p in enumerate(players, 1)),
+        tr._("UNO game {id}: {edition}, ended {when}").format(
+            id=result.game_id, edition=edition_name(game.variant.id, tr), when=_when(record.finished_at)
+        ),
+        tr._("Scoring: {scoring}").format(scoring=scoring_text(game.options, tr)),
+        tr._("Seats: {seats}").format(
+            seats=", ".join(f"{i}. {named(table, p, tr)}" for i, p in enumerate(players, 1))
+        ),
     ]
     rounds: list[str] = []
+    holds = tr._("  {name} holds {cards}")
     for seat, text in replay["journal"]:
         if seat is None:
             lines.append("")
-            lines += log_lines(table, game.start_round())
+            lines += log_lines(table, game.start_round(), tr)
             lines += [
-                f"  {named(table, p)} holds {cards_text(_cards(game, p), game.side)}" for p in game.seated
+                holds.format(name=named(table, p, tr), cards=cards_text(_cards(game, p), game.side, tr))
+                for p in game.seated
             ]
             continue
         events = game.apply(players[seat], Action.parse(text))
-        lines += log_lines(table, events)
+        lines += log_lines(table, events, tr)
         if any(e.kind is EventKind.ROUND_OVER for e in events):
-            rounds.append(round_summary(table, game.round_winner, game.round_points))
+            rounds.append(round_summary(table, game.round_winner, game.round_points, tr))
     lines.append("")
-    lines += _final(table)
-    return Replayed(table, rounds, _fitted(lines))
+    lines += _final(table, tr)
+    return Replayed(table, rounds, _fitted(lines, tr))
 
 
 def _cards(game: Game, player: str) -> list[str]:
     return [c.name for c in game.hands[player]]
 
 
-def _final(table: Table) -> list[str]:
+def _final(table: Table, tr: Tr) -> list[str]:
     """The game's end: its standings, or the scores where it ended before a winner."""
     game = table.game
     assert game is not None
     if not game.game_over:
-        scores = " · ".join(f"{named(table, k)} {v}" for k, v in game.scores.items())
-        return [f"The game ended before anyone won. Scores: {scores}"]
-    embed = standings(table)
+        scores = " · ".join(f"{named(table, k, tr)} {v}" for k, v in game.scores.items())
+        return [tr._("The game ended before anyone won. Scores: {scores}").format(scores=scores)]
+    embed = standings(table, tr)
     return [str(embed.title), str(embed.description)]
 
 
-def _fitted(lines: list[str]) -> str:
+def _fitted(lines: list[str], tr: Tr) -> str:
     """The lines as one text of at most :data:`FILE_LIMIT` bytes (a longer game is cut, saying so)."""
     text = "\n".join(lines) + "\n"
     if len(text.encode()) <= FILE_LIMIT:
         return text
-    note = "\n… the rest of this game is too long for one file.\n"
+    note = "\n" + tr._("… the rest of this game is too long for one file.") + "\n"
     cut = text.encode()[: FILE_LIMIT - len(note.encode())].decode(errors="ignore")
     return cut[: cut.rfind("\n")] + note
 
 
-def summary(record: GameRecord, game: Replayed | None) -> discord.Embed:
+def summary(record: GameRecord, game: Replayed | None, tr: Tr) -> discord.Embed:
     """A game's private summary: each round's winner and points, and how it ended (``game``:
     its replay; None for a game recorded without one, summed up from its result alone)."""
     result = record.result
-    title = f"{_edition(result.variant)} · {_when(record.finished_at)}"
+    title = f"{_edition(result.variant, tr)} · {_when(record.finished_at)}"
     if game is None:
-        _, players, outcome = _line(record, mention=True)
-        text = f"{players}\n{outcome.capitalize()}.\nThis game was recorded before replays were kept."
+        _, players, outcome = _line(record, tr, mention=True)
+        text = f"{players}\n{outcome.capitalize()}.\n" + tr._(
+            "This game was recorded before replays were kept."
+        )
         return discord.Embed(title=title, description=text)
-    lines = [*game.rounds, "", *_final(game.table)]
+    lines = [*game.rounds, "", *_final(game.table, tr)]
     return discord.Embed(title=title, description=trim("\n".join(lines), 4096))
 
 

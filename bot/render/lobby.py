@@ -7,14 +7,16 @@ from typing import Any
 import discord
 
 from bot.components import UnoButton, UnoSelect
-from bot.engine.editions import EDITIONS, edition_name, game_options
+from bot.engine.editions import EDITIONS, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
+from bot.i18n import Tr
 from bot.render.layout import block, heading, message, rows, small
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
     customizable_text,
+    edition_name,
     house_rules_text,
     plain,
     scoring_text,
@@ -22,88 +24,136 @@ from bot.render.words import (
 from bot.tables import Table
 
 
-def options_text(table: Table) -> str:
+def options_text(table: Table, tr: Tr) -> str:
     """One short paragraph of the table's options."""
     o = game_options(table.variant, table.options)
-    parts = [f"**{edition_name(table.variant)}**", scoring_text(o)]
+    parts = [f"**{edition_name(table.variant, tr)}**", scoring_text(o, tr)]
     if o.partners:
-        parts.append("partners")
+        parts.append(tr._("partners"))
     if o.house_rules:
-        parts.append("house rules: " + house_rules_text(o.house_rules))
+        parts.append(tr._("house rules: {rules}").format(rules=house_rules_text(o.house_rules, tr)))
     if table.variant in VARIANTS and VARIANTS[table.variant].customizable and o.customizable_rule:
-        parts.append(f"Wild Customizable: {customizable_text(o.customizable_rule)}")
-    parts.append(f"turn timer {table.turn_seconds}s" if table.turn_seconds else "no turn timer")
+        parts.append(
+            tr._("Wild Customizable: {rule}").format(rule=customizable_text(o.customizable_rule, tr))
+        )
+    parts.append(
+        tr._("turn timer {seconds}s").format(seconds=table.turn_seconds)
+        if table.turn_seconds
+        else tr._("no turn timer")
+    )
     return " · ".join(parts)
 
 
-def lobby(table: Table) -> discord.ui.LayoutView:
-    """The public lobby message (Components V2): seats, options; Join, Leave, Add bot, Start;
-    host selects."""
+def bot_levels(tr: Tr) -> list[discord.SelectOption]:
+    """The lobby's Add-a-bot select in ``tr``'s language: one option per ``ai.AiLevel``
+    (docs/rules.md §5.4)."""
+    return [
+        discord.SelectOption(
+            label=tr._("Easy bot"), value="easy", emoji="🤖", description=tr._("Plays any card; forgets UNO")
+        ),
+        discord.SelectOption(
+            label=tr._("Normal bot"),
+            value="normal",
+            emoji="🤖",
+            description=tr._("A sensible player (Add bot)"),
+        ),
+        discord.SelectOption(
+            label=tr._("Hard bot"),
+            value="hard",
+            emoji="🤖",
+            description=tr._("Thinks ahead: tries its moves out"),
+        ),
+    ]
+
+
+def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
+    """The public lobby message (Components V2) in ``tr``'s language (the table's): seats,
+    options; Join, Leave, Add bot, Start; host selects."""
     ch, v = table.channel_id, table.version
     variant_options = [
-        discord.SelectOption(label=name, value=id_, default=id_ == table.variant)
-        for id_, name in EDITIONS.items()
+        discord.SelectOption(label=edition_name(id_, tr), value=id_, default=id_ == table.variant)
+        for id_ in EDITIONS
     ]
     rule_options = [
         discord.SelectOption(
-            label=HOUSE_RULE_NAMES[r],
+            label=tr._(HOUSE_RULE_NAMES[r]),
             value=r.value,
-            description=HOUSE_RULE_HINTS[r],
+            description=tr._(HOUSE_RULE_HINTS[r]),
             default=r in table.options.house_rules,
         )
         for r in HouseRule
     ]
     seat_buttons = [
-        UnoButton("l", ch, v, "join", label="Join", style=discord.ButtonStyle.success, row=0),
-        UnoButton("l", ch, v, "leave", label="Leave", row=0),
-        UnoButton("l", ch, v, "bot", label="Add bot", emoji="🤖", row=0),
+        UnoButton("l", ch, v, "join", label=tr._("Join"), style=discord.ButtonStyle.success, row=0),
+        UnoButton("l", ch, v, "leave", label=tr._("Leave"), row=0),
+        UnoButton("l", ch, v, "bot", label=tr._("Add bot"), emoji="🤖", row=0),
     ]
     if any(s.is_ai for s in table.seats):
-        seat_buttons.append(UnoButton("l", ch, v, "unbot", label="Remove bot", row=0))
+        seat_buttons.append(UnoButton("l", ch, v, "unbot", label=tr._("Remove bot"), row=0))
     items = rows(
         [
             *seat_buttons,
-            UnoButton("l", ch, v, "start", label="Start", style=discord.ButtonStyle.primary, row=0),
-            UnoSelect("l", ch, v, "variant", options=variant_options, placeholder="Edition", row=1),
+            UnoButton("l", ch, v, "start", label=tr._("Start"), style=discord.ButtonStyle.primary, row=0),
+            UnoSelect("l", ch, v, "variant", options=variant_options, placeholder=tr._("Edition"), row=1),
             UnoSelect(
-                "l", ch, v, "rules", options=rule_options, placeholder="House rules", max_values=6, row=2
+                "l",
+                ch,
+                v,
+                "rules",
+                options=rule_options,
+                placeholder=tr._("House rules"),
+                max_values=6,
+                row=2,
+            ),
+            UnoSelect(
+                "l", ch, v, "bot", options=bot_levels(tr), placeholder=tr._("Add a bot of a level…"), row=3
             ),
         ]
     )
-    return _lobby(table, "UNO lobby", _footer(table), list(items))
+    return _lobby(table, tr._("UNO lobby"), tr, _footer(table, tr), list(items))
 
 
-def _footer(table: Table) -> str:
-    footer = (
+def _footer(table: Table, tr: Tr) -> str:
+    footer = tr._(
         "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
         "then presses Start."
     )
     if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
-        footer = f"Partners need 4, 6, 8 or 10 players to start ({len(table.seats)} seated). " + footer
+        footer = (
+            tr._("Partners need 4, 6, 8 or 10 players to start ({seated} seated).").format(
+                seated=len(table.seats)
+            )
+            + " "
+            + footer
+        )
     return footer
 
 
-def _lobby(table: Table, title: str, footer: str, items: list[discord.ui.Item[Any]]) -> discord.ui.LayoutView:
-    """The lobby's texts under ``title`` (its seats, options, teams), ``footer`` in small text,
-    then ``items``."""
+def _lobby(
+    table: Table, title: str, tr: Tr, footer: str, items: list[discord.ui.Item[Any]]
+) -> discord.ui.LayoutView:
+    """The lobby's texts under ``title`` (its seats, options, teams) in ``tr``'s language,
+    ``footer`` in small text, then ``items``."""
+    host = tr._(" (host)")
     seats = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{' (host)' if s.id == table.host.id else ''}"
+        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{host if s.id == table.host.id else ''}"
         for i, s in enumerate(table.seats)
     )
-    texts = [block(f"Seats ({len(table.seats)}/10)", seats or "empty")]
+    texts = [block(tr._("Seats ({seated}/10)").format(seated=len(table.seats)), seats or tr._("empty"))]
     # Partners sit across the table (docs/rules.md §3.2).
     if table.options.partners and len(table.seats) in (4, 6, 8, 10):
         half = len(table.seats) // 2
         pairs = zip(table.seats[:half], table.seats[half:], strict=True)
         teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
-        texts.append(block("Teams (partners sit across)", teams))
+        texts.append(block(tr._("Teams (partners sit across)"), teams))
     if footer:
         texts.append(small(footer))
-    top = heading(f"### {title}\n{options_text(table)}")
+    top = heading(f"### {title}\n{options_text(table, tr)}")
     return message(0xD72600, [top], texts, items)
 
 
-def lobby_over(table: Table, title: str, footer: str = "") -> discord.ui.LayoutView:
+def lobby_over(table: Table, title: str, tr: Tr, footer: str = "") -> discord.ui.LayoutView:
     """The lobby message once the lobby is over (closed, expired, or the game started): its seats
-    and options, ``title`` and ``footer`` saying why, and no components."""
-    return _lobby(table, title, footer or _footer(table), [])
+    and options, ``title`` and ``footer`` saying why (in ``tr``'s language already), and no
+    components."""
+    return _lobby(table, title, tr, footer or _footer(table, tr), [])

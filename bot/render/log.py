@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from bot.engine.cards import Card, Side
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
-from bot.render.words import card_label, count, customizable_text, named, points_text
+from bot.i18n import N_, Tr
+from bot.render.words import card_label, color_name, customizable_text, named, points_text
 from bot.tables import Table
 
 Line = Callable[["_Said"], "str | None"]
@@ -15,28 +16,41 @@ Line = Callable[["_Said"], "str | None"]
 
 
 class _Said:
-    """What a formatter reads: the table, the event's player by name, its data, the side in play."""
+    """What a formatter reads: the table, the event's player by name, its data, the side in play,
+    and the language of the line (``tr``)."""
 
-    __slots__ = ("data", "name", "player", "side", "tbl")
+    __slots__ = ("_", "data", "name", "player", "side", "tbl", "tr")
 
-    def __init__(self, tbl: Table, event: Event, side: Side) -> None:
-        self.tbl, self.player, self.data, self.side = tbl, event.player, event.data, side
-        self.name = named(tbl, event.player) if event.player else ""
+    def __init__(self, tbl: Table, event: Event, side: Side, tr: Tr) -> None:
+        self.tbl, self.player, self.data, self.side, self.tr = tbl, event.player, event.data, side, tr
+        self._ = tr._
+        self.name = named(tbl, event.player, tr) if event.player else ""
 
     def who(self, key: str) -> str:
         """The name of the player (or team) the data names under ``key``."""
-        return named(self.tbl, self.data[key])
+        return named(self.tbl, self.data[key], self.tr)
 
     def card(self, key: str = "card") -> str:
         """The card the data names under ``key``, as shown on the side in play."""
-        return card_label(Card.parse(self.data[key]), self.side)
+        return card_label(Card.parse(self.data[key]), self.side, self.tr)
+
+    def color(self) -> str:
+        """The color the data names, in the line's language."""
+        return color_name(self.data["color"], self.tr)
+
+    def say(self, message: str, **more: object) -> str:
+        """``message`` translated, with ``{name}`` (the event's player) and ``more`` filled in."""
+        return self._(message).format(name=self.name, **more)
 
 
 def _played(s: _Said) -> str:
     card = Card.parse(s.data["card"])
-    text = f"{s.name} {'jumped in with' if s.data.get('jump_in') else 'played'} {s.card()}"
+    if s.data.get("jump_in"):
+        text = s.say("{name} jumped in with {card}", card=s.card())
+    else:
+        text = s.say("{name} played {card}", card=s.card())
     if card.face(s.side).color is None and s.data.get("color"):
-        text += f" → {s.data['color']}"
+        text += f" → {s.color()}"
     return text
 
 
@@ -44,73 +58,117 @@ def _drew(s: _Said) -> str | None:
     if s.data["reason"] == "catch":  # the catch's own line says it
         return None
     n = s.data["count"]
-    return f"{s.name} drew {count(n, 'card')}" if n else f"{s.name} had nothing to draw"
+    if not n:
+        return s.say("{name} had nothing to draw")
+    return s.tr.ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(name=s.name, n=n)
 
 
 def _color_named(s: _Said) -> str:
     game = s.tbl.game
     if game is not None and s.player not in game.hands:  # named for a player who left
-        return f"{s.data['color']} is named for {s.name}, who left"
-    return f"{s.name} names {s.data['color']}"
+        return s.say("{color} is named for {name}, who left", color=s.color())
+    return s.say("{name} names {color}", color=s.color())
 
 
 def _challenge(s: _Said) -> str:
-    verdict = "guilty: they draw the penalty" if s.data["guilty"] else "innocent: the challenger draws"
-    return f"⚖️ {s.who('by')} challenged {s.name}: {verdict}"
+    if s.data["guilty"]:
+        return s.say("⚖️ {by} challenged {name}: guilty, they draw the penalty", by=s.who("by"))
+    return s.say("⚖️ {by} challenged {name}: innocent, the challenger draws", by=s.who("by"))
 
 
 def _revealed(s: _Said) -> str:
     viewers = s.data["to"]
-    who = "the table" if len(viewers) > 1 else named(s.tbl, viewers[0]) if viewers else "nobody"
-    return f"👀 {s.name}'s hand is shown to {who}"
+    if len(viewers) > 1:
+        return s.say("👀 {name}'s hand is shown to the table")
+    who = named(s.tbl, viewers[0], s.tr) if viewers else s._("nobody")
+    return s.say("👀 {name}'s hand is shown to {who}", who=who)
 
 
 def _round_over(s: _Said) -> str:
     if s.data["winner"] is None:
-        return "🔄 The round went in circles and is void: nobody scores"
-    return f"🏁 {s.who('winner')} wins the round{points_text(s.tbl, s.data['points'])}"
+        return s._("🔄 The round went in circles and is void: nobody scores")
+    return s.say(
+        "🏁 {winner} wins the round{points}",
+        winner=s.who("winner"),
+        points=points_text(s.tbl, s.data["points"]),
+    )
 
 
 def _game_over(s: _Said) -> str:
     winners = s.data["winners"]
-    return f"🏆 {' & '.join(named(s.tbl, w) for w in winners)} win{'s' if len(winners) == 1 else ''} the game"
+    names = " & ".join(named(s.tbl, w, s.tr) for w in winners)
+    if len(winners) == 1:
+        return s.say("🏆 {winners} wins the game", winners=names)
+    return s.say("🏆 {winners} win the game", winners=names)
+
+
+DIRECTIONS = {"left": N_("to the left"), "right": N_("to the right")}
+"""The engine's directions as the log says them."""
+
+
+def _direction(s: _Said, message: str) -> str:
+    direction = str(s.data["direction"])
+    return s.say(message, direction=s._(DIRECTIONS[direction]) if direction in DIRECTIONS else direction)
+
+
+def _side(s: _Said) -> str:
+    side = str(s.data["side"])
+    game = s.tbl.game
+    names = game.variant.side_names if isinstance(game, Game) else ("light", "dark")
+    shown = (
+        s._(names[0 if side == Side.LIGHT.value else 1])
+        if side in (Side.LIGHT.value, Side.DARK.value)
+        else side
+    )
+    return s.say("🔄 FLIP! The table turns to the {side} side", side=shown)
 
 
 LINES: dict[EventKind, Line] = {
     EventKind.CARD_PLAYED: _played,
     EventKind.CARDS_DRAWN: _drew,
-    EventKind.TURN_SKIPPED: lambda s: f"{s.name} loses a turn",
-    EventKind.DRAWN_CARD_KEPT: lambda s: f"{s.name} keeps the drawn card",
-    EventKind.UNO_CALLED: lambda s: f"📣 {s.name}: UNO!",
-    EventKind.PLAYER_LEFT: lambda s: f"{s.name} left the game",
-    EventKind.PROTECTION_ENDED: lambda s: "🛡️ Save The Day's protection ends",
-    EventKind.DIRECTION_REVERSED: lambda s: f"Direction reversed: now {s.data['direction']}",
-    EventKind.SIDE_FLIPPED: lambda s: f"🔄 FLIP! The table turns to the {s.data['side']} side",
+    EventKind.TURN_SKIPPED: lambda s: s.say("{name} loses a turn"),
+    EventKind.DRAWN_CARD_KEPT: lambda s: s.say("{name} keeps the drawn card"),
+    EventKind.UNO_CALLED: lambda s: s.say("📣 {name}: UNO!"),
+    EventKind.PLAYER_LEFT: lambda s: s.say("{name} left the game"),
+    EventKind.PROTECTION_ENDED: lambda s: s._("🛡️ Save The Day's protection ends"),
+    EventKind.DIRECTION_REVERSED: lambda s: _direction(s, N_("Direction reversed: now {direction}")),
+    EventKind.SIDE_FLIPPED: _side,
     EventKind.COLOR_NAMED: _color_named,
-    EventKind.PLAYER_CAUGHT: lambda s: f"🚨 {s.who('by')} caught {s.name} without UNO: +2 cards",
+    EventKind.PLAYER_CAUGHT: lambda s: s.say("🚨 {by} caught {name} without UNO: +2 cards", by=s.who("by")),
     EventKind.CHALLENGE: _challenge,
     EventKind.HAND_REVEALED: _revealed,
-    EventKind.PENALTY_BLOCKED: lambda s: f"🛡️ {s.name} is protected: {s.data['card']} has no effect",
-    EventKind.PROTECTED: lambda s: f"🛡️ {s.name} is protected by {s.who('by')}",
+    EventKind.PENALTY_BLOCKED: lambda s: s.say("🛡️ {name} is protected: {card} has no effect", card=s.card()),
+    EventKind.PROTECTED: lambda s: s.say("🛡️ {name} is protected by {by}", by=s.who("by")),
     EventKind.CARD_DISCARDED: lambda s: (
-        f"{s.name} keeps all cards" if s.data.get("declined") else f"{s.name} discards {s.card()}"
+        s.say("{name} keeps all cards")
+        if s.data.get("declined")
+        else s.say("{name} discards {card}", card=s.card())
     ),
-    EventKind.HANDS_SWAPPED: lambda s: f"🔁 {s.name} swaps hands with {s.who('with_')}",
-    EventKind.HANDS_PASSED: lambda s: f"🔁 Every hand passes {s.data['direction']}",
-    EventKind.DECK_RESHUFFLED: lambda s: "The discard pile is shuffled into a new draw pile",
+    EventKind.HANDS_SWAPPED: lambda s: s.say("🔁 {name} swaps hands with {other}", other=s.who("with_")),
+    EventKind.HANDS_PASSED: lambda s: _direction(s, N_("🔁 Every hand passes {direction}")),
+    EventKind.DECK_RESHUFFLED: lambda s: s._("The discard pile is shuffled into a new draw pile"),
     # A known Wild Customizable rule by its id; the host's own text as written.
-    EventKind.HOUSE_RULE: lambda s: f"📜 House rule: {customizable_text(s.data.get('rule', s.data['text']))}",
-    EventKind.PLAYER_ELIMINATED: lambda s: f"❌ {s.name} reached {s.data['score']} and is out",
+    EventKind.HOUSE_RULE: lambda s: s.say(
+        "📜 House rule: {rule}", rule=customizable_text(s.data.get("rule", s.data["text"]), s.tr)
+    ),
+    EventKind.PLAYER_ELIMINATED: lambda s: s.say(
+        "❌ {name} reached {score} and is out", score=s.data["score"]
+    ),
     EventKind.ROUND_OVER: _round_over,
     EventKind.GAME_OVER: _game_over,
-    EventKind.ROUND_STARTED: lambda s: f"Round {s.data['round']}: {s.who('dealer')} deals",
-    EventKind.START_CARD_RETURNED: lambda s: f"{s.card()} turned up first and went back into the draw pile",
+    EventKind.ROUND_STARTED: lambda s: s.say(
+        "Round {round}: {dealer} deals", round=s.data["round"], dealer=s.who("dealer")
+    ),
+    EventKind.START_CARD_RETURNED: lambda s: s.say(
+        "{card} turned up first and went back into the draw pile", card=s.card()
+    ),
 }
 """The log line of each kind of event worth one (the others, such as a pending penalty, have none)."""
 
 
-def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
-    """One short public log line for an event, or None for events not worth a line.
+def describe(tbl: Table, event: Event, tr: Tr, side: Side | None = None) -> str | None:
+    """One short public log line for an event in ``tr``'s language, or None for events not worth a
+    line.
 
     Args:
         side: the side in play when the event happened (default: the game's side now).
@@ -120,11 +178,12 @@ def describe(tbl: Table, event: Event, side: Side | None = None) -> str | None:
         return None
     if side is None:
         side = tbl.game.side if isinstance(tbl.game, Game) else Side.LIGHT
-    return line(_Said(tbl, event, side))
+    return line(_Said(tbl, event, side, tr))
 
 
-def log_lines(tbl: Table, events: Sequence[Event]) -> list[str]:
-    """The public log lines of one move's ``events`` (in order), each card named by its face on the
+def log_lines(tbl: Table, events: Sequence[Event], tr: Tr) -> list[str]:
+    """The public log lines of one move's ``events`` (in order, in ``tr``'s language: the table's,
+    :attr:`Table.language`), each card named by its face on the
     side in play when that event happened: a Flip among ``events`` turns the ones after it."""
     side = tbl.game.side if isinstance(tbl.game, Game) else Side.LIGHT
     sides = []
@@ -137,20 +196,20 @@ def log_lines(tbl: Table, events: Sequence[Event]) -> list[str]:
     dealt: Side | None = None  # after a round-started event, until the start card is in play
     for event, side in zip(events, sides, strict=True):
         if dealt is not None and event.kind not in _DEALING:
-            lines.append(_start_card(tbl, dealt))  # on the side it turned up on
+            lines.append(_start_card(tbl, dealt, tr))  # on the side it turned up on
         starts = dealt is not None or event.kind is EventKind.ROUND_STARTED
         dealt = side if starts and event.kind in _DEALING else None
-        if line := describe(tbl, event, side):
+        if line := describe(tbl, event, tr, side):
             lines.append(line)
     if dealt is not None:
-        lines.append(_start_card(tbl, dealt))
+        lines.append(_start_card(tbl, dealt, tr))
     return lines
 
 
 _DEALING = frozenset({EventKind.ROUND_STARTED, EventKind.DEALER_DRAWN, EventKind.START_CARD_RETURNED})
 
 
-def _start_card(tbl: Table, side: Side) -> str:
+def _start_card(tbl: Table, side: Side, tr: Tr) -> str:
     """The card that starts the round (the bottom of the discard pile as the round starts)."""
     assert isinstance(tbl.game, Game)
-    return f"Start card: {card_label(tbl.game.discard_pile[0], side)}"
+    return tr._("Start card: {card}").format(card=card_label(tbl.game.discard_pile[0], side, tr))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.components import UnoButton, view_of
+from bot.i18n import Tr
 from bot.render.words import plain
 from bot.tables import Table
 
@@ -13,18 +14,20 @@ TABLE_SCOPE = "t"  # the button acts on the table (bot/components.py's scopes)
 LABEL_MAX = 80  # Discord's limit for a button's label
 
 
-def seat_offer(table: Table, player: str, timeouts: int) -> tuple[str, discord.ui.View]:
+def seat_offer(table: Table, player: str, timeouts: int, tr: Tr) -> tuple[str, discord.ui.View]:
     """What is said when ``player`` has run out of time ``timeouts`` times in a row, one short of
-    removal: the warning, and a button that gives their seat (hand, score and turn) to a bot. It
+    removal, in ``tr``'s language (the table's): the warning, and a button that gives their seat (hand, score and turn) to a bot. It
     carries the player's id; pressing it is refused to anyone but the host or a member with
     Manage Messages, and once the player is out of the game."""
     name = table.name(player)
-    text = (
-        f"⏰ {plain(name)} has run out of time {timeouts} times in a row: once more and they leave the "
-        "game. The host (or a member with Manage Messages) can give their seat, with its hand and "
-        "score, to a bot now."
-    )
-    label = f"Give {name[:40]}'s seat to a bot"[:LABEL_MAX]
+    text = tr.ngettext(
+        "⏰ {name} has run out of time {n} time in a row: once more and they leave the game. The host "
+        "(or a member with Manage Messages) can give their seat, with its hand and score, to a bot now.",
+        "⏰ {name} has run out of time {n} times in a row: once more and they leave the game. The host "
+        "(or a member with Manage Messages) can give their seat, with its hand and score, to a bot now.",
+        timeouts,
+    ).format(name=plain(name), n=timeouts)
+    label = tr._("Give {name}'s seat to a bot").format(name=name[:40])[:LABEL_MAX]
     button = UnoButton(
         TABLE_SCOPE,
         table.channel_id,

@@ -12,7 +12,8 @@ import io
 from collections.abc import Sequence
 from itertools import accumulate
 
-from bot.engine.variants import VARIANTS
+from bot.i18n import Tr
+from bot.render.words import edition_name
 from bot.storage import PlayerGame
 
 CHART_FILE = "uno-stats.png"
@@ -21,21 +22,22 @@ _BACKGROUND, _TEXT, _GRID = "#2b2d31", "#dbdee1", "#3f4147"
 _WON, _LOST, _LINE = "#23a55a", "#f23f43", "#5865f2"
 
 
-def recent_lines(games: Sequence[PlayerGame], limit: int = RECENT_LINES) -> list[str]:
-    """The last ``limit`` results, newest first, one short line each (readable on a phone):
+def recent_lines(games: Sequence[PlayerGame], tr: Tr, limit: int = RECENT_LINES) -> list[str]:
+    """The last ``limit`` results, newest first, one short line each (readable on a phone) in
+    ``tr``'s language:
     ``"✅ Won · UNO Flip · +120 · <t:1700000000:R>"`` (Discord shows the time as "2 days ago")."""
     lines = []
     for game in reversed(games[-limit:]):
-        mark = "✅ Won" if game.won else "▫️ Lost"
-        edition = VARIANTS[game.variant].name if game.variant in VARIANTS else game.variant
+        mark = "✅ " + tr._("Won") if game.won else "▫️ " + tr._("Lost")
+        edition = edition_name(game.variant, tr)
         lines.append(f"{mark} · {edition} · +{game.points} · <t:{int(game.finished_at)}:R>")
     return lines
 
 
-def chart(games: Sequence[PlayerGame], title: str) -> bytes:
+def chart(games: Sequence[PlayerGame], title: str, tr: Tr) -> bytes:
     """A PNG (600 x 260 pixels) of the points scored over ``games`` (oldest first): the running
-    total as a line, each game a dot (green: won, red: lost), ``title`` above. Draws nothing
-    shared: safe to call from several threads.
+    total as a line, each game a dot (green: won, red: lost), ``title`` above, the axes named in
+    ``tr``'s language. Draws nothing shared: safe to call from several threads.
 
     Raises:
         ValueError: no games (there is nothing to draw).
@@ -58,8 +60,8 @@ def chart(games: Sequence[PlayerGame], title: str) -> bytes:
         xs, total, c=[_WON if g.won else _LOST for g in games], s=36, zorder=2, edgecolors=_BACKGROUND
     )
     axes.set_title(title, color=_TEXT, fontsize=11, loc="left")
-    axes.set_xlabel("games, oldest to newest", color=_TEXT, fontsize=9)
-    axes.set_ylabel("points, running total", color=_TEXT, fontsize=9)
+    axes.set_xlabel(tr._("games, oldest to newest"), color=_TEXT, fontsize=9)
+    axes.set_ylabel(tr._("points, running total"), color=_TEXT, fontsize=9)
     axes.tick_params(colors=_TEXT, labelsize=8)
     axes.grid(color=_GRID, linewidth=0.6)
     axes.set_xlim(0.5, len(games) + 0.5)

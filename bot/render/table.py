@@ -9,17 +9,20 @@ import discord
 from bot.components import UnoButton, view_of
 from bot.engine import effects
 from bot.engine.cards import Rank, Side
-from bot.engine.editions import edition_name
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
+from bot.i18n import Tr
 from bot.render.layout import MAX_TEXT, block, heading, message, picture, rows, small
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
     PENDING_TEXT,
+    RANK_NAMES,
     TEXT_ONLY,
     Faces,
+    color_name,
     count,
+    edition_name,
     face_label,
     face_order,
     face_short,
@@ -35,29 +38,29 @@ from bot.render.words import (
 from bot.tables import Table, TableState
 
 
-def _player_line(table: Table, game: Game, player: str) -> str:
+def _player_line(table: Table, game: Game, player: str, tr: Tr) -> str:
     seat = table.seat(player)
-    shown = ("🤖 " if seat and seat.is_ai else "") + named(table, player)
-    state = out_text(table, player)
+    shown = ("🤖 " if seat and seat.is_ai else "") + named(table, player, tr)
+    state = out_text(table, player, tr)
     if state:
         return f"　~~{shown}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
     playing = table.state is TableState.PLAYING and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
-    line = f"{marker}**{shown}** — {count(n, 'card')}"
+    line = f"{marker}**{shown}** — {count(n, 'card', tr)}"
     if player in game.called and n:  # a call made before going out is spent
         line += " · **UNO!**"
     if player in game.catchable:
-        line += " · forgot UNO"
+        line += " · " + tr._("forgot UNO")
     if game.protected == player:
-        line += " · 🛡️ protected"
+        line += " · " + tr._("🛡️ protected")
     return line
 
 
 FIELD = 1024  # an embed field's value, in characters
 
 
-def inactive_faces(table: Table, game: Game, faces: Faces = TEXT_ONLY) -> list[tuple[str, str]]:
+def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY) -> list[tuple[str, str]]:
     """Every hand's inactive faces, which everyone sees in a two-sided edition (docs/rules.md §7,
     ruling 49):
     one line a player, each face its emoji (``faces``) or in short (``"alice: 🟧6 🟪skip 🌈wild+color"``),
@@ -69,16 +72,17 @@ def inactive_faces(table: Table, game: Game, faces: Faces = TEXT_ONLY) -> list[t
         return []
     other = game.side.other
     rows = [
-        (f"{named(table, p)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
+        (f"{named(table, p, tr)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
         for p in game.players
         if game.hands.get(p) and p not in game.out
     ]
     if not rows:
         return []
-    title = f"The {game.variant.side_names[0 if other is Side.LIGHT else 1]} side of every hand"
-    shorts = [(who, [face_short(f) for f in hand]) for who, hand in rows]
+    side_name = tr._(game.variant.side_names[0 if other is Side.LIGHT else 1])
+    title = tr._("The {side} side of every hand").format(side=side_name)
+    shorts = [(who, [face_short(f, tr) for f in hand]) for who, hand in rows]
     pictured = [
-        " ".join([who, *(str(e) if (e := faces.for_face(f, other)) else face_short(f) for f in hand)])
+        " ".join([who, *(str(e) if (e := faces.for_face(f, other)) else face_short(f, tr) for f in hand)])
         for who, hand in rows
     ]
     if len("\n".join(pictured)) <= FIELD:
@@ -91,7 +95,7 @@ def inactive_faces(table: Table, game: Game, faces: Faces = TEXT_ONLY) -> list[t
     ]
     return [
         (title, "\n".join(lines[:per_field])),
-        (f"{title} (continued)", "\n".join(lines[per_field:])),
+        (tr._("{title} (continued)").format(title=title), "\n".join(lines[per_field:])),
     ]
 
 
@@ -109,109 +113,126 @@ def _cut(who: str, faces: list[str], limit: int) -> str:
     return shown  # not reached: the whole line would have fit
 
 
-def pending_text(table: Table, game: Game) -> str:
+def pending_text(table: Table, game: Game, tr: Tr) -> str:
     """ "Waiting for Ana to name the color"."""
     p = game.pending
     if game.game_over:
-        return "The game is over."
+        return tr._("The game is over.")
     if table.state is TableState.OVER:  # closed by /uno end, or ended for want of players
-        return "The game has ended."
+        return tr._("The game has ended.")
     if game.round_over or p.player is None:
-        return "The round is over."
-    return f"Waiting for **{named(table, p.player)}** {decision_text(game)}."
+        return tr._("The round is over.")
+    return tr._("Waiting for **{name}** {decision}.").format(
+        name=named(table, p.player, tr), decision=decision_text(game, tr)
+    )
 
 
-def stake_text(game: Game) -> str:
+def stake_text(game: Game, tr: Tr) -> str:
     """What accepting the pending penalty or challenge costs its player: ``"take 4 cards"`` (the
     stacked total, docs/rules.md §4.1), ``"draw until pink comes"`` (Wild Draw Color, §7.9), or
     ``"lose the turn"`` (a Skip or Reverse, answerable in Harry Potter, §9)."""
     p = game.pending
     if p.rank is Rank.WILD_DRAW_COLOR and game.color is not None:
-        return f"draw until {game.color.value} comes"
-    return f"take {count(p.total, 'card')}" if p.total else "lose the turn"
+        return tr._("draw until {color} comes").format(color=color_name(game.color, tr))
+    if p.total:
+        return tr.n("take {n} card", "take {n} cards", p.total)
+    return tr._("lose the turn")
 
 
-def decision_text(game: Game) -> str:
-    """The decision the game waits for, as ``"to …"``: a penalty's or challenge's cost and the
+def decision_text(game: Game, tr: Tr) -> str:
+    """The decision the game waits for, as ``"to …"`` (each language's ``tr._("to ")`` first, which
+    a hand's "Your move" drops): a penalty's or challenge's cost and the
     answers open to it (``"to take 4 cards or stack a Draw Two"``), else ``PENDING_TEXT``."""
     p = game.pending
     if p.kind not in (PendingKind.PENALTY, PendingKind.CHALLENGE) or p.rank is None:
-        return PENDING_TEXT[p.kind]
-    answers = ["challenge"] if p.kind is PendingKind.CHALLENGE else []
+        return tr._(PENDING_TEXT[p.kind])
+    answers = [tr._("challenge")] if p.kind is PendingKind.CHALLENGE else []
     if p.kind is PendingKind.PENALTY and effects.stackable(game, p.rank):
-        answers.append(f"stack a {p.rank.value.title()}")
+        answers.append(tr._("stack a {card}").format(card=tr._(RANK_NAMES[p.rank]).title()))
     if effects.cancellable(game, p.rank):
-        answers.append("answer with Invisibility")
-    return f"to {stake_text(game)}" + "".join(f" or {a}" for a in answers)
+        answers.append(tr._("answer with Invisibility"))
+    return (
+        tr._("to ") + stake_text(game, tr) + "".join(tr._(" or {answer}").format(answer=a) for a in answers)
+    )
 
 
-def table(tbl: Table, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
-    """The one public table message (Components V2): top card (its picture beside it where
-    ``faces`` has its emoji, `bot.emojis.CardEmojis`), color, side, direction, turn, players,
-    scores, log, each card with its emoji where ``faces`` has it, else as text; My hand, UNO! and
-    Catch while the game is played."""
+def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
+    """The one public table message (Components V2) in ``tr``'s language (the table's,
+    ``Table.language``): top card (its picture beside it where ``faces`` has its emoji,
+    `bot.emojis.CardEmojis`), color, side, direction, turn, players, scores, log, each card with
+    its emoji where ``faces`` has it, else as text; My hand, UNO! and Catch while the game is
+    played."""
     game = tbl.game
     assert isinstance(game, Game)  # a DOS table: bot/render/dos.py
     variant = game.variant
     top = game.top
     color = game.color
-    lines = [
-        f"### {variant.name} · round {game.round_no}",
-        f"Top card: **{face_text(top, game.side, faces)}**",
-    ]
+    title = tr._("{edition} · round {round}").format(
+        edition=edition_name(variant.id, tr), round=game.round_no
+    )
+    lines = [f"### {title}", tr._("Top card: **{card}**").format(card=face_text(top, game.side, tr, faces))]
     if top.color is None and color is not None:
-        lines[1] += f" → color **{EMOJI[color]} {color.value}**"
+        lines[1] += tr._(" → color **{color}**").format(color=f"{EMOJI[color]} {color_name(color, tr)}")
     if variant.two_sided:
-        side_name = variant.side_names[0 if game.side is Side.LIGHT else 1]
-        lines.append(f"Side: **{side_name}**")
+        side_name = tr._(variant.side_names[0 if game.side is Side.LIGHT else 1])
+        lines.append(tr._("Side: **{side}**").format(side=side_name))
         if game.draw_pile:
-            shows = face_text(game.draw_pile[-1].face(game.side.other), game.side.other, faces)
-            lines.append(f"Draw pile shows: {shows}")
-    lines.append(f"Direction: {'⟳ left' if game.direction == 1 else '⟲ right'}")
-    lines.append(pending_text(tbl, game))
+            shows = face_text(game.draw_pile[-1].face(game.side.other), game.side.other, tr, faces)
+            lines.append(tr._("Draw pile shows: {card}").format(card=shows))
+    lines.append(tr._("Direction: ⟳ left") if game.direction == 1 else tr._("Direction: ⟲ right"))
+    lines.append(pending_text(tbl, game, tr))
     accent = EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31
-    players = "\n".join(_player_line(tbl, game, p) for p in game.players)
-    texts = [block("Players", trim(players))]
-    texts += [block(name, value) for name, value in inactive_faces(tbl, game, faces)]
+    players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
+    texts = [block(tr._("Players"), trim(players))]
+    texts += [block(name, value) for name, value in inactive_faces(tbl, game, tr, faces)]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
-        texts.append(block(f"Scores ({scoring_text(game.options)})", trim(scores)))
-    footer = small(f"Draw pile {len(game.draw_pile)} · discard pile {len(game.discard_pile)}")
+        scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+        texts.append(
+            block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
+        )
+    footer = small(
+        tr._("Draw pile {draw} · discard pile {discard}").format(
+            draw=len(game.draw_pile), discard=len(game.discard_pile)
+        )
+    )
     if tbl.log:  # the newest moves, in what room is left (the oldest go first)
-        room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, texts)) - len(footer) - len("**Last moves**\n")
-        texts.append(block("Last moves", _last_moves(tbl.log, game.side, faces, min(FIELD, room))))
+        last = block(tr._("Last moves"), "")
+        room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, texts)) - len(footer) - len(last)
+        texts.append(last + _last_moves(tbl.log, game.side, tr, faces, min(FIELD, room)))
     texts.append(footer)
-    top_item = heading("\n".join(lines), picture(top, game.side, faces), face_label(top))
+    top_item = heading("\n".join(lines), picture(top, game.side, faces), face_label(top, tr))
     if tbl.state is not TableState.PLAYING:
         return message(accent, [top_item], texts, [])
     ch = tbl.channel_id
     buttons = rows(
         [
-            UnoButton("t", ch, 0, "hand", label="My hand", emoji="🃏", style=discord.ButtonStyle.primary),
+            UnoButton(
+                "t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary
+            ),
             UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
-            UnoButton("t", ch, 0, "catch", label="Catch", emoji="🚨", disabled=not game.catchable),
+            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
         ]
     )
     return message(accent, [top_item], texts, list(buttons))
 
 
-def _last_moves(log: Sequence[str], side: Side, faces: Faces, limit: int) -> str:
+def _last_moves(log: Sequence[str], side: Side, tr: Tr, faces: Faces, limit: int) -> str:
     """The log's newest lines in ``limit`` characters (`fitted`: the oldest shown as text first),
     the oldest left out first: as many as fit with the newest one's emojis, else as text."""
     lines = list(log)
-    newest = with_card_emojis(lines[-1], side, faces) if lines else ""
+    newest = with_card_emojis(lines[-1], side, tr, faces) if lines else ""
     start = 0  # as text, a line is at its shortest
     while start < len(lines) - 1 and len("\n".join(lines[start:])) > limit:
         start += 1
     for first in range(start, len(lines)):
-        shown = fitted(lines[first:], side, faces, max(limit, 1))
+        shown = fitted(lines[first:], side, tr, faces, max(limit, 1))
         if shown.endswith(newest):
             return shown
-    return fitted(lines[start:], side, faces, max(limit, 1))
+    return fitted(lines[start:], side, tr, faces, max(limit, 1))
 
 
-def standings(tbl: Table) -> discord.Embed:
-    """Final (or current) standings, best first."""
+def standings(tbl: Table, tr: Tr) -> discord.Embed:
+    """Final (or current) standings, best first, in ``tr``'s language."""
     game = tbl.game
     assert game is not None
     if game.options.effective_scoring is Scoring.SINGLE_ROUND:
@@ -220,24 +241,25 @@ def standings(tbl: Table) -> discord.Embed:
         def left(key: str) -> tuple[int, str]:
             hands = [game.hands[m] for m in key.split("+") if m in game.hands]
             if key in game.winners:
-                return 0, "went out" if any(not h for h in hands) else "won"
+                return 0, tr._("went out") if any(not h for h in hands) else tr._("won")
             if not hands:
-                return 10_000, "left the game"
+                return 10_000, tr._("left the game")
             n = sum(map(len, hands))
-            return n, f"{count(n, 'card')} left"
+            return n, tr.n("{n} card left", "{n} cards left", n)
 
         ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))
-        lines = [f"{i + 1}. {named(tbl, p)} — {left(p)[1]}" for i, p in enumerate(ranked)]
+        lines = [f"{i + 1}. {named(tbl, p, tr)} — {left(p)[1]}" for i, p in enumerate(ranked)]
     else:
         low_wins = game.options.effective_scoring is Scoring.RUNNING_TALLY
         order = sorted(
             game.scores.items(), key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1])
         )
-        lines = [f"{i + 1}. {named(tbl, k)} — {v}" for i, (k, v) in enumerate(order)]
-    winners = " & ".join(named(tbl, w) for w in game.winners) or "nobody"
-    embed = discord.Embed(title=f"🏆 {winners} won!", description="\n".join(lines), color=0xECD407)
-    rounds = count(game.round_no, "round")
-    embed.set_footer(text=f"{edition_name(tbl.variant)} · {rounds}")
+        lines = [f"{i + 1}. {named(tbl, k, tr)} — {v}" for i, (k, v) in enumerate(order)]
+    winners = " & ".join(named(tbl, w, tr) for w in game.winners) or tr._("nobody")
+    title = tr._("🏆 {winners} won!").format(winners=winners)
+    embed = discord.Embed(title=trim(title, 256), description="\n".join(lines), color=0xECD407)
+    rounds = count(game.round_no, "round", tr)
+    embed.set_footer(text=f"{edition_name(tbl.variant, tr)} · {rounds}")
     return embed
 
 
@@ -245,7 +267,7 @@ REMATCH = "r"
 """The Rematch button's ``custom_id`` scope (``uno:r:<channel>:0:rematch:<game id>.<host id>``)."""
 
 
-def rematch(tbl: Table) -> discord.ui.View:
+def rematch(tbl: Table, tr: Tr) -> discord.ui.View:
     """The finished game's Rematch button, for its standings: it carries the game's id (its
     edition, options and seats are read back from its record) and its host's, so it works
     days later and after restarts."""
@@ -255,18 +277,22 @@ def rematch(tbl: Table) -> discord.ui.View:
         0,
         "rematch",
         f"{tbl.game_id}.{tbl.host.id}",
-        label="Rematch",
+        label=tr._("Rematch"),
         emoji="🔁",
         style=discord.ButtonStyle.primary,
     )
     return view_of(button)
 
 
-def round_summary(tbl: Table, winner: str | None, points: int) -> str:
-    """A short public line between rounds."""
+def round_summary(tbl: Table, winner: str | None, points: int, tr: Tr) -> str:
+    """A short public line between rounds, in ``tr``'s language."""
     game = tbl.game
     assert game is not None
-    scores = " · ".join(f"{named(tbl, k)} {v}" for k, v in game.scores.items())
+    scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
     if winner is None:  # docs/rules.md ruling 46
-        return f"🔄 Round {game.round_no} went in circles and is void: nobody scores. Scores: {scores}"
-    return f"🏁 Round {game.round_no}: **{named(tbl, winner)}** went out{points_text(tbl, points)}. Scores: {scores}"
+        return tr._("🔄 Round {round} went in circles and is void: nobody scores. Scores: {scores}").format(
+            round=game.round_no, scores=scores
+        )
+    return tr._("🏁 Round {round}: **{winner}** went out{points}. Scores: {scores}").format(
+        round=game.round_no, winner=named(tbl, winner, tr), points=points_text(tbl, points), scores=scores
+    )

@@ -11,10 +11,11 @@ from typing import Protocol
 import discord
 
 from bot.engine.cards import Card, Color, Face, Rank, Side
-from bot.engine.editions import edition_name
+from bot.engine.editions import EDITIONS
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
+from bot.i18n import LANGUAGES, N_, Tr
 from bot.tables import Removal, Table
 
 EMOJI = {
@@ -31,65 +32,132 @@ BUTTON_STYLE = {
     Color.BLUE: discord.ButtonStyle.primary, Color.TEAL: discord.ButtonStyle.primary,
 }  # fmt: skip
 PENDING_TEXT = {
-    PendingKind.TURN: "to play a card or draw",
-    PendingKind.CHALLENGE: "to challenge or accept",
-    PendingKind.PENALTY: "to take the penalty or answer it",
-    PendingKind.COLOR: "to name the color",
-    PendingKind.DISCARD: "to discard a card (Wild Super Hero)",
-    PendingKind.HOWLER: "to answer the Howler",
-    PendingKind.DRAW_DECISION: "to play the drawn card or keep it",
+    PendingKind.TURN: N_("to play a card or draw"),
+    PendingKind.CHALLENGE: N_("to challenge or accept"),
+    PendingKind.PENALTY: N_("to take the penalty or answer it"),
+    PendingKind.COLOR: N_("to name the color"),
+    PendingKind.DISCARD: N_("to discard a card (Wild Super Hero)"),
+    PendingKind.HOWLER: N_("to answer the Howler"),
+    PendingKind.DRAW_DECISION: N_("to play the drawn card or keep it"),
 }
-REMOVAL_TEXT = {Removal.TIMEOUTS: "removed: timed out", Removal.KICKED: "removed: kicked"}
+"""What the game waits for, in English (each reader's ``tr._`` translates it)."""
+REMOVAL_TEXT = {Removal.TIMEOUTS: N_("removed: timed out"), Removal.KICKED: N_("removed: kicked")}
 """How the table labels a player taken out of the game, by why (one who left is "left")."""
 HOUSE_RULE_NAMES = {
-    HouseRule.STACKING: "Stacking",
-    HouseRule.JUMP_IN: "Jump-in",
-    HouseRule.SEVEN_O: "Seven-O",
-    HouseRule.DRAW_UNTIL_PLAYABLE: "Draw until playable",
-    HouseRule.FORCED_PLAY: "Forced play",
-    HouseRule.NO_BLUFFING: "No bluffing",
+    HouseRule.STACKING: N_("Stacking"),
+    HouseRule.JUMP_IN: N_("Jump-in"),
+    HouseRule.SEVEN_O: N_("Seven-O"),
+    HouseRule.DRAW_UNTIL_PLAYABLE: N_("Draw until playable"),
+    HouseRule.FORCED_PLAY: N_("Forced play"),
+    HouseRule.NO_BLUFFING: N_("No bluffing"),
 }
 """The one place a house rule's id becomes the name players read (the headings of docs/rules.md §4,
 without their numbers)."""
 HOUSE_RULE_HINTS = {
-    HouseRule.STACKING: "Answer a Draw card with the same Draw card, passing the total on",
-    HouseRule.JUMP_IN: "Play a card identical to the top card out of turn",
-    HouseRule.SEVEN_O: "A 7 swaps hands with a player you pick; a 0 passes every hand on",
-    HouseRule.DRAW_UNTIL_PLAYABLE: "Drawing goes on until a playable card comes",
-    HouseRule.FORCED_PLAY: "A playable drawn card must be played",
-    HouseRule.NO_BLUFFING: "A restricted wild is refused while you hold the current color",
+    HouseRule.STACKING: N_("Answer a Draw card with the same Draw card, passing the total on"),
+    HouseRule.JUMP_IN: N_("Play a card identical to the top card out of turn"),
+    HouseRule.SEVEN_O: N_("A 7 swaps hands with a player you pick; a 0 passes every hand on"),
+    HouseRule.DRAW_UNTIL_PLAYABLE: N_("Drawing goes on until a playable card comes"),
+    HouseRule.FORCED_PLAY: N_("A playable drawn card must be played"),
+    HouseRule.NO_BLUFFING: N_("A restricted wild is refused while you hold the current color"),
 }
+COLOR_NAMES = {
+    Color.RED: N_("red"), Color.YELLOW: N_("yellow"), Color.GREEN: N_("green"), Color.BLUE: N_("blue"),
+    Color.PINK: N_("pink"), Color.TEAL: N_("teal"), Color.ORANGE: N_("orange"), Color.PURPLE: N_("purple"),
+}  # fmt: skip
+"""Each color's name (English: the engine's own, ``Color.value``)."""
+RANK_NAMES = {
+    Rank.SKIP: N_("skip"), Rank.REVERSE: N_("reverse"), Rank.DRAW_ONE: N_("draw one"),
+    Rank.DRAW_TWO: N_("draw two"), Rank.DRAW_THREE: N_("draw three"), Rank.DRAW_FIVE: N_("draw five"),
+    Rank.SKIP_EVERYONE: N_("skip everyone"), Rank.FLIP: N_("flip"), Rank.WILD: N_("wild"),
+    Rank.WILD_DRAW_FOUR: N_("wild draw four"), Rank.WILD_DRAW_TWO: N_("wild draw two"),
+    Rank.WILD_DRAW_COLOR: N_("wild draw color"), Rank.WILD_SUPER_HERO: N_("wild super hero"),
+    Rank.WILD_VILLAIN: N_("wild villain"), Rank.HOWLER: N_("howler"), Rank.INVISIBILITY: N_("invisibility"),
+    Rank.SPECIAL_AGENT_MATER: N_("special agent mater"), Rank.WILD_CUSTOMIZABLE: N_("wild customizable"),
+    Rank.SAVE_THE_DAY: N_("save the day"),
+}  # fmt: skip
+"""Each card's rank as players name it (numbers are their digits); English: ``Rank.value``. Each
+language uses its own printed sheets' terms (docs/i18n: "Joker", "Comodín", "Curinga")."""
+SIDE_NAMES = (N_("light"), N_("dark"))
+"""The sides' names of the editions that name them no other way (``Variant.side_names``' default),
+here for extraction: each is translated where it is shown."""
 _COLOR_ORDER = {c: i for i, c in enumerate(Color)}
 _RANK_ORDER = {r: i for i, r in enumerate(Rank)}
 
 
-def count(n: int, noun: str) -> str:
-    """``n`` and the noun, plural unless ``n`` is 1.
+_COUNTS = {
+    "card": lambda tr, n: tr.n("{n} card", "{n} cards", n),
+    "round": lambda tr, n: tr.n("{n} round", "{n} rounds", n),
+    "point": lambda tr, n: tr.n("{n} point", "{n} points", n),
+    "game": lambda tr, n: tr.n("{n} game", "{n} games", n),
+}
 
-    >>> count(1, "round"), count(0, "point"), count(7, "card")
-    ('1 round', '0 points', '7 cards')
+
+def count(n: int, noun: str, tr: Tr) -> str:
+    """``n`` and the noun (``"card"``, ``"round"``, ``"point"`` or ``"game"``) in ``tr``'s language, in the
+    plural form ``n`` takes there.
+
+    >>> from bot.i18n import translator
+    >>> count(1, "round", translator("en")), count(0, "point", translator("en"))
+    ('1 round', '0 points')
+    >>> count(1, "card", translator("fr")), count(0, "card", translator("fr"))
+    ('1 carte', '0 carte')
     """
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    return _COUNTS[noun](tr, n)
 
 
-def record_text(*, games_played: int, games_won: int, rounds_won: int, points: int) -> str:
+def record_text(tr: Tr, *, games_played: int, games_won: int, rounds_won: int, points: int) -> str:
     """A player's record (``/uno stats``), one count a line; the keywords are the storage's counts.
 
-    >>> print(record_text(games_played=4, games_won=1, rounds_won=6, points=230))
+    >>> from bot.i18n import translator
+    >>> print(record_text(translator("en"), games_played=4, games_won=1, rounds_won=6, points=230))
     Games played: **4** · won: **1** (25%)
     Rounds won: **6**
     Points scored: **230**
     """
     rate = f" ({games_won / games_played:.0%})" if games_played else ""
-    return (
-        f"Games played: **{games_played}** · won: **{games_won}**{rate}\n"
-        f"Rounds won: **{rounds_won}**\nPoints scored: **{points}**"
-    )
+    return tr._(
+        "Games played: **{played}** · won: **{won}**{rate}\nRounds won: **{rounds}**\nPoints scored: **{points}**"
+    ).format(played=games_played, won=games_won, rate=rate, rounds=rounds_won, points=points)
 
 
-def face_label(face: Face) -> str:
+def face_name(face: Face, tr: Tr) -> str:
+    """A face's name in ``tr``'s language: ``"red 7"``, ``"wild draw four"`` (English: the
+    engine's ``Face.name``), ``"7 rouge"``, ``"joker +4"``.
+
+    >>> from bot.engine.cards import Face
+    >>> from bot.i18n import translator
+    >>> face = Face.parse("red draw two")
+    >>> face_name(face, translator("en")), face_name(face, translator("pt_BR"))
+    ('red draw two', 'comprar 2 vermelho')
+    """
+    rank = tr._(RANK_NAMES[face.rank]) if face.rank in RANK_NAMES else face.rank.value
+    if face.color is None:
+        return rank
+    return tr._("{color} {rank}").format(color=tr._(COLOR_NAMES[face.color]), rank=rank)
+
+
+def color_name(color: Color | str, tr: Tr) -> str:
+    """A color's name in ``tr``'s language (``color``: the color or its engine id, ``"red"``)."""
+    known = Color(color) if isinstance(color, str) and color in Color._value2member_map_ else color
+    return tr._(COLOR_NAMES[known]) if isinstance(known, Color) else str(color)
+
+
+def edition_name(variant: str, tr: Tr) -> str:
+    """An edition's name as sold in ``tr``'s language (``"UNO Carros 2"`` in Brazil): the same
+    translation as the commands' edition choice. ``variant``: its id; an unknown id as it is."""
+    known = EDITIONS.get(variant)
+    return tr.pgettext("choice", known) if known else variant
+
+
+def language_name(lang: str) -> str:
+    """A language's own name for itself (``"Français"``)."""
+    return LANGUAGES.get(lang, lang)
+
+
+def face_label(face: Face, tr: Tr) -> str:
     """``"🟥 red 7"``, ``"🌈 wild draw four"``."""
-    return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face.name}"
+    return f"{EMOJI[face.color] if face.color else WILD_EMOJI} {face_name(face, tr)}"
 
 
 class Faces(Protocol):
@@ -109,45 +177,47 @@ TEXT_ONLY: Faces = _TextOnly()
 """No card emojis: every card is shown as text (``face_label``), the default of every renderer."""
 
 
-def face_text(face: Face, side: Side, faces: Faces = TEXT_ONLY) -> str:
+def face_text(face: Face, side: Side, tr: Tr, faces: Faces = TEXT_ONLY) -> str:
     """A face in a message's text: its emoji and its name, ``"<:uno_red_7:123> red 7"`` (the name
     stays, for screen readers and for clients that show no custom emoji), or without an emoji
     ``face_label``'s ``"🟥 red 7"``. ``side``: the side it is shown on (a wild's picture)."""
     emoji = faces.for_face(face, side)
-    return f"{emoji} {face.name}" if emoji else face_label(face)
+    return f"{emoji} {face_name(face, tr)}" if emoji else face_label(face, tr)
 
 
-def face_button(face: Face, side: Side, faces: Faces = TEXT_ONLY) -> tuple[str, discord.PartialEmoji | None]:
+def face_button(
+    face: Face, side: Side, tr: Tr, faces: Faces = TEXT_ONLY
+) -> tuple[str, discord.PartialEmoji | None]:
     """A face on a button or select option: ``("red 7", <emoji>)``, the color said by the emoji, or
     without an emoji ``("🟥 red 7", None)``."""
     emoji = faces.for_face(face, side)
-    return (face.name, emoji) if emoji else (face_label(face), None)
+    return (face_name(face, tr), emoji) if emoji else (face_label(face, tr), None)
 
 
 @cache
-def _labels() -> tuple[re.Pattern[str], dict[str, Face]]:
-    """Every face's ``face_label`` of every edition, and a pattern finding them in text (the longest
-    first: "🌈 wild draw four" before "🌈 wild")."""
-    faces = {face_label(f): f for v in VARIANTS.values() for f in (*v.light, *v.dark)}
+def _labels(tr: Tr) -> tuple[re.Pattern[str], dict[str, Face]]:
+    """Every face's ``face_label`` of every edition in ``tr``'s language, and a pattern finding them
+    in text (the longest first: "🌈 wild draw four" before "🌈 wild")."""
+    faces = {face_label(f, tr): f for v in VARIANTS.values() for f in (*v.light, *v.dark)}
     alternatives = "|".join(map(re.escape, sorted(faces, key=len, reverse=True)))
     return re.compile(f"(?:{alternatives})(?![\\w])"), faces
 
 
-def with_card_emojis(text: str, side: Side, faces: Faces = TEXT_ONLY) -> str:
+def with_card_emojis(text: str, side: Side, tr: Tr, faces: Faces = TEXT_ONLY) -> str:
     """``text`` (a log line, kept as text) with each card it names as ``face_text``: the card's
     emoji before its name (a wild's picture as for ``side``). Unchanged without emojis."""
     if faces is TEXT_ONLY:
         return text
-    pattern, by_label = _labels()
-    return pattern.sub(lambda m: face_text(by_label[m.group(0)], side, faces), text)
+    pattern, by_label = _labels(tr)
+    return pattern.sub(lambda m: face_text(by_label[m.group(0)], side, tr, faces), text)
 
 
-def fitted(lines: Sequence[str], side: Side, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
+def fitted(lines: Sequence[str], side: Side, tr: Tr, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
     """Log ``lines`` joined as one embed field's value with their cards' emojis
     (``with_card_emojis``), newest last: where that would pass ``limit`` characters the oldest
     lines stay as text, and what still passes it is cut (``trim``), as the text alone would be.
     """
-    shown = [with_card_emojis(line, side, faces) for line in lines]
+    shown = [with_card_emojis(line, side, tr, faces) for line in lines]
     for n in range(len(lines)):
         if len("\n".join(shown)) <= limit:
             break
@@ -156,33 +226,36 @@ def fitted(lines: Sequence[str], side: Side, faces: Faces = TEXT_ONLY, limit: in
 
 
 SHORT_RANKS = {
-    Rank.REVERSE: "rev", Rank.DRAW_ONE: "+1", Rank.DRAW_TWO: "+2", Rank.DRAW_THREE: "+3",
-    Rank.DRAW_FIVE: "+5", Rank.SKIP_EVERYONE: "skip all", Rank.WILD_DRAW_TWO: "wild+2",
-    Rank.WILD_DRAW_FOUR: "wild+4", Rank.WILD_DRAW_COLOR: "wild+color", Rank.WILD_SUPER_HERO: "super hero",
-    Rank.WILD_VILLAIN: "villain",
+    Rank.REVERSE: N_("rev"), Rank.DRAW_ONE: "+1", Rank.DRAW_TWO: "+2", Rank.DRAW_THREE: "+3",
+    Rank.DRAW_FIVE: "+5", Rank.SKIP_EVERYONE: N_("skip all"), Rank.WILD_DRAW_TWO: N_("wild+2"),
+    Rank.WILD_DRAW_FOUR: N_("wild+4"), Rank.WILD_DRAW_COLOR: N_("wild+color"),
+    Rank.WILD_SUPER_HERO: N_("super hero"), Rank.WILD_VILLAIN: N_("villain"),
 }  # fmt: skip
 """A rank's short text where many cards share a line (others: the rank's own name, ``"7"``)."""
 
 
-def face_short(face: Face) -> str:
+def face_short(face: Face, tr: Tr) -> str:
     """A face in a few characters, its color as the emoji and no color name: ``"🟧6"``,
     ``"🟪skip all"``, ``"🌈wild+color"``."""
-    return (EMOJI[face.color] if face.color else WILD_EMOJI) + SHORT_RANKS.get(face.rank, face.rank.value)
+    short = tr._(SHORT_RANKS[face.rank]) if face.rank in SHORT_RANKS else None
+    if short is None:
+        short = tr._(RANK_NAMES[face.rank]) if face.rank in RANK_NAMES else face.rank.value
+    return (EMOJI[face.color] if face.color else WILD_EMOJI) + short
 
 
-def card_label(card: Card, side: Side) -> str:
+def card_label(card: Card, side: Side, tr: Tr) -> str:
     """The card as its holder sees it (active face)."""
-    return face_label(card.face(side))
+    return face_label(card.face(side), tr)
 
 
-def cards_text(cards: Iterable[str], side: Side, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
+def cards_text(cards: Iterable[str], side: Side, tr: Tr, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
     """Cards (their text) as shown on ``side``, sorted, with their emojis while that fits in
     ``limit`` characters, else as text: ``"🟩 green 8, 🟦 blue 0"`` (``"none"`` for no cards)."""
     shown = sorted((Card.parse(c).face(side) for c in cards), key=face_order)
-    text = ", ".join(face_text(f, side, faces) for f in shown)
+    text = ", ".join(face_text(f, side, tr, faces) for f in shown)
     if len(text) > limit:
-        text = ", ".join(map(face_label, shown))
-    return text or "none"
+        text = ", ".join(face_label(f, tr) for f in shown)
+    return text or tr._("none")
 
 
 def face_order(face: Face) -> tuple[int, int, int]:
@@ -191,51 +264,59 @@ def face_order(face: Face) -> tuple[int, int, int]:
     return (face.color is None, color, _RANK_ORDER[face.rank])
 
 
-def house_rules_text(rules: Iterable[HouseRule]) -> str:
+def house_rules_text(rules: Iterable[HouseRule], tr: Tr) -> str:
     """``"Stacking, Seven-O"`` (in a fixed order), or ``"none"``."""
     chosen = set(rules)
-    return ", ".join(name for rule, name in HOUSE_RULE_NAMES.items() if rule in chosen) or "none"
+    return ", ".join(tr._(name) for rule, name in HOUSE_RULE_NAMES.items() if rule in chosen) or tr._("none")
 
 
-def scoring_text(options: Options) -> str:
+def scoring_text(options: Options, tr: Tr) -> str:
     """How the game is won, with the target score only where it applies."""
     target = options.target_score
     if options.elimination:
-        return f"elimination: out at {target} points, the last one left wins"
+        return tr._("elimination: out at {target} points, the last one left wins").format(target=target)
     if options.scoring is Scoring.SINGLE_ROUND:
-        return "single round: the first player out wins"
+        return tr._("single round: the first player out wins")
     if options.scoring is Scoring.RUNNING_TALLY:
-        return f"running tally: the game ends at {target} points, lowest total wins"
-    return f"first to {target} points"
+        return tr._("running tally: the game ends at {target} points, lowest total wins").format(
+            target=target
+        )
+    return tr._("first to {target} points").format(target=target)
 
 
-def customizable_text(rule: str) -> str:
+def customizable_text(rule: str, tr: Tr) -> str:
     r"""The Wild Customizable rule as the table reads it: a known rule's name, or the host's own
     text (at most 300 characters) as :func:`plain` text, so ``**``, ``#``, ``>`` or a mention show
     as typed.
 
-    >>> customizable_text("swap-hands"), customizable_text("")
+    >>> from bot.i18n import translator
+    >>> en = translator("en")
+    >>> customizable_text("swap-hands", en), customizable_text("", en)
     ('Swap hands', 'plain wild')
-    >>> customizable_text("**Sing**") == r"\*\*Sing\*\*"
+    >>> customizable_text("**Sing**", en) == r"\*\*Sing\*\*"
     True
     """
     known = CUSTOMIZABLE_RULES.get(rule)
     if known:
-        return known.name
-    return plain(rule, 300) if rule else "plain wild"
+        return tr._(known.name)
+    return plain(rule, 300) if rule else tr._("plain wild")
 
 
-def settings_text(variant: str, options: Options, turn_seconds: int) -> str:
-    """A channel's defaults for new games (``/uno settings``)."""
-    return "\n".join(
-        [
-            f"Edition: **{edition_name(variant)}**",
-            f"Scoring: **{scoring_text(options)}**",
-            f"House rules: **{house_rules_text(options.house_rules)}**",
-            f"Wild Customizable: **{customizable_text(options.customizable_rule)}**",
-            f"Turn timer: **{f'{turn_seconds}s' if turn_seconds else 'off'}**",
-        ]
-    )
+def settings_text(variant: str, options: Options, turn_seconds: int, tr: Tr, language: str = "") -> str:
+    """A channel's defaults for new games (``/uno settings``), in ``tr``'s language; ``language``:
+    the channel's language as set (empty: the server's)."""
+    timer = tr._("{seconds}s").format(seconds=turn_seconds) if turn_seconds else tr._("off")
+    lines = [
+        tr._("Edition: **{edition}**").format(edition=edition_name(variant, tr)),
+        tr._("Scoring: **{scoring}**").format(scoring=scoring_text(options, tr)),
+        tr._("House rules: **{rules}**").format(rules=house_rules_text(options.house_rules, tr)),
+        tr._("Wild Customizable: **{rule}**").format(rule=customizable_text(options.customizable_rule, tr)),
+        tr._("Turn timer: **{timer}**").format(timer=timer),
+        tr._("Language: **{language}**").format(
+            language=language_name(language) if language else tr._("the server's")
+        ),
+    ]
+    return "\n".join(lines)
 
 
 def plain(text: str, limit: int = 40) -> str:
@@ -278,19 +359,29 @@ _OVERRIDES = dict.fromkeys(
 )  # embeddings, overrides, isolates
 
 
-def named(tbl: Table, key: str | None) -> str:
-    """A player (or a team, ``"a+b"``) as the table names them, each name :func:`plain`."""
+def named(tbl: Table, key: str | None, tr: Tr) -> str:
+    """A player (or a team, ``"a+b"``) as the table names them, each name :func:`plain`; nobody
+    and a player no longer seated in ``tr``'s language."""
     if key and "+" in key and tbl.seat(key) is None:
-        return " & ".join(named(tbl, member) for member in key.split("+"))
-    return plain(tbl.name(key))
+        return " & ".join(named(tbl, member, tr) for member in key.split("+"))
+    if key is None:
+        return tr._("nobody")
+    seat = tbl.seat(key)
+    return plain(seat.name) if seat else tr._("someone who left")
 
 
-def out_text(tbl: Table, player: str) -> str | None:
+OUT_TEXT = {"left": N_("left"), "eliminated": N_("eliminated")}
+"""The engine's ``Game.out`` states as a player's row says them."""
+
+
+def out_text(tbl: Table, player: str, tr: Tr) -> str | None:
     """Why a player is out of the game, as their row says it: ``"left"``, ``"removed: timed out"``,
     ``"removed: kicked"`` or ``"eliminated"``; None while they play."""
     state = tbl.game.out.get(player) if tbl.game else None
     removal = tbl.removed.get(player)
-    return REMOVAL_TEXT[removal] if state == "left" and removal is not None else state
+    if state == "left" and removal is not None:
+        return tr._(REMOVAL_TEXT[removal])
+    return tr._(OUT_TEXT.get(state, state)) if state else None
 
 
 def trim(text: str, limit: int = 1024) -> str:

@@ -30,6 +30,7 @@ import discord
 from bot import render
 from bot.engine.editions import AnyEvent
 from bot.engine.errors import UnoError
+from bot.i18n import Tr, translator
 from bot.service.registry import TableRegistry
 from bot.storage import GameResult, Result, RoundResult, Storage, StorageError
 from bot.tables import Table, TableState
@@ -83,13 +84,19 @@ class Change:
     stale_ping: int | None = None
     unchanged: bool = False
 
+    @property
+    def tr(self) -> Tr:
+        """The table's language: its log and public posts are written in it."""
+        return translator(self.table.language)
+
     def nothing(self) -> None:
         """Leave the block without saving: the body found nothing to do."""
         self.unchanged = True
 
     def log(self, events: Sequence[AnyEvent], note: str = "") -> None:
-        """Write ``events`` in the table's log, then ``note`` (a line of the service's own)."""
-        self.table.log.extend(render.log_lines(self.table, events))
+        """Write ``events`` in the table's log, then ``note`` (a line of the service's own, in the
+        table's language already)."""
+        self.table.log.extend(render.log_lines(self.table, events, self.tr))
         if note:
             self.table.log.append(note)
 
@@ -111,19 +118,24 @@ class Change:
                 self.results.append(_round_result(table))
             if game.game_over:
                 self._over()
-                self.posts.append(Post(embed=render.standings(table), view=render.rematch(table)))
+                self.posts.append(
+                    Post(embed=render.standings(table, self.tr), view=render.rematch(table, self.tr))
+                )
                 return
-            self.posts.append(Post(render.round_summary(table, game.round_winner, game.round_points)))
-            table.log.extend(render.log_lines(table, game.start_round()))
+            self.posts.append(
+                Post(render.round_summary(table, game.round_winner, game.round_points, self.tr))
+            )
+            table.log.extend(render.log_lines(table, game.start_round(), self.tr))
             table.track_reveals(())  # the round's shown hands go with it
         if not any(not s.is_ai and table.in_game(s.id) for s in table.seats):
             # Everyone human left or was removed: bots don't play on for nobody (nor score).
             # The game still counts as played, and lost, by every human who sat in it.
-            table.log.append("Only bots were left, so the game has ended.")
+            table.log.append(self.tr._("Only bots were left, so the game has ended."))
             self._over()
             self.posts.append(
                 Post(
-                    "Only bots were left at the UNO table, so the game has ended.", view=render.rematch(table)
+                    self.tr._("Only bots were left at the UNO table, so the game has ended."),
+                    view=render.rematch(table, self.tr),
                 )
             )
             return
@@ -132,7 +144,8 @@ class Change:
 
     def abandon(self, why: str) -> None:
         """End the table before its game is over (it can't go on): a dealt game is recorded as
-        played with no winner (its finished rounds stand), and ``why`` is said in the channel."""
+        played with no winner (its finished rounds stand), and ``why`` (in the table's language)
+        is said in the channel."""
         self.table.state = TableState.OVER
         if self.table.game is not None:
             self.results.append(_game_result(self.table))

@@ -14,6 +14,8 @@ import discord
 
 from bot import render
 from bot.engine.errors import NotInGame
+from bot.errors import reader
+from bot.i18n import N_, refusal
 from bot.service.acting import Change, NotSaved
 from bot.service.interactions import acknowledge, channel_of
 from bot.service.publishing import TABLE
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from bot.service import TableService
 
 NONE = discord.AllowedMentions.none()
-SPECTATOR = (
+SPECTATOR = N_(
     "You're watching this game: the table message shows every move. "
     "To play in the next one, press Join in its lobby once this game ends (or open it with /uno new)."
 )
@@ -49,28 +51,30 @@ class Commands:
         player = str(interaction.user.id)
         if self.tables.require(channel_of(interaction)).state is TableState.LOBBY:
             await self.service.lobby.change(
-                interaction, lambda t: t.leave_lobby(player), "You left the table."
+                interaction, lambda t: t.leave_lobby(player), reader(interaction)._("You left the table.")
             )
             return
         await acknowledge(interaction)
         async with self.service.acting.change(channel_of(interaction)) as change:
             if bot:
-                self._hand_to_bot(change, player, "{name} handed their seat to {bot}.")
+                self._hand_to_bot(change, player, N_("{name} handed their seat to {bot}."))
             else:
                 change.played(change.table.leave_game(player))
         await self.service.publisher.say(change.table, change.posts)
-        done = "A bot plays your seat now." if bot else ""
-        await interaction.followup.send(f"You left the game. {done}".strip(), ephemeral=True)
+        tr = reader(interaction)
+        done = tr._("You left the game. A bot plays your seat now.") if bot else tr._("You left the game.")
+        await interaction.followup.send(done, ephemeral=True)
         self.service.after(change)
 
     @staticmethod
     def _hand_to_bot(change: Change, player: str, line: str) -> None:
         """A bot takes over ``player``'s seat (docs/rules.md §5.3), said in the table's log by
-        ``line`` (its ``{name}``: the player's, ``{bot}``: the bot's)."""
+        ``line`` (English, in the table's language when written; its ``{name}``: the player's,
+        ``{bot}``: the bot's)."""
         table = change.table
         name = render.plain(table.name(player))
         seat = table.hand_to_bot(player)
-        change.log((), "🤖 " + line.format(name=name, bot=render.plain(seat.name)))
+        change.log((), "🤖 " + change.tr._(line).format(name=name, bot=render.plain(seat.name)))
         change.played(())
 
     async def kick(
@@ -91,18 +95,18 @@ class Commands:
         table = self.tables.require(channel_id)
         player = str(member.id)
         if player == str(interaction.user.id):  # a kick of oneself would act as a leave
-            raise LobbyError("You can't kick yourself; /uno leave takes you away from the table.")
+            raise LobbyError(N_("You can't kick yourself; /uno leave takes you away from the table."))
         _check_moderator(interaction, table)
+        who = render.plain(member.display_name)
         if table.seat(player) is None:
-            raise NotInGame(f"{render.plain(member.display_name)} isn't at this table.")
+            raise refusal(NotInGame, N_("{name} isn't at this table."), name=who)
         if table.state is TableState.LOBBY:
+            tr = reader(interaction)
             await self.service.lobby.change(
-                interaction,
-                lambda t: t.leave_lobby(player),
-                f"{render.plain(member.display_name)} was removed.",
+                interaction, lambda t: t.leave_lobby(player), tr._("{name} was removed.").format(name=who)
             )
             return
-        await self._out_of_game(interaction, channel_id, player, render.plain(member.display_name), bot=bot)
+        await self._out_of_game(interaction, channel_id, player, who, bot=bot)
 
     async def give_seat(self, interaction: discord.Interaction[Any], player: str) -> None:
         """The button offered when ``player`` (an id) is one timeout short of removal
@@ -120,7 +124,8 @@ class Commands:
         _check_moderator(interaction, table)
         if table.game is None:
             raise NotInGame("The game hasn't started yet.")
-        name = render.plain(table.name(player)) if table.seat(player) is not None else "That player"
+        seated = table.seat(player) is not None
+        name = render.plain(table.name(player)) if seated else reader(interaction)._("That player")
         await self._out_of_game(interaction, channel_id, player, name, bot=True)
 
     async def _out_of_game(
@@ -136,19 +141,26 @@ class Commands:
         async with self.service.acting.change(channel_id) as change:
             table = change.table
             if table.seat(player) is None:  # left meanwhile
-                raise NotInGame(f"{name} isn't at this table.")
+                raise refusal(NotInGame, N_("{name} isn't at this table."), name=name)
             if table.game is not None and not table.in_game(player):
-                raise NotInGame(
-                    f"{name} isn't in this game any more"
-                    + (": their hand went back to the draw pile, so no bot can take it." if bot else ".")
-                )
+                if bot:
+                    raise refusal(
+                        NotInGame,
+                        N_(
+                            "{name} isn't in this game any more: their hand went back to the draw pile, "
+                            "so no bot can take it."
+                        ),
+                        name=name,
+                    )
+                raise refusal(NotInGame, N_("{name} isn't in this game any more."), name=name)
             if bot:
-                self._hand_to_bot(change, player, "{name}'s seat was given to {bot}.")
+                self._hand_to_bot(change, player, N_("{name}'s seat was given to {bot}."))
             else:
                 change.played(table.leave_game(player, Removal.KICKED))
         await self.service.publisher.say(table, change.posts)
-        done = "a bot plays their seat now" if bot else "removed from the game"
-        await interaction.followup.send(f"{name}: {done}.", ephemeral=True)
+        tr = reader(interaction)
+        done = tr._("{name}: a bot plays their seat now.") if bot else tr._("{name}: removed from the game.")
+        await interaction.followup.send(done.format(name=name), ephemeral=True)
         self.service.after(change)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
@@ -169,12 +181,20 @@ class Commands:
             _check_moderator(interaction, table)
             was_lobby = table.state is TableState.LOBBY
             table.state = TableState.OVER
-            table.log.append(f"The table was closed by {render.plain(interaction.user.display_name)}.")
+            tr = change.tr
+            table.log.append(
+                tr._("The table was closed by {name}.").format(
+                    name=render.plain(interaction.user.display_name)
+                )
+            )
         if was_lobby:
-            footer = f"Closed by {render.plain(interaction.user.display_name)}."  # Markdown: escaped
-            self.service.publisher.show_lobby_over(table, table.message_id, "UNO lobby (closed)", footer)
+            footer = tr._("Closed by {name}.").format(name=render.plain(interaction.user.display_name))
+            self.service.publisher.show_lobby_over(
+                table, table.message_id, tr._("UNO lobby (closed)"), footer
+            )
         await interaction.followup.send(
-            f"The UNO table was closed by {interaction.user.mention}.", allowed_mentions=NONE
+            tr._("The UNO table was closed by {mention}.").format(mention=interaction.user.mention),
+            allowed_mentions=NONE,
         )
         self.service.after(change)
 
@@ -188,7 +208,7 @@ class Commands:
         perms = getattr(interaction, "permissions", None)
         if not (perms and perms.manage_messages):
             raise LobbyError(
-                "This channel's saved table couldn't be read; a member with Manage Messages can clear it."
+                N_("This channel's saved table couldn't be read; a member with Manage Messages can clear it.")
             )
         await acknowledge(interaction)
         try:
@@ -197,7 +217,9 @@ class Commands:
             raise NotSaved.logged(channel_id, exc) from None
         self.service.set_aside.pop(channel_id, None)
         await interaction.followup.send(
-            "This channel's saved table couldn't be read, and it is now cleared. /uno new starts a new one.",
+            reader(interaction)._(
+                "This channel's saved table couldn't be read, and it is now cleared. /uno new starts a new one."
+            ),
             ephemeral=True,
         )
 
@@ -213,14 +235,24 @@ class Commands:
             (t for t in self.tables if t.state is not TableState.OVER and t.seat(user) is not None), None
         )
         if seated is not None:
-            raise LobbyError(
-                f"You are at the UNO table in <#{seated.channel_id}>, and its result will name you. "
-                "Run /uno forget-me again once that game is over (or you have left its lobby)."
+            raise refusal(
+                LobbyError,
+                N_(
+                    "You are at the UNO table in {channel}, and its result will name you. "
+                    "Run /uno forget-me again once that game is over (or you have left its lobby)."
+                ),
+                channel=f"<#{seated.channel_id}>",
             )
         await acknowledge(interaction)
         changed = await self.service.storage.forget_user(user)
+        tr = reader(interaction)
         await interaction.followup.send(
-            f"Done: your name was removed from {changed} record(s).", ephemeral=True
+            tr.n(
+                "Done: your name was removed from {n} record.",
+                "Done: your name was removed from {n} records.",
+                changed,
+            ),
+            ephemeral=True,
         )
 
     async def show_hand(self, interaction: discord.Interaction[Any]) -> None:
@@ -235,7 +267,7 @@ class Commands:
         table = self.tables.require(channel_of(interaction))
         player = str(interaction.user.id)
         if table.game is None:
-            raise NotInGame("The game hasn't started yet.")
+            raise NotInGame(N_("The game hasn't started yet."))
         if table.seat(player) is None:
             raise NotInGame(SPECTATOR)
         if player not in table.game.hands:
@@ -253,9 +285,9 @@ class Commands:
         async with self.tables.lock(channel_id):
             table = self.tables.require(channel_id)
             if table.game is None:
-                raise NotInGame("The game hasn't started yet: the lobby is its message.")
+                raise NotInGame(N_("The game hasn't started yet: the lobby is its message."))
             old, table.message_id = table.message_id, None
-        await interaction.followup.send("The table is below.", ephemeral=True)
+        await interaction.followup.send(reader(interaction)._("The table is below."), ephemeral=True)
         self.service.publisher.publish(table)
         if old is not None:
             await self.service.updates.done((channel_id, TABLE))  # no edit still on its way to the old one
@@ -266,4 +298,4 @@ class Commands:
 def _check_moderator(interaction: discord.Interaction[Any], table: Table) -> None:
     perms = getattr(interaction, "permissions", None)
     if str(interaction.user.id) != table.host_now.id and not (perms and perms.manage_messages):
-        raise LobbyError("Only the host or a member with Manage Messages can do that.")
+        raise LobbyError(N_("Only the host or a member with Manage Messages can do that."))

@@ -21,6 +21,7 @@ from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import reply_error
+from bot.i18n import N_
 from bot.render.dos import completions as dos_completions
 from bot.service.hands import closed
 from bot.tables import BadClick, LobbyError, StaleAction, Table
@@ -63,10 +64,11 @@ class Dispatch:
         try:
             if channel_id != interaction.channel_id:  # act only where clicked
                 raise BadClick(
-                    f"custom_id of channel {channel_id}", "That button belongs to another channel's table."
+                    f"custom_id of channel {channel_id}",
+                    N_("That button belongs to another channel's table."),
                 )
             if unoffered:
-                raise BadClick(unoffered, "That choice wasn't offered; press Refresh.")
+                raise BadClick(unoffered, N_("That choice wasn't offered; press Refresh."))
             if scope == "g":  # a past game: no table needed
                 await self.service.history.choose(interaction, values[0] if values else "")
                 return
@@ -125,8 +127,9 @@ class Dispatch:
                 lambda t: t.configure(options=Options.parse({**t.options.to_dict(), "house_rules": values})),
                 version=version,
             )
-        elif verb == "bot":
-            await lobby.change(interaction, lambda t: t.add_ai(), version=version)
+        elif verb == "bot":  # the Add bot button (normal), or the select's level
+            level = values[0] if values else "normal"
+            await lobby.change(interaction, lambda t: t.add_ai(level), version=version)
         elif verb == "unbot":
             await lobby.change(interaction, lambda t: t.remove_ai(), version=version)
         else:

@@ -26,6 +26,8 @@ from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction
 from bot.engine.options import HouseRule
+from bot.errors import reader
+from bot.i18n import Tr
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.updates import Updates
 from bot.tables import BadClick, Table, TableState
@@ -39,7 +41,8 @@ NONE = discord.AllowedMentions.none()
 
 class OpenHand(NamedTuple):
     """The hand a player was answered with last: its interaction's webhook (whose token edits the
-    message for 15 minutes), when it was answered, and the table's version it shows.
+    message for 15 minutes), when it was answered, the table's version it shows, and the language
+    of the user who opened it (their ``interaction.locale``), which its background refreshes keep.
 
     Not the interaction itself: it holds the whole clicked message, which would outlive many
     collections for nothing and make the collector's full passes more frequent.
@@ -48,6 +51,7 @@ class OpenHand(NamedTuple):
     webhook: discord.Webhook
     since: float
     version: int
+    tr: Tr
 
     @property
     def expired(self) -> bool:
@@ -82,7 +86,8 @@ class Hands:
             discord.HTTPException: Discord refused the answer.
         """
         version = table.version
-        view = render.hand(table, player, page=page, pick=pick, notice=notice, faces=self.faces)
+        tr = reader(interaction)
+        view = render.hand(table, player, tr, page=page, pick=pick, notice=notice, faces=self.faces)
         previous = self.open.get((table.channel_id, player))
         if new:
             await interaction.response.send_message(view=view, ephemeral=True)
@@ -93,7 +98,7 @@ class Hands:
         else:  # a hand drawn before Components V2 had a text and an embed: they go
             await interaction.response.edit_message(content=None, embed=None, view=view)
         release(view)
-        self.open[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version)
+        self.open[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version, tr)
         if table.version != version:  # changed while the answer was on its way
             self.refresh(table)
 
@@ -113,13 +118,18 @@ class Hands:
         # What the pictures show, taken now: the game may change while they are drawn.
         cards, side, top, color = list(game.hands.get(player, ())), game.side, game.top, game.color
         await interaction.response.defer(ephemeral=True, thinking=True)
-        caption = render.count(len(cards), "card")
+        tr = reader(interaction)
+        caption = render.count(len(cards), "card", tr)
         if game.variant.two_sided:
-            caption += f" · {game.variant.side_names[side is Side.DARK]} side"
-        pictures = await asyncio.to_thread(_pictures, cards, side, top, color, caption)
+            side_name = tr._(game.variant.side_names[side is Side.DARK])
+            caption += " · " + tr._("{side} side").format(side=side_name)
+        pictures = await asyncio.to_thread(_pictures, cards, side, top, color, caption, tr._("Top card"))
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in pictures.items()]
         await interaction.followup.send(
-            f"Your hand at <#{table.channel_id}>", files=files, ephemeral=True, allowed_mentions=NONE
+            tr._("Your hand at {channel}").format(channel=f"<#{table.channel_id}>"),
+            files=files,
+            ephemeral=True,
+            allowed_mentions=NONE,
         )
 
     def refresh(self, table: Table) -> None:
@@ -146,18 +156,19 @@ class Hands:
         if hand.expired:
             return
         version = table.version
-        await edit_originals([hand.webhook], render.hand(table, player, faces=self.faces))
+        await edit_originals([hand.webhook], render.hand(table, player, hand.tr, faces=self.faces))
         if self.open.get(key) is hand:  # not answered meanwhile
             self.open[key] = hand._replace(version=version)
 
 
 def _pictures(
-    cards: list[Card], side: Side, top: Face, color: Color | None, caption: str
+    cards: list[Card], side: Side, top: Face, color: Color | None, caption: str, top_caption: str
 ) -> dict[str, bytes]:
-    """The PNGs of a hand and of the table's top card (with the current color), by file name."""
+    """The PNGs of a hand and of the table's top card (with the current color), by file name,
+    with their captions (in the player's language)."""
     return {
         "hand.png": hand_picture(cards, side, caption=caption),
-        "table.png": table_picture(top, side, color, caption="Top card"),
+        "table.png": table_picture(top, side, color, caption=top_caption),
     }
 
 

@@ -18,6 +18,8 @@ import discord
 
 from bot.components import UnoSelect, view_of
 from bot.engine.errors import UnoError
+from bot.errors import reader
+from bot.i18n import N_
 from bot.render import history as render
 from bot.service.interactions import acknowledge, channel_of
 from bot.tables import BadClick
@@ -44,13 +46,13 @@ class History:
         channel_id = channel_of(interaction)
         await acknowledge(interaction)
         records = await self.storage.history(channel_id, limit=render.LISTED)
-        embed = render.history_list(records)
+        tr = reader(interaction)
+        embed = render.history_list(records, tr)
         if not records:
             await interaction.followup.send(embed=embed, ephemeral=True)
             return
-        select = UnoSelect(
-            SCOPE, channel_id, 0, "game", options=render.history_options(records), placeholder="Choose a game"
-        )
+        options = render.history_options(records, tr)
+        select = UnoSelect(SCOPE, channel_id, 0, "game", options=options, placeholder=tr._("Choose a game"))
         await interaction.followup.send(
             embed=embed, view=view_of(select), ephemeral=True, allowed_mentions=NONE
         )
@@ -66,18 +68,23 @@ class History:
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.storage.game(game_id)
         if record is None or record.result.channel_id != channel_of(interaction):
-            raise BadClick(f"history of game {game_id[:40]!r}", "That game isn't in this channel's history.")
+            raise BadClick(
+                f"history of game {game_id[:40]!r}", N_("That game isn't in this channel's history.")
+            )
+        tr = reader(interaction)
         replay: render.Replayed | None = None
         note = ""
         if record.result.replay is not None:
             try:
-                replay = await asyncio.to_thread(render.replayed, record)
+                replay = await asyncio.to_thread(render.replayed, record, tr)
             except UnoError as exc:  # a stored replay the engine no longer follows
                 log.warning("game %s: its replay can't be played again: %s", game_id, exc.message)
-                note = "This game's moves can't be shown (its replay no longer matches the rules)."
-        embed = render.summary(record, replay)
+                note = tr._("This game's moves can't be shown (its replay no longer matches the rules).")
+        embed = render.summary(record, replay, tr)
         if replay is not None and str(interaction.user.id) not in record.result.players:
-            note = "The whole game as a file (with every hand) is only for the players who sat at that table."
+            note = tr._(
+                "The whole game as a file (with every hand) is only for the players who sat at that table."
+            )
         if replay is None or note:
             await interaction.followup.send(
                 note or discord.utils.MISSING, embed=embed, ephemeral=True, allowed_mentions=NONE

@@ -15,27 +15,42 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
-from bot.engine.editions import check_edition
+from bot.engine.editions import EDITIONS
+from bot.engine.errors import BadOption
 from bot.engine.options import Options
+from bot.errors import reader
+from bot.i18n import N_, channel_language, refusal, translator
 from bot.render.thread import pointer_open, thread_name
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message, thread_parent
 from bot.storage import StorageError
-from bot.tables import BadClick, LobbyError, Seat, StaleAction, Table, TableState, options_from
+from bot.tables import (
+    BadClick,
+    LobbyError,
+    NoTable,
+    Seat,
+    StaleAction,
+    Table,
+    TableState,
+    level_named,
+    options_from,
+)
 
 if TYPE_CHECKING:
     from bot.service import TableService
 
 log = logging.getLogger(__name__)
 NONE = discord.AllowedMentions.none()
-NO_THREAD = (
+NO_THREAD = N_(
     "🃏 This channel opens each game in a thread, but I can't create threads here (I need "
     "Create Public Threads), so the game is in this channel."
 )
 Post = Callable[[discord.ui.LayoutView], Awaitable[discord.abc.Snowflake]]
 """Posts a lobby message (its layout view) somewhere other than the interaction's answer."""
-OPEN_ALREADY = "A game is already open in this channel (/uno end closes it)."
-SERVED_ELSEWHERE = "Another instance of the bot serves this channel's table just now; try again in a minute."
+OPEN_ALREADY = N_("A game is already open in this channel (/uno end closes it).")
+SERVED_ELSEWHERE = N_(
+    "Another instance of the bot serves this channel's table just now; try again in a minute."
+)
 
 
 class Lobby:
@@ -77,7 +92,7 @@ class Lobby:
         if open_ is not None:  # refused privately, before the public answer is begun
             raise LobbyError(OPEN_ALREADY)
         given = {k: v for k, v in choices.items() if v is not None}
-        check_edition(given.get("variant", "classic"))
+        _variant(given.get("variant", "classic"))
         options_from(given)  # what the host asked for, refused privately before the public answer
         await acknowledge(interaction, public=True)
         parent_id = thread_parent(interaction)
@@ -88,10 +103,11 @@ class Lobby:
             guild_id=interaction.guild_id or 0,
             channel_id=channel_id,
             host=_seat(interaction.user),
-            variant=check_edition(settings.get("variant", "classic")),
+            variant=_variant(settings.get("variant", "classic")),
             options=options_from(settings),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
+        table.language = channel_language(settings, interaction)
         if settings.get("threads") and parent_id is None:
             await self._open_in_thread(interaction, table)
             return
@@ -108,21 +124,22 @@ class Lobby:
             NotSaved: the lobby could not be saved (none was opened).
         """
         host = interaction.user.display_name
+        tr = translator(table.language)
         pointer = await interaction.followup.send(
-            pointer_open(host, table.variant), allowed_mentions=NONE, wait=True
+            pointer_open(host, table.variant, tr), allowed_mentions=NONE, wait=True
         )
         http = self.service.client.http
         try:
             thread = await http.start_thread_with_message(
                 table.channel_id,
                 pointer.id,
-                name=thread_name(host, table.variant),
+                name=thread_name(host, table.variant, tr),
                 auto_archive_duration=1440,
             )
         except discord.HTTPException as exc:
             log.warning("no thread in channel %s (%s): the lobby opens in the channel", table.channel_id, exc)
             with contextlib.suppress(discord.HTTPException):
-                await pointer.edit(content=NO_THREAD)
+                await pointer.edit(content=tr._(NO_THREAD))
             await self._open(interaction, table)
             return
         table.parent_id, table.pointer_id = table.channel_id, pointer.id
@@ -157,7 +174,7 @@ class Lobby:
         record = await self.service.storage.game(game_id)
         if record is None or record.result.channel_id != channel_id:
             raise LobbyError(
-                "That game's record is gone, so it can't be played again: /uno new opens a lobby."
+                N_("That game's record is gone, so it can't be played again: /uno new opens a lobby.")
             )
         result, replay = record.result, record.result.replay or {}
         names = dict(zip(result.players, replay.get("names", ()), strict=False))
@@ -167,13 +184,13 @@ class Lobby:
             guild_id=interaction.guild_id or 0,
             channel_id=channel_id,
             host=presser,
-            variant=check_edition(result.variant),
+            variant=_variant(result.variant),
             options=options_from(replay.get("options", settings)),
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
-        table.seats.extend(
-            Seat(p, names.get(p) or f"Bot {p[3:]}") for p in result.players if Seat(p, "").is_ai
-        )
+        table.language = channel_language(settings, interaction)
+        bots = [(p, names.get(p) or f"Bot {p[3:]}") for p in result.players if Seat(p, "").is_ai]
+        table.seats.extend(Seat(p, name, level_named(name)) for p, name in bots)  # levels as named
         table.rematch_host = "" if host_id == presser.id else host_id
         await self._open(interaction, table)
 
@@ -202,7 +219,7 @@ class Lobby:
             self.tables.put(table)
             self.service.set_aside.pop(channel_id, None)  # an unreadable table saved here is replaced
         try:  # the answer "thinking" so far (or a new message, for a click) becomes the lobby message
-            view = render.lobby(table)
+            view = render.lobby(table, translator(table.language))
             if post is not None:
                 message: discord.abc.Snowflake = await post(view)
             else:
@@ -230,7 +247,7 @@ class Lobby:
         given = {k: v for k, v in choices.items() if v is not None}
         variant = given.pop("variant", None)
         if variant is not None:
-            check_edition(variant)
+            _variant(variant)
         async with self.service.acting.change(channel_of(interaction)) as change:
             table = change.table
             if table.state is not TableState.LOBBY or table.host.id != str(interaction.user.id):
@@ -240,25 +257,41 @@ class Lobby:
             table.configure(variant=variant, options=Options.parse(merged))
             # The turn timer is no /uno new option: it follows the channel's settings until Start.
             table.turn_seconds = int(defaults.get("turn_seconds", self.defaults.turn_seconds))
-        await interaction.followup.send("The lobby's options were changed.", ephemeral=True)
+        await interaction.followup.send(
+            reader(interaction)._("The lobby's options were changed."), ephemeral=True
+        )
         self.service.publisher.publish(table)
+
+    async def set_language(self, channel_id: int, language: str) -> None:
+        """The channel's language changed (``/uno settings language``): its open lobby or game
+        speaks ``language`` from its next message on (its log so far stays as written).
+
+        Raises:
+            NotSaved: the change could not be saved (the table keeps its language).
+        """
+        try:
+            async with self.service.acting.change(channel_id) as change:
+                change.table.language = language
+        except NoTable:
+            return
+        self.service.publisher.publish(change.table)
 
     async def join(self, interaction: discord.Interaction[Any], *, version: int | None = None) -> None:
         """``/uno join``, or the lobby's Join."""
         seat = _seat(interaction.user)
-        await self.change(interaction, lambda t: t.join(seat), "You joined the table.", version=version)
+        await self.change(interaction, lambda t: t.join(seat), N_("You joined the table."), version=version)
 
     async def change(
         self,
         interaction: discord.Interaction[Any],
         act: Callable[[Table], object],
-        ack: str = "Done.",
+        ack: str = N_("Done."),
         *,
         version: int | None = None,
     ) -> None:
         """Change the lobby with ``act`` (a `Table` method that raises `LobbyError` when it can't);
         a lobby everyone left closes. A click on the lobby message is answered with the lobby
-        redrawn, a command with ``ack``.
+        redrawn, a command with ``ack`` (English, said in the user's language).
 
         Raises:
             StaleAction: ``version`` (the clicked lobby's) is not the lobby's now.
@@ -275,16 +308,18 @@ class Lobby:
         if table.state is TableState.LOBBY:
             if from_message(interaction):
                 shown = table.version
-                await interaction.edit_original_response(content=None, embed=None, view=render.lobby(table))
+                await interaction.edit_original_response(
+                    content=None, embed=None, view=render.lobby(table, translator(table.language))
+                )
                 if table.version != shown:  # changed again while the answer was on its way
                     self.service.publisher.publish(table)
             else:
-                await interaction.followup.send(ack, ephemeral=True)
+                await interaction.followup.send(reader(interaction)._(ack), ephemeral=True)
                 self.service.publisher.publish(table)
             return
-        footer = "Start a new one with /uno new."
+        footer = N_("Start a new one with /uno new.")
         await self._lobby_over(
-            interaction, table, table.message_id, "UNO lobby (closed: everyone left)", footer, ack
+            interaction, table, table.message_id, N_("UNO lobby (closed: everyone left)"), footer, ack
         )
         self.service.after(change)
 
@@ -299,12 +334,15 @@ class Lobby:
     ) -> None:
         """Answer a change that ended the lobby (it closed, or the game started): a click on the
         lobby message redraws it without its components; a command is answered with ``ack``,
-        and the lobby message is redrawn so in the background."""
+        and the lobby message is redrawn so in the background. The texts are English: ``title``
+        and ``footer`` are said in the table's language, ``ack`` in the user's."""
+        tr = translator(table.language)
+        title, footer = tr._(title), tr._(footer)
         if from_message(interaction):
-            view = render.lobby_over(table, title, footer)
+            view = render.lobby_over(table, title, tr, footer)
             await interaction.edit_original_response(content=None, embed=None, view=view)
         else:
-            await interaction.followup.send(ack, ephemeral=True)
+            await interaction.followup.send(reader(interaction)._(ack), ephemeral=True)
             self.service.publisher.show_lobby_over(table, message_id, title, footer)
 
     async def start(self, interaction: discord.Interaction[Any], *, version: int | None = None) -> None:
@@ -321,15 +359,15 @@ class Lobby:
             table = change.table
             _check_version(table, version)
             if str(interaction.user.id) != table.host.id:
-                raise LobbyError("Only the host can start the game.")
+                raise LobbyError(N_("Only the host can start the game."))
             seed = None if self.defaults.seed is None else self._seeds.getrandbits(32)
-            table.log.extend(render.log_lines(table, table.start(seed)))
+            table.log.extend(render.log_lines(table, table.start(seed), change.tr))
             # The table gets its own message below the lobby; forget the lobby's before
             # answering, so no one sees a started table pointing at its lobby message.
             lobby_id, table.message_id = table.message_id, None
-        footer = "The table is below; open your hand with its My hand button."
+        footer = N_("The table is below; open your hand with its My hand button.")
         await self._lobby_over(
-            interaction, table, lobby_id, "UNO: the game has started", footer, "The game has started."
+            interaction, table, lobby_id, N_("UNO: the game has started"), footer, N_("The game has started.")
         )
         self.service.after(change)  # posts the table message and saves its id
 
@@ -350,7 +388,13 @@ def _check_version(table: Table, version: int | None) -> None:
         StaleAction: ``version`` (the clicked message's; None for a command) is not the lobby's.
     """
     if version is not None and version != table.version and table.state is TableState.LOBBY:
-        raise StaleAction("The lobby changed; please try again.")
+        raise StaleAction(N_("The lobby changed; please try again."))
+
+
+def _variant(variant: str) -> str:
+    if variant not in EDITIONS:
+        raise refusal(BadOption, N_("Unknown edition {edition}."), edition=repr(variant))
+    return variant
 
 
 def _seat(user: discord.abc.User) -> Seat:

@@ -19,6 +19,7 @@ from discord.http import handle_message_parameters
 
 from bot import render
 from bot.components import release
+from bot.i18n import N_, translator
 from bot.service.acting import NotSaved, Post
 from bot.service.hands import edit_originals
 from bot.tables import NoTable, TableState
@@ -56,9 +57,10 @@ class Publisher:
             self.updates.ask((table.channel_id, LOBBY), lambda: self._show_lobby(table, post=repost))
 
     def show_lobby_over(self, table: Table, message_id: int | None, title: str, footer: str = "") -> None:
-        """Show the lobby message as over (`render.lobby_over`), in the background."""
+        """Show the lobby message as over (`render.lobby_over`), in the background; ``title`` and
+        ``footer`` in the table's language already."""
         if message_id is not None:
-            view = render.lobby_over(table, title, footer)
+            view = render.lobby_over(table, title, translator(table.language), footer)
             self.updates.ask((table.channel_id, LOBBY), lambda: self.edit(table, message_id, view))
 
     def answer_in_place(self, table: Table, interaction: discord.Interaction[Any]) -> None:
@@ -75,9 +77,10 @@ class Publisher:
         if table.state is not TableState.LOBBY:
             return
         if table.message_id is not None:
-            await self.edit(table, table.message_id, render.lobby(table))
+            await self.edit(table, table.message_id, render.lobby(table, translator(table.language)))
         elif post:
-            message = await self.channel(table).send(view=render.lobby(table), allowed_mentions=NONE)
+            view = render.lobby(table, translator(table.language))
+            message = await self.channel(table).send(view=view, allowed_mentions=NONE)
             async with self.service.tables.lock(table.channel_id):
                 table.message_id = message.id
                 await self.service.acting.save(table)
@@ -88,13 +91,14 @@ class Publisher:
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
         if table.game is None:
             return
-        view = render.table(table, self.service.faces)
+        tr = translator(table.language)
+        view = render.table(table, tr, self.service.faces)
         try:
             if answers and table.message_id is not None:
                 try:
                     await edit_originals(answers, view)
                 except discord.HTTPException:  # the press's token: the table message is edited alone
-                    await self.edit(table, table.message_id, render.table(table, self.service.faces))
+                    await self.edit(table, table.message_id, render.table(table, tr, self.service.faces))
             elif table.message_id is None:
                 message = await self.channel(table).send(view=view, allowed_mentions=NONE)
                 async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
@@ -107,19 +111,22 @@ class Publisher:
                 table.message_id = None
                 await self._show_table(table)
                 return
-            await self._abandon(table, "The table message was deleted, so the game has ended.")
+            await self._abandon(table, N_("The table message was deleted, so the game has ended."))
         except discord.Forbidden:
-            await self._abandon(table, "I lost permission to post in this channel, so the game has ended.")
+            await self._abandon(
+                table, N_("I lost permission to post in this channel, so the game has ended.")
+            )
 
     async def _abandon(self, table: Table, why: str) -> None:
-        """End the game, which can't go on in its channel, and say ``why`` there."""
+        """End the game, which can't go on in its channel, and say ``why`` there (English, said
+        in the table's language)."""
         try:
             async with self.service.acting.change(table.channel_id) as change:
                 if change.table is not table or table.state is TableState.OVER:
                     change.nothing()
                     return
                 log.warning("table %s ended: %s", table.channel_id, why)
-                change.abandon(why)
+                change.abandon(translator(table.language)._(why))
         except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, to end at its next update
             return
         await self.say(table, change.posts)
@@ -196,8 +203,9 @@ class Publisher:
             mention = discord.AllowedMentions(
                 users=[discord.Object(int(player))], everyone=False, roles=False
             )
+            text = translator(table.language)._("{mention}, it's your move at the UNO table.")
             with handle_message_parameters(
-                f"<@{player}>, it's your move at the UNO table.", allowed_mentions=mention
+                text.format(mention=f"<@{player}>"), allowed_mentions=mention
             ) as params:
                 posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
         async with self.service.tables.lock(table.channel_id):  # not in the middle of a move

@@ -3,28 +3,41 @@
 One task per table and kind (``"ai"``, ``"timer"``, ``"lobby"``); scheduling a kind again
 replaces its task. A move made by a task acts only if the table has not moved on since it was
 scheduled (the table's version), so a late timer never plays for a player who already did.
+
+A hard bot's search (``ai.choose`` at level hard, ``ai_budget_ms`` of it) runs off the event
+loop, in a pool of ``ai_workers`` processes (0: one thread), during the bot's delay: the move
+still comes ``ai_delay_seconds`` after the turn began, as a person's would.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import multiprocessing
+import os
 import random
 import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from bot import render
-from bot.engine import editions
+from bot.engine import ai, editions
 from bot.engine.editions import AnyEvent
+from bot.engine.game import Game
 from bot.render import seats as render_seats
 from bot.service.acting import NotSaved, Post
 from bot.tables import NoTable, Removal, Table, TableState
+from bot.workers import end_with_parent
 
 if TYPE_CHECKING:
     from bot.service import TableService
 
 log = logging.getLogger(__name__)
+
+SEARCHES_PER_WORKER = 2
+"""Hard searches waiting or running per worker at most; a hard bot whose search would wait
+longer moves as a normal one (many hard bots on few workers: their moves stay on time)."""
 
 
 class Scheduler:
@@ -35,6 +48,8 @@ class Scheduler:
         self.defaults = service.defaults
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._rng = random.Random(service.defaults.seed)
+        self._pool: concurrent.futures.Executor | None = None
+        self._searches = 0  # submitted to the pool and not yet answered
 
     def schedule(self, table: Table) -> None:
         """Start what the table waits for: its lobby's expiry, an AI seat's move or catch, or the
@@ -49,7 +64,7 @@ class Scheduler:
             self._start(table.channel_id, "idle", self._end_idle_game(table.channel_id))
         player = game.pending.player or ""
         seat = table.seat(player)
-        ai_catch = any(s.is_ai and editions.catches(game, s.id) for s in table.seats)
+        ai_catch = any(s.is_ai and editions.catches(game, s.id, s.level) for s in table.seats)
         if (seat is not None and seat.is_ai) or ai_catch:
             self._start(table.channel_id, "ai", self._ai_later(table.channel_id, table.version))
         if seat is not None and not seat.is_ai and table.turn_seconds:
@@ -71,6 +86,9 @@ class Scheduler:
         for task in self._tasks.values():
             task.cancel()
         self._tasks.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def _start(self, channel_id: int, kind: str, job: Coroutine[Any, Any, None]) -> None:
         old = self._tasks.pop((channel_id, kind), None)
@@ -79,17 +97,69 @@ class Scheduler:
         self._tasks[(channel_id, kind)] = asyncio.get_running_loop().create_task(job)
 
     async def _ai_later(self, channel_id: int, version: int) -> None:
-        await asyncio.sleep(self.defaults.ai_delay_seconds)
+        started = time.monotonic()
+        decision = await self._search(channel_id, version)
+        await asyncio.sleep(max(0.0, self.defaults.ai_delay_seconds - (time.monotonic() - started)))
         await self.service.updates.take_turn()
-        await self._machine_move(channel_id, version, None)
+        await self._machine_move(channel_id, version, None, decision)
+
+    async def _search(self, channel_id: int, version: int) -> str | None:
+        """A hard bot's decision at the table as it is at ``version`` (its action's text), searched
+        off the event loop; None when the pending decision is not a hard bot's in a UNO game, the workers
+        already have :data:`SEARCHES_PER_WORKER` searches each, or the search failed (the move is
+        then the normal AI's)."""
+        table = self.service.tables.get(channel_id)
+        game = table.game if table is not None else None
+        if table is None or not isinstance(game, Game) or table.version != version or game.round_over:
+            return None  # (the search is UNO's: a hard bot at a DOS table plays DOS's own AI)
+        seat = table.seat(game.pending.player or "")
+        if seat is None or not seat.is_ai or seat.level != ai.AiLevel.HARD:
+            return None
+        if self._searches >= SEARCHES_PER_WORKER * max(1, self.defaults.ai_workers):
+            return None  # the workers are all taken: this move is the normal AI's
+        # The snapshot is taken now, between awaits: no other move can change the game meanwhile.
+        snapshot, seed = game.to_dict(), self._rng.random()
+        budget = self.defaults.ai_budget_ms / 1000
+        pool = self._pool or self._new_pool()
+        self._searches += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(pool, ai.hard_move, snapshot, seat.id, seed, budget)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a failed search or a broken pool: the bot still moves (normal AI)
+            if isinstance(exc, concurrent.futures.BrokenExecutor) and self._pool is pool:
+                self._pool = None  # (a worker died: the next search starts a new pool)
+            log.exception("hard search failed at table %s", channel_id)
+            return None
+        finally:
+            self._searches -= 1
+
+    def _new_pool(self) -> concurrent.futures.Executor:
+        """The searches' pool: ``ai_workers`` processes, or one thread when that is 0 or this
+        process may not start any (a daemonic process, as in the load benchmark's bot)."""
+        workers = self.defaults.ai_workers
+        if workers and not multiprocessing.current_process().daemon:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                workers,
+                multiprocessing.get_context("spawn"),
+                initializer=end_with_parent,
+                initargs=(os.getpid(),),
+            )
+        else:
+            self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ai-search")
+        return self._pool
 
     async def _timeout_later(self, channel_id: int, version: int, player: str, seconds: int) -> None:
         await asyncio.sleep(seconds)
         await self._machine_move(channel_id, version, player)
 
-    async def _machine_move(self, channel_id: int, version: int, timed_out: str | None) -> None:
-        """AI seats' catches and the AI's decision, or a human's timeout (docs/rules.md §5.2),
-        if the table hasn't moved on since ``version``."""
+    async def _machine_move(
+        self, channel_id: int, version: int, timed_out: str | None, decision: str | None = None
+    ) -> None:
+        """AI seats' catches and the AI's decision (``decision``: a hard bot's, searched for this
+        ``version``), or a human's timeout (docs/rules.md §5.2), if the table hasn't moved on
+        since ``version``."""
         try:
             async with self.service.acting.change(channel_id) as change:
                 table, game = change.table, change.table.game
@@ -99,26 +169,36 @@ class Scheduler:
                 events: list[AnyEvent] = []
                 for bot_seat in table.seats:
                     if bot_seat.is_ai and bot_seat.id in game.hands:
-                        for catch in editions.catches(game, bot_seat.id):
+                        for catch in editions.catches(game, bot_seat.id, bot_seat.level):
                             events += game.apply(bot_seat.id, catch)  # type: ignore[arg-type]
                 player = game.pending.player
                 seat = table.seat(player or "")
                 if timed_out is not None and player == timed_out and not game.round_over:
                     # The log tells it in order: the timeout, what it did, then a removal.
-                    name = render.named(table, timed_out)
-                    change.log(events, f"⏰ {name} ran out of time")
+                    name = render.named(table, timed_out, change.tr)
+                    change.log(events, change.tr._("⏰ {name} ran out of time").format(name=name))
                     events = list(game.apply(timed_out, editions.timeout_action(game)))  # type: ignore[arg-type]
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     if count >= self.defaults.max_timeouts:
-                        change.log(events, f"{name} was removed after {count} timeouts")
+                        removed = change.tr.ngettext(
+                            "{name} was removed after {n} timeout",
+                            "{name} was removed after {n} timeouts",
+                            count,
+                        )
+                        change.log(events, removed.format(name=name, n=count))
                         events = table.leave_game(timed_out, Removal.TIMEOUTS)
                     elif count == self.defaults.max_timeouts - 1:
                         # One short of removal: the seat can still go to a bot with its hand
                         # (docs/rules.md §5.3); once removed, the hand is back in the draw pile.
-                        text, view = render_seats.seat_offer(table, timed_out, count)
+                        text, view = render_seats.seat_offer(table, timed_out, count, change.tr)
                         change.posts.append(Post(text, view=view))
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
-                    events += game.apply(player, editions.choose(game, player, self._rng))  # type: ignore[arg-type]
+                    if decision is not None and not events:  # (a catch just made changes the game)
+                        action = editions.parse_action(game, decision)
+                    else:  # easy and normal decide at once; a hard bot without its search, as normal
+                        level = ai.AiLevel.NORMAL if seat.level == ai.AiLevel.HARD else seat.level
+                        action = editions.choose(game, player, self._rng, level)
+                    events += game.apply(player, action)  # type: ignore[arg-type]
                 elif not events:
                     change.nothing()
                     return
@@ -145,13 +225,17 @@ class Scheduler:
                 await asyncio.sleep(wait)
                 continue
             hours = self.defaults.game_idle_hours
-            since = f"{hours:g} hour{'' if hours == 1 else 's'}"
             try:
                 async with self.service.acting.change(channel_id) as change:
                     if change.table is not table or table.touched + idle > time.time():
                         change.nothing()  # moved meanwhile, or replaced: look again
                         continue
-                    change.abandon(f"Nobody has moved for {since}, so the game has ended.")
+                    why = change.tr.ngettext(
+                        "Nobody has moved for {hours} hour, so the game has ended.",
+                        "Nobody has moved for {hours} hours, so the game has ended.",
+                        int(hours) if hours == int(hours) else 2,
+                    )
+                    change.abandon(why.format(hours=f"{hours:g}"))
             except NotSaved:
                 await asyncio.sleep(60)  # the database is failing: try again in a minute
                 continue
@@ -178,9 +262,11 @@ class Scheduler:
             except NotSaved:  # the lobby is back as saved, with its expiry scheduled again
                 return
             self.service.after(change)
-            self.service.publisher.show_lobby_over(
-                table,
-                table.message_id,
-                f"UNO lobby (expired after {max(1, round(self.defaults.lobby_idle_seconds / 60))} idle minutes)",
+            minutes = max(1, round(self.defaults.lobby_idle_seconds / 60))
+            title = change.tr.ngettext(
+                "UNO lobby (expired after {n} idle minute)",
+                "UNO lobby (expired after {n} idle minutes)",
+                minutes,
             )
+            self.service.publisher.show_lobby_over(table, table.message_id, title.format(n=minutes))
             return

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.http import handle_message_parameters
 
+from bot.i18n import N_, translator
 from bot.render.thread import pointer_over
 from bot.service.acting import NotSaved
 from bot.tables import NoTable, Table, TableState
@@ -23,9 +24,9 @@ if TYPE_CHECKING:
     from bot.service import TableService
 
 log = logging.getLogger(__name__)
-ARCHIVED = "its thread was archived"
-DELETED = "its thread was deleted"
-CHANNEL_DELETED = "its channel was deleted"
+ARCHIVED = N_("its thread was archived")
+DELETED = N_("its thread was deleted")
+CHANNEL_DELETED = N_("its channel was deleted")
 
 
 class Threads:
@@ -36,10 +37,11 @@ class Threads:
 
     def closed(self, table: Table, why: str = "") -> None:
         """The table closed: edit its pointer (if it has one) with the result, in the
-        background."""
+        background. ``why``: English, marked ``N_``, said in the table's language."""
         if table.parent_id is None or table.pointer_id is None:
             return
-        parent_id, pointer_id, text = table.parent_id, table.pointer_id, pointer_over(table, why)
+        text = pointer_over(table, translator(table.language), why)
+        parent_id, pointer_id = table.parent_id, table.pointer_id
 
         async def edit() -> None:
             with (
@@ -71,7 +73,7 @@ class Threads:
                     change.nothing()
                     return
                 log.info("table %s ended: %s", channel_id, why)
-                change.abandon(f"The game has ended: {why}.")
+                change.abandon(change.tr._("The game has ended: {why}.").format(why=change.tr._(why)))
                 change.posts.clear()  # said in the pointer only (see the module)
         except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, ended at its next update
             return

@@ -12,12 +12,15 @@ from pathlib import Path
 import pytest
 
 from bot.engine import ai
+from bot.i18n import translator
 from bot.render.history import FILE_LIMIT, history_list, history_options, replayed, summary
 from bot.replay import check, main
 from bot.service.acting import _game_result
 from bot.storage import GameRecord, GameResult
 from bot.storage.sqlite import SqliteStorage
 from bot.tables import Seat, Table
+
+EN = translator("en")
 
 
 def played(seed: int, bots: int = 9, *, variant: str = "classic", target: int = 500) -> GameResult:
@@ -46,14 +49,14 @@ def test_long_game_file_fits_discord() -> None:
     result = played(7, target=2000)
     record = GameRecord(result, time.time())
     started = time.perf_counter()
-    game = replayed(record)
+    game = replayed(record, EN)
     seconds = time.perf_counter() - started
     size = len(game.text.encode())
     assert result.rounds >= 2 and len(game.rounds) == result.rounds
     assert game.text.count("Start card:") == result.rounds and "\\*Ana\\* holds " in game.text
     assert game.text.rstrip().splitlines()[-11].startswith("🏆")
     assert size < FILE_LIMIT, size
-    embed = summary(record, game)
+    embed = summary(record, game, EN)
     assert embed.description is not None and embed.description.count("Round ") >= result.rounds
     print(
         f"{result.rounds} rounds, {len(result.replay['journal'])} journal entries: {size} bytes in {seconds:.2f} s"
@@ -126,9 +129,9 @@ def test_command_line_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
 def test_file_cut_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game longer than a file may hold is cut at a line's end, saying so, within the limit."""
     record = GameRecord(played(5, bots=3, target=300), time.time())
-    whole = replayed(record).text
+    whole = replayed(record, EN).text
     monkeypatch.setattr("bot.render.history.FILE_LIMIT", 2000)
-    cut = replayed(record).text
+    cut = replayed(record, EN).text
     assert len(cut.encode()) <= 2000 < len(whole.encode())
     assert cut.endswith("… the rest of this game is too long for one file.\n")
     assert whole.startswith(cut.rsplit("\n…", 1)[0] + "\n")
@@ -139,9 +142,9 @@ def test_list_names_as_each_place_shows_them() -> None:
     show it as typed; a game recorded without names shows bots by label, members by mention."""
     named = GameRecord(played(3, bots=2, target=200), time.time())
     legacy = GameRecord(dataclasses.replace(named.result, game_id="old", replay=None), time.time() - 60)
-    listing = history_list([named, legacy]).description or ""
+    listing = history_list([named, legacy], EN).description or ""
     assert "\\*Ana\\*, Bot 1, Bot 2" in listing and "<@10>, Bot 1, Bot 2" in listing
-    first, second = history_options([named, legacy])
+    first, second = history_options([named, legacy], EN)
     assert "*Ana*, Bot 1, Bot 2" in str(first.description) and "\\" not in str(first.description)
     assert "a player, Bot 1, Bot 2" in str(second.description) and second.value == "old"
-    assert "recorded before replays" in str(summary(legacy, None).description)
+    assert "recorded before replays" in str(summary(legacy, None, EN).description)

@@ -19,9 +19,12 @@ from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
+from bot.i18n import LANGUAGES, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
 from bot.render.log import LINES
 from bot.tables import Removal, Seat, Table
+
+EN = translator("en")
 
 
 def _check_embed(embed: discord.Embed) -> None:
@@ -96,12 +99,12 @@ def test_every_state_renders_within_discord_limits(variant: str, players: int) -
         assert game is not None
 
         def check(g: Game, table: Table = table) -> None:
-            _check_view(render.table(table))
+            _check_view(render.table(table, EN))
             for p in g.seated:
-                _check_view(render.hand(table, p))
+                _check_view(render.hand(table, p, EN))
 
         ai.play_round(game, {}, random.Random(seed), after_step=check)
-        _check_view(render.lobby(table))
+        _check_view(render.lobby(table, EN))
 
 
 def test_huge_hand_pages_its_select() -> None:
@@ -117,13 +120,13 @@ def test_huge_hand_pages_its_select() -> None:
     game.draw_pile.clear()
     game.hands[player].extend(game.hands[other][:-1])
     del game.hands[other][:-1]
-    view = render.hand(table, player)
+    view = render.hand(table, player, EN)
     _check_view(view)
     playable = {a.card for a in game.decisions(player) if a.card is not None}
     assert len(playable) > 25
     kinds = [c["type"] for c in _parts(view)]
     assert 3 in kinds
-    page2 = render.hand(table, player, page=1)
+    page2 = render.hand(table, player, EN, page=1)
     _check_view(page2)
 
 
@@ -138,7 +141,7 @@ def test_describe_gives_a_line_for_every_public_event() -> None:
         player = game.pending.player
         assert player is not None
         for event in game.apply(player, ai.random_action(game, player, rng)):
-            line = render.describe(table, event)
+            line = render.describe(table, event, EN)
             if event.kind in silent:
                 assert line is None
             elif event.kind != "cards-drawn":  # draws for a catch are told by the catch line
@@ -166,9 +169,11 @@ def test_void_round_is_told_without_a_winner() -> None:
     while not game.round_over:
         player = game.pending.player
         assert player is not None
-        lines += [render.describe(table, e) for e in game.apply(player, ai.random_action(game, player, rng))]
+        lines += [
+            render.describe(table, e, EN) for e in game.apply(player, ai.random_action(game, player, rng))
+        ]
     assert lines[-1] == "🔄 The round went in circles and is void: nobody scores"
-    summary = render.round_summary(table, game.round_winner, game.round_points)
+    summary = render.round_summary(table, game.round_winner, game.round_points, EN)
     assert "void" in summary and "went out" not in summary
 
 
@@ -196,13 +201,13 @@ def _dealt(hands: dict[str, list[str]], options: Options | None = None, variant:
 def test_house_rules_show_their_names_everywhere() -> None:
     """Lobby text, its select and the settings text name house rules as players read them."""
     options = Options(house_rules=frozenset({HouseRule.DRAW_UNTIL_PLAYABLE, HouseRule.SEVEN_O}))
-    view = render.lobby(_lobby(options))
+    view = render.lobby(_lobby(options), EN)
     assert "Seven-O, Draw until playable" in _text(view)
     assert "draw-until-playable" not in _text(view)
     select = next(c for c in _parts(view) if "rules" in c.get("custom_id", ""))
     assert {o["label"] for o in select["options"]} == set(render.HOUSE_RULE_NAMES.values())
     assert "draw-until-playable" in {o["value"] for o in select["options"]}
-    assert "House rules: **Seven-O, Draw until playable**" in render.settings_text("classic", options, 0)
+    assert "House rules: **Seven-O, Draw until playable**" in render.settings_text("classic", options, 0, EN)
     assert set(render.HOUSE_RULE_NAMES) == set(HouseRule) == set(render.HOUSE_RULE_HINTS)
 
 
@@ -219,11 +224,11 @@ def test_scoring_mode_is_shown_without_a_target_where_none_applies(
     options: Options, shown: str, hidden: str
 ) -> None:
     """Lobby, table and settings say how the game is won; single round has no target score."""
-    lobby = _text(render.lobby(_lobby(options)))
+    lobby = _text(render.lobby(_lobby(options), EN))
     assert shown in lobby and hidden not in lobby
     assert "target" not in lobby
-    assert shown in render.settings_text("classic", options, 90)
-    text = _text(render.table(_dealt({"1": ["red 1"], "2": ["red 2"]}, options)))
+    assert shown in render.settings_text("classic", options, 90, EN)
+    text = _text(render.table(_dealt({"1": ["red 1"], "2": ["red 2"]}, options), EN))
     assert "target" not in text
     assert ("Scores" in text) == (options.scoring is not Scoring.SINGLE_ROUND or options.elimination)
 
@@ -232,7 +237,7 @@ def test_hand_is_sorted_by_color_then_rank_with_wilds_last() -> None:
     """The hand lists and buttons cards by color (fixed order), then rank, wilds last."""
     hand = ["wild", "blue 3", "red skip", "green 1", "red 2", "wild draw four", "yellow 9", "red 2", "blue 0"]
     table = _dealt({"1": hand, "2": ["green 5"]})
-    view = render.hand(table, "1")
+    view = render.hand(table, "1", EN)
     names = [line.strip("*").split(" ", 1)[1] for line in _fields(view)["Your cards"].split("\n")]
     order = [
         "red 2",
@@ -248,7 +253,7 @@ def test_hand_is_sorted_by_color_then_rank_with_wilds_last() -> None:
     assert names == order
     buttons = _labels(view)
     assert buttons[:5] == ["🟥 red 2", "🟥 red skip", "🟨 yellow 9", "🌈 wild", "🌈 wild draw four"]
-    assert render.hand(table, "1").to_components() == view.to_components()  # deterministic
+    assert render.hand(table, "1", EN).to_components() == view.to_components()  # deterministic
 
 
 def test_flip_hand_is_sorted_by_the_active_side() -> None:
@@ -258,7 +263,7 @@ def test_flip_hand_is_sorted_by_the_active_side() -> None:
     game = table.game
     assert game is not None
     game.side = Side.DARK
-    cards = _fields(render.hand(table, "1"))["Your cards"]
+    cards = _fields(render.hand(table, "1", EN))["Your cards"]
     lines = [line.strip("*").split(" (back")[0].split(" ", 1)[1] for line in cards.split("\n")]
     assert lines == ["pink 1", "pink 5", "purple 2", "wild draw color"]
 
@@ -267,11 +272,11 @@ def test_seven_o_target_pick_says_what_is_asked() -> None:
     """Playing a Seven-O 7 asks for the player to swap hands with (the color step names the color)."""
     options = Options(house_rules=frozenset({HouseRule.SEVEN_O}))
     table = _dealt({"1": ["red 7", "wild", "blue 2"], "2": ["green 5"]}, options)
-    assert "🟢 Your move: play a card or draw." in _text(render.hand(table, "1"))
-    shown = _text(render.hand(table, "1", pick=Action.parse("play red 7")))
+    assert "🟢 Your move: play a card or draw." in _text(render.hand(table, "1", EN))
+    shown = _text(render.hand(table, "1", EN, pick=Action.parse("play red 7")))
     assert "pick the player to swap hands with (Seven-O)" in shown
     assert "play a card or draw" not in shown
-    shown = _text(render.hand(table, "1", pick=Action.parse("play wild")))
+    shown = _text(render.hand(table, "1", EN, pick=Action.parse("play wild")))
     assert "🟢 Your move (🌈 wild): name the color." in shown
 
 
@@ -279,9 +284,9 @@ def test_seven_o_target_pick_says_what_is_asked() -> None:
 def test_round_points_are_shown_only_where_the_winner_scores(scoring: Scoring, shown: str) -> None:
     """A running tally's round winner scores nothing, so no "(+0)" is shown."""
     table = _dealt({"1": ["red 1"], "2": ["red 2"]}, Options(scoring=scoring))
-    line = render.describe(table, Event("round-over", None, {"winner": "1", "points": 12}))
+    line = render.describe(table, Event("round-over", None, {"winner": "1", "points": 12}), EN)
     assert line == f"🏁 Ana wins the round{shown}"
-    assert f"**Ana** went out{shown}. Scores" in render.round_summary(table, "1", 12)
+    assert f"**Ana** went out{shown}. Scores" in render.round_summary(table, "1", 12, EN)
 
 
 def test_wild_super_hero_discard_reaches_every_card_of_a_huge_hand() -> None:
@@ -297,7 +302,7 @@ def test_wild_super_hero_discard_reaches_every_card_of_a_huge_hand() -> None:
     hand_cards = game.hands[player]
     offered: list[str] = []
     for page in range(10):
-        view = render.hand(table, player, page=page)
+        view = render.hand(table, player, EN, page=page)
         _check_view(view)
         components = _parts(view)
         offered += [o["value"] for c in components if c["type"] == 3 for o in c["options"]]
@@ -313,9 +318,9 @@ def test_lobby_shows_the_partner_teams_the_game_will_have() -> None:
     """With partners, the lobby lists the teams as the engine will form them (seats across)."""
     table = _lobby(Options(partners=True))
     table.join(Seat("3", "Cy"))
-    assert "Teams" not in _text(render.lobby(table))  # three players: no teams yet
+    assert "Teams" not in _text(render.lobby(table, EN))  # three players: no teams yet
     table.join(Seat("4", "Di"))
-    teams = next(v for name, v in _fields(render.lobby(table)).items() if name.startswith("Teams"))
+    teams = next(v for name, v in _fields(render.lobby(table, EN)).items() if name.startswith("Teams"))
     assert teams.split("\n") == ["Ana + Cy", "Ben + Di"]
     table.start(seed=1)
     game = table.game
@@ -345,7 +350,7 @@ def test_log_names_a_flip_by_the_face_it_was_played_on() -> None:
     action = next(
         x for x in game.legal_actions(a) if x.kind == "play" and x.card is not None and "flip" in str(x.card)
     )
-    lines = render.log_lines(table, game.apply(a, action))
+    lines = render.log_lines(table, game.apply(a, action), EN)
     assert game.side is Side.DARK
     assert "yellow flip" in lines[0].lower() and "draw five" not in lines[0].lower(), lines
     assert any("FLIP" in line for line in lines[1:]), lines
@@ -364,7 +369,7 @@ def test_single_round_standings_rank_by_cards_left(partners: bool) -> None:
         player = game.pending.player
         assert player is not None
         game.apply(player, ai.random_action(game, player, rng))
-    lines = (render.standings(table).description or "").splitlines()
+    lines = (render.standings(table, EN).description or "").splitlines()
     (winner,) = game.winners
     assert lines[0] == f"1. {table.name(winner)} — went out"
     held = [int(line.rsplit("— ", 1)[1].split()[0]) for line in lines[1:]]
@@ -381,10 +386,10 @@ def test_a_color_named_for_a_leaver_says_so() -> None:
     assert game is not None
     a, b = game.players[:2]
     game.leave(b)
-    assert render.describe(table, Event("color-named", a, {"color": "green"})) == (
+    assert render.describe(table, Event("color-named", a, {"color": "green"}), EN) == (
         f"{table.name(a)} names green"
     )
-    assert render.describe(table, Event("color-named", b, {"color": "green"})) == (
+    assert render.describe(table, Event("color-named", b, {"color": "green"}), EN) == (
         f"green is named for {table.name(b)}, who left"
     )
 
@@ -406,7 +411,7 @@ def test_log_names_the_start_card(variant: str, seed: int, expected: list[str]) 
     table = Table.new(guild_id=1, channel_id=2, host=Seat("1", "Ana"), variant=variant, options=Options())
     table.join(Seat("2", "Ben"))
     table.join(Seat("3", "Cy"))
-    lines = render.log_lines(table, table.start(seed))
+    lines = render.log_lines(table, table.start(seed), EN)
     assert lines[0].startswith("Round 1: ") and lines[1:] == expected
 
 
@@ -417,13 +422,13 @@ def test_a_custom_wild_rule_shows_as_typed() -> None:
     shown = discord.utils.escape_markdown(typed)
     options = Options(customizable_rule=typed)
     table = _lobby(options, "dc-super-hero-girls")
-    lobby = _text(render.lobby(table))
-    assert f"Wild Customizable: **{shown}**" in render.settings_text("dc-super-hero-girls", options, 0)
+    lobby = _text(render.lobby(table, EN))
+    assert f"Wild Customizable: **{shown}**" in render.settings_text("dc-super-hero-girls", options, 0, EN)
     assert f"Wild Customizable: {shown}" in lobby
     played = Event("house-rule", "1", {"text": typed})
-    assert render.describe(table, played) == f"📜 House rule: {shown}"
+    assert render.describe(table, played, EN) == f"📜 House rule: {shown}"
     known = Event("house-rule", "1", {"text": "Swap hands", "rule": "swap-hands"})
-    assert render.describe(table, known) == "📜 House rule: Swap hands"
+    assert render.describe(table, known, EN) == "📜 House rule: Swap hands"
 
 
 def test_a_departed_players_row_lines_up_with_the_others() -> None:
@@ -432,7 +437,7 @@ def test_a_departed_players_row_lines_up_with_the_others() -> None:
     game = table.game
     assert game is not None
     game.leave(game.players[1])
-    rows = _fields(render.table(table))["Players"].splitlines()
+    rows = _fields(render.table(table, EN))["Players"].splitlines()
     assert len(rows) == 3 and sum("(left)" in row for row in rows) == 1
     assert all(row.startswith(("▶ ", "　")) for row in rows), rows
 
@@ -467,18 +472,18 @@ def test_hostile_names_show_as_plain_text(kind: str) -> None:
     hostile = HOSTILE[kind]
     table = Table.new(guild_id=1, channel_id=2, host=Seat("1", hostile), variant="classic")
     table.join(Seat("2", "Ben"))
-    texts = [_text(render.lobby(table))]
+    texts = [_text(render.lobby(table, EN))]
     game, _ = Game.from_deal(
         ["1", "2"], variant="classic", options=Options(), dealer="2",
         hands={"1": [Card.parse("red 1")], "2": [Card.parse("red 2"), Card.parse("blue 3")]},
         draw_pile=[Card.parse("blue 1")], discard_pile=[Card.parse("red 9")],
     )  # fmt: skip
     table.game, table.state = game, "playing"
-    table.log.extend(render.log_lines(table, game.play("1", "red 1")))
+    table.log.extend(render.log_lines(table, game.play("1", "red 1"), EN))
     texts += [
-        _text(render.table(table)),
-        _embed_text(render.standings(table)),
-        render.round_summary(table, "1", 3),
+        _text(render.table(table, EN)),
+        _embed_text(render.standings(table, EN)),
+        render.round_summary(table, "1", 3, EN),
     ]
     for text in texts:
         assert "\u202e" not in text
@@ -496,12 +501,16 @@ WORST_NAMES = [
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-@pytest.mark.parametrize("partners", [False, True])
-def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners: bool) -> None:
+@pytest.mark.parametrize(
+    ("lang", "partners"),
+    [("en", True)] + [(lang, False) for lang in sorted(LANGUAGES)],  # teams change no label's words
+)
+def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners: bool, lang: str) -> None:
     """Ten players whose 32-character names escape to the most (every character escaped, an
     override, right-to-left letters, mentions), and a 300-character Wild Customizable text of
     the same: the lobby, table, every hand (with a player to pick), round summaries and the
-    standings fit Discord's limits through a whole game."""
+    standings fit Discord's limits through a whole game, in every language (bot/i18n.py)."""
+    tr = translator(lang)
     options = Options(
         house_rules=frozenset({HouseRule.SEVEN_O, HouseRule.JUMP_IN, HouseRule.STACKING}),
         customizable_rule=("<@123456789012345678>*_`|" * 15)[:300],
@@ -514,29 +523,29 @@ def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners
     )
     for s in seats[1:]:
         table.join(s)
-    _check_view(render.lobby(table))
+    _check_view(render.lobby(table, tr))
     table.start(seed=3)
     game = table.game
     assert game is not None
 
     def check(g: Game) -> None:
-        table.log.append(f"{render.named(table, g.players[0])} " + "x" * 80)  # a long log
-        _check_view(render.table(table))
+        table.log.append(f"{render.named(table, g.players[0], tr)} " + "x" * 80)  # a long log
+        _check_view(render.table(table, tr))
         for p in g.seated:
-            _check_view(render.hand(table, p))
+            _check_view(render.hand(table, p, tr))
             for pick in g.decisions(p):  # a play asking for its player: the player select
                 if pick.target is not None:
-                    picking = render.hand(table, p, pick=pick._replace(target=None))
+                    picking = render.hand(table, p, tr, pick=pick._replace(target=None))
                     _check_view(picking)
                     break
 
     ai.play_round(game, {}, random.Random(3), after_step=check)
-    assert len(render.round_summary(table, game.round_winner, game.round_points)) <= 2000
-    _check_embed(render.standings(table))
+    assert len(render.round_summary(table, game.round_winner, game.round_points, tr)) <= 2000
+    _check_embed(render.standings(table, tr))
     shown = [
-        render.table(table).to_components(),
-        render.standings(table).to_dict(),
-        render.lobby(table).to_components(),
+        render.table(table, tr).to_components(),
+        render.standings(table, tr).to_dict(),
+        render.lobby(table, tr).to_components(),
     ]
     assert "\u202e" not in str(shown) and "<@123456789012345678>" not in str(shown)  # no override, no mention
 
@@ -557,8 +566,8 @@ def test_a_stacked_penalty_shows_its_total_and_who_takes_it() -> None:
     game.play("1", "red draw two")
     game.play("2", "blue draw two")
     assert game.pending.kind is PendingKind.PENALTY and game.pending.total == 4
-    assert "Waiting for **Ana** to take 4 cards or stack a Draw Two." in _text(render.table(table))
-    view = render.hand(table, "1")
+    assert "Waiting for **Ana** to take 4 cards or stack a Draw Two." in _text(render.table(table, EN))
+    view = render.hand(table, "1", EN)
     assert "🟢 Your move: take 4 cards or stack a Draw Two." in _text(view)
     assert "Take 4 cards" in _labels(view) and "Accept" not in _labels(view)
 
@@ -569,8 +578,8 @@ def test_a_challenge_and_a_wild_draw_color_say_what_accepting_costs() -> None:
     game = table.game
     assert game is not None
     game.play("1", "wild draw four", color=Color.GREEN)
-    assert "Waiting for **Ben** to take 4 cards or challenge." in _text(render.table(table))
-    assert "Take 4 cards" in _labels(render.hand(table, "2"))
+    assert "Waiting for **Ben** to take 4 cards or challenge." in _text(render.table(table, EN))
+    assert "Take 4 cards" in _labels(render.hand(table, "2", EN))
     flip = _dealt(
         {"1": ["red 1 / wild draw color", "red 2 / pink 2"], "2": ["blue 5 / teal 5"]}, variant="flip"
     )
@@ -578,8 +587,8 @@ def test_a_challenge_and_a_wild_draw_color_say_what_accepting_costs() -> None:
     assert game is not None
     game.side = Side.DARK
     game.play("1", "red 1 / wild draw color", color=Color.PINK)
-    assert "to draw until pink comes or challenge" in _text(render.table(flip))
-    assert "Draw until pink comes" in _labels(render.hand(flip, "2"))
+    assert "to draw until pink comes or challenge" in _text(render.table(flip, EN))
+    assert "Draw until pink comes" in _labels(render.hand(flip, "2", EN))
 
 
 def test_a_player_removed_for_timeouts_is_labelled_so_not_as_left() -> None:
@@ -593,7 +602,7 @@ def test_a_player_removed_for_timeouts_is_labelled_so_not_as_left() -> None:
     table.leave_game(kicked, Removal.KICKED)
     table.leave_game(leaver)
     again = Table.from_snapshot(table.to_snapshot())
-    rows = _fields(render.table(again))["Players"].splitlines()
+    rows = _fields(render.table(again, EN))["Players"].splitlines()
     assert rows[1].endswith("(removed: timed out)") and rows[2].endswith("(removed: kicked)")
     assert rows[3].endswith("(left)")
     old = table.to_snapshot()
@@ -607,16 +616,16 @@ def test_flip_shows_every_hands_inactive_faces_in_full() -> None:
     (docs/rules.md §7)."""
     hand = ["red 1 / orange 6", "blue 2 / purple skip", "green 3 / wild draw color", "yellow 4 / wild"]
     table = _dealt({"1": hand, "2": ["red 5 / teal 5"]}, variant="flip")
-    fields = _fields(render.table(table))
+    fields = _fields(render.table(table, EN))
     assert fields["The dark side of every hand"] == "Ana: 🟧6 🟪skip 🌈wild 🌈wild+color\nBen: 🩵5"
     assert "backs" not in fields["Players"]
-    own = render.hand(table, "1")
+    own = render.hand(table, "1", EN)
     assert "🟨 yellow 4 (back: 🌈 wild)" in _fields(own)["Your cards"]
     assert "🟩 green 3 (back: 🌈 wild draw color)" in _fields(own)["Your cards"]
     game = table.game
     assert game is not None
     game.side = Side.DARK
-    assert _fields(render.table(table))["The light side of every hand"].startswith("Ana: 🟥1 🟨4 🟩3 🟦2")
+    assert _fields(render.table(table, EN))["The light side of every hand"].startswith("Ana: 🟥1 🟨4 🟩3 🟦2")
 
 
 def _ten_flip_hands(card: str) -> tuple[Table, list[Seat]]:
@@ -637,8 +646,8 @@ def test_ten_flip_hands_of_twenty_cards_fit_with_a_count_of_what_is_cut() -> Non
     faces take two fields, each line cut to its share with the count of faces left out, and the
     table fits Discord's limits."""
     table, seats = _ten_flip_hands("red 1 / wild draw color")
-    table.log.extend([f"{render.named(table, seats[0].id)} " + "x" * 80] * 8)
-    view = render.table(table)
+    table.log.extend([f"{render.named(table, seats[0].id, EN)} " + "x" * 80] * 8)
+    view = render.table(table, EN)
     _check_view(view)
     faces = [v for name, v in _fields(view).items() if name.startswith("The dark side")]
     lines = "\n".join(faces).splitlines()
@@ -666,13 +675,13 @@ def test_a_howler_reveal_says_when_and_goes_once_the_hand_changes() -> None:
     table = Table.from_snapshot(table.to_snapshot())
     game = table.game
     assert game is not None
-    shown = _fields(render.hand(table, "2"))
+    shown = _fields(render.hand(table, "2", EN))
     assert shown["Cy's hand when the Howler was played"] == "🟩 green 8, 🟦 blue 0"
     table.track_reveals(game.play("2", "red 5"))  # another hand changes: still shown
-    assert "Cy's hand when the Howler was played" in _fields(render.hand(table, "1"))
+    assert "Cy's hand when the Howler was played" in _fields(render.hand(table, "1", EN))
     table.track_reveals(game.draw("3"))  # Cy's hand changes: gone from the others' hands
     for viewer in ("1", "2"):
-        assert not any("Cy's hand" in name for name in _fields(render.hand(table, viewer)))
+        assert not any("Cy's hand" in name for name in _fields(render.hand(table, viewer, EN)))
 
 
 class Emojis:
@@ -698,12 +707,12 @@ def test_cards_show_their_emojis_on_buttons_options_and_in_the_text() -> None:
     square, and the table's and the hand's text put the emoji before each card's name."""
     table = _dealt({"1": ["red 2", "red 3", "wild draw four"], "2": ["blue 5"]})
     table.log.append("Ana played 🟥 red 9 and 🌈 wild draw four → red")
-    shown = render.table(table, Emojis())
+    shown = render.table(table, EN, Emojis())
     assert f"Top card: **{_mention('red 9')} red 9**" in _text(shown)
     assert _fields(shown)["Last moves"] == (
         f"Ana played {_mention('red 9')} red 9 and {_mention('wild draw four')} wild draw four → red"
     )
-    view = render.hand(table, "1", faces=Emojis())
+    view = render.hand(table, "1", EN, faces=Emojis())
     assert f"{_mention('red 2')} red 2" in _fields(view)["Your cards"]
     parts = _parts(view)
     buttons = {c["label"]: c.get("emoji", {}).get("name") for c in parts if c["type"] == 2}
@@ -714,7 +723,7 @@ def test_cards_show_their_emojis_on_buttons_options_and_in_the_text() -> None:
         {"1": [f"red {n} / pink {m}" for n in range(9) for m in (1, 2, 3)], "2": ["blue 5 / teal 5"]},
         variant="flip",
     )
-    view = render.hand(many, "1", faces=Emojis())
+    view = render.hand(many, "1", EN, faces=Emojis())
     (select,) = [c for c in _parts(view) if c["type"] == 3]
     assert [(o["label"], o["emoji"]["name"]) for o in select["options"]][2:4] == [
         ("red 0", "uno_red_0"),
@@ -730,12 +739,14 @@ def test_without_their_emojis_cards_are_shown_exactly_as_text() -> None:
     )
     table.log.append("Ana played 🟥 red 9")
     none = Emojis(only=set())
-    assert render.table(table, none).to_components() == render.table(table).to_components()
-    text_hand = render.hand(table, "1")
-    emoji_hand = render.hand(table, "1", faces=none)
+    assert render.table(table, EN, none).to_components() == render.table(table, EN).to_components()
+    text_hand = render.hand(table, "1", EN)
+    emoji_hand = render.hand(table, "1", EN, faces=none)
     assert emoji_hand.to_components() == text_hand.to_components()
-    some = json.dumps(render.table(table, Emojis(only={"uno_pink_2"})).to_components(), ensure_ascii=False)
-    text = json.dumps(render.table(table).to_components(), ensure_ascii=False)
+    some = json.dumps(
+        render.table(table, EN, Emojis(only={"uno_pink_2"})).to_components(), ensure_ascii=False
+    )
+    text = json.dumps(render.table(table, EN).to_components(), ensure_ascii=False)
     pink = _mention("pink 2")
     assert f"Draw pile shows: {pink} pink 2" in some and f"Ana: {pink} 🌈wild+color" in some
     assert some.replace(f"{pink} pink 2", "🩷 pink 2").replace(pink, "🩷2") == text
@@ -744,7 +755,7 @@ def test_without_their_emojis_cards_are_shown_exactly_as_text() -> None:
 def test_a_flip_table_shows_every_inactive_face_as_its_emoji() -> None:
     """Flip's inactive faces as emojis, each wild drawn for the side it is on: ``Ana: <e> <e>``."""
     table = _dealt({"1": ["red 1 / orange 6", "yellow 4 / wild"], "2": ["red 5 / teal 5"]}, variant="flip")
-    fields = _fields(render.table(table, Emojis()))
+    fields = _fields(render.table(table, EN, Emojis()))
     assert fields["The dark side of every hand"] == (
         f"Ana: {_mention('orange 6')} {_mention('wild', Side.DARK)}\nBen: {_mention('teal 5')}"
     )
@@ -757,14 +768,14 @@ def test_ten_flip_hands_of_twenty_cards_fit_with_emojis_too() -> None:
     count) and the hand's list to its text."""
     table, seats = _ten_flip_hands("red draw one / wild draw color")
     table.log.extend(
-        [f"{render.named(table, seats[0].id)} played 🟥 red draw one and 🌈 wild draw color"] * 8
+        [f"{render.named(table, seats[0].id, EN)} played 🟥 red draw one and 🌈 wild draw color"] * 8
     )
-    view = render.table(table, Emojis())
+    view = render.table(table, EN, Emojis())
     _check_view(view)
     lines = "\n".join(v for name, v in _fields(view).items() if name.startswith("The dark side")).splitlines()
     assert len(lines) == 10 and all(line.endswith(f"… +{20 - line.count('🌈wild+color')}") for line in lines)
     assert "<:uno_" in _fields(view)["Last moves"]  # the newest lines keep their emojis
     for seat in seats:
-        _check_view(render.hand(table, seat.id, faces=Emojis()))
+        _check_view(render.hand(table, seat.id, EN, faces=Emojis()))
     few = _dealt({"1": ["red 1 / pink 1"] * 3, "2": ["red 2 / pink 2"] * 3}, variant="flip")
-    assert _mention("pink 1") in _fields(render.table(few, Emojis()))["The dark side of every hand"]
+    assert _mention("pink 1") in _fields(render.table(few, EN, Emojis()))["The dark side of every hand"]

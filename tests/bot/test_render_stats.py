@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from PIL import Image
 
+from bot.i18n import ENGLISH_TR as EN
 from bot.render.stats import chart, recent_lines
 from bot.storage import PlayerGame
 
@@ -19,7 +20,7 @@ GAMES = [
 
 def test_recent_lines_newest_first_and_short() -> None:
     """The last five games, newest first, one short line each with a Discord relative time."""
-    lines = recent_lines(GAMES)
+    lines = recent_lines(GAMES, EN)
     assert len(lines) == 5
     assert lines[0] == "▫️ Lost · UNO Flip · +280 · <t:1700025200:R>"
     assert lines[1] == "✅ Won · UNO · +240 · <t:1700021600:R>"
@@ -29,17 +30,17 @@ def test_recent_lines_newest_first_and_short() -> None:
 def test_chart_is_a_small_png_and_threads_draw_apart() -> None:
     """A 600 x 260 PNG whose dots are green for wins and red for losses; drawn in several
     threads at once, each picture is the same as drawn alone (no shared pyplot state)."""
-    alone = chart(GAMES, "alice · last 8 games: 3 won")
+    alone = chart(GAMES, "alice · last 8 games: 3 won", EN)
     picture = Image.open(io.BytesIO(alone)).convert("RGB")
     assert picture.size == (600, 260)
     colors = {picture.getpixel((x, y)) for x in range(600) for y in range(260)}
     assert (0x23, 0xA5, 0x5A) in colors and (0xF2, 0x3F, 0x43) in colors  # won and lost dots
     with ThreadPoolExecutor(4) as pool:
-        drawn = list(pool.map(lambda _: chart(GAMES, "alice · last 8 games: 3 won"), range(8)))
+        drawn = list(pool.map(lambda _: chart(GAMES, "alice · last 8 games: 3 won", EN), range(8)))
     assert all(d == alone for d in drawn)
 
 
 def test_chart_needs_games() -> None:
     """No game: nothing to draw."""
     with pytest.raises(ValueError):
-        chart([], "nobody")
+        chart([], "nobody", EN)

@@ -9,7 +9,7 @@ import pytest
 from bot.engine import ai
 from bot.engine.errors import BadOption, NotInGame
 from bot.engine.options import Options, Scoring
-from bot.tables import LobbyError, Seat, Table, options_from
+from bot.tables import LobbyError, Seat, Table, level_named, options_from
 
 
 def _lobby(*names: str) -> Table:
@@ -29,6 +29,31 @@ def test_join_twice_and_full_table_are_refused() -> None:
     with pytest.raises(LobbyError):
         table.add_ai()
     assert len(table.seats) == 10
+
+
+def test_a_bot_has_a_level_shown_by_its_name_and_saved_with_the_table() -> None:
+    """Bots sit at easy, normal or hard (docs/rules.md §5.4): a level other than normal shows by
+    the name, every level survives a snapshot (an old snapshot's bots are normal), and an unknown
+    level is refused without seating anyone."""
+    table = _lobby("Ana")
+    with pytest.raises(LobbyError, match="easy, normal or hard"):
+        table.add_ai("expert")
+    assert len(table.seats) == 1
+    for level in ("hard", "normal", "easy"):
+        table.add_ai(level)
+    assert [(s.name, s.level) for s in table.seats[1:]] == [
+        ("Bot 1 (hard)", "hard"), ("Bot 2", "normal"), ("Bot 3 (easy)", "easy")
+    ]  # fmt: skip
+    snapshot = table.to_snapshot()
+    assert [s.level for s in Table.from_snapshot(snapshot).seats] == ["normal", "hard", "normal", "easy"]
+    snapshot["seats"] = [seat[:2] for seat in snapshot["seats"]]  # saved before levels
+    assert {s.level for s in Table.from_snapshot(snapshot).seats} == {"normal"}
+    snapshot["seats"][1].append("expert")
+    with pytest.raises(BadOption):
+        Table.from_snapshot(snapshot)
+    # A rematch reads its bots back from the game's record, where only their names are kept.
+    assert [level_named(s.name) for s in table.seats[1:]] == ["hard", "normal", "easy"]
+    assert level_named("Bot 4 (for Ana)") == "normal"
 
 
 def test_host_leaving_hands_the_lobby_to_the_next_human() -> None:

@@ -122,6 +122,36 @@ async def test_play_a_card_in_chromium(
     assert not problems, problems
 
 
+async def test_play_a_round_as_a_french_user_in_chromium(
+    browser_env: LocalDiscord, record_property: Callable[[str, object], None]
+) -> None:
+    """alice picks French on the page in a French server: she opens the lobby with the command's
+    French name, plays her first move from her hand in French, and the table says it in French
+    (screenshot ``artifacts/browser-french.png``)."""
+    screenshot = SCREENSHOT.with_name("browser-french.png")
+    record_property("screenshot", str(screenshot))
+    browser_env.stand_in.state.guild_locale = "fr"  # the server's language: the channel's too
+    async with chromium(1280, 900, screenshot) as (page, problems):
+        await page.goto(browser_env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        await page.locator("#locale").select_option("fr")
+        await expect(page.locator("#locale option:checked")).to_have_text("fr", timeout=WAIT_MS)
+        table, hand = await open_a_game(page, FRENCH)
+        cards = set((await hand.locator(".text", has_text="Tes cartes").inner_text()).splitlines()[1:])
+        labels = [label.strip() for label in await hand.locator("button:enabled").all_inner_texts()]
+        playable = [label for label in labels if label in cards and "joker" not in label]
+        if playable:
+            await hand.get_by_role("button", name=playable[0], exact=True).click()
+            expected = re.compile(re.escape(f"alice a joué {playable[0]}"))
+        else:  # draw, or take what is pending ("Piocher 4 cartes", "Passer son tour")
+            choice = next(label for label in labels if label.startswith(("Piocher", "Passer son tour")))
+            await hand.get_by_role("button", name=choice, exact=True).click()
+            expected = re.compile(r"alice (a pioché \d+ cartes?|passe son tour)")
+        await expect(table.locator(".container")).to_contain_text(expected, timeout=WAIT_MS)
+        await expect(table.locator(".container")).to_contain_text("Derniers coups")
+    assert not problems, problems
+
+
 async def overflowing(page: Any, width: int) -> list[str]:
     """What sticks out of the page's ``width`` (px) sideways: the page itself, or a button or
     field cut off at the screen's edge."""
@@ -147,30 +177,45 @@ async def play_first_move(page: Any, url: str) -> None:
     await page.goto(url)
     await page.locator("#who").select_option(label="alice")
     await expect(page.locator("#who option:checked")).to_have_text("alice")
-
-    line = page.locator("#line")
-    await line.fill("/uno new")
-    await line.press("Enter")
-    await expect(line).to_have_value("", timeout=WAIT_MS)  # the page clears it once the command went
-    channel = page.locator("#messages")
-    lobby = channel.locator(".msg", has_text="UNO lobby")
-    for seats in ("Seats (2/10)", "Seats (3/10)"):
-        await lobby.get_by_role("button", name="Add bot").click()
-        await expect(lobby).to_contain_text(seats, timeout=WAIT_MS)
-    await lobby.get_by_role("button", name="Start").click()
-
-    # The table message (the one with My hand); bots may move first, then it waits for alice.
-    table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
-    await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
-    before = await table.locator(".container").inner_text()
-
-    await table.get_by_role("button", name="My hand").click()
-    hand = page.locator("#side .msg", has_text="Your hand").first
-    await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
+    table, hand = await open_a_game(page, ENGLISH)
+    before = await table.locator(".container").inner_text()  # as the move's hand opened: the move changes it
     expected = await make_a_move(hand)
 
     await expect(table.locator(".container")).to_contain_text(expected, timeout=WAIT_MS)
     assert await table.locator(".container").inner_text() != before
+
+
+ENGLISH = {
+    "new": "/uno new", "lobby": "UNO lobby", "seats": "Seats ({n}/10)", "add bot": "Add bot", "start": "Start",
+    "my hand": "My hand", "waiting": "Waiting for alice", "hand": "Your hand", "move": "Your move",
+}  # fmt: skip
+FRENCH = {
+    "new": "/uno nouvelle", "lobby": "Salon d’attente UNO", "seats": "Places ({n}/10)", "add bot": "Ajouter un bot",
+    "start": "Commencer", "my hand": "Ma main", "waiting": "En attente de alice", "hand": "Ta main", "move": "À toi",
+}  # fmt: skip
+"""What the page shows in each language the tests play in."""
+
+
+async def open_a_game(page: Any, words: dict[str, str]) -> tuple[Any, Any]:
+    """The page's user (alice) opens a lobby, adds two bots, starts, and opens her hand once the
+    table waits for her; returns the table message and the hand (their locators)."""
+    line = page.locator("#line")
+    await line.fill(words["new"])
+    await line.press("Enter")
+    await expect(line).to_have_value("", timeout=WAIT_MS)  # the page clears it once the command went
+    channel = page.locator("#messages")
+    lobby = channel.locator(".msg", has_text=words["lobby"])
+    for n in (2, 3):
+        await lobby.get_by_role("button", name=words["add bot"]).click()
+        await expect(lobby).to_contain_text(words["seats"].format(n=n), timeout=WAIT_MS)
+    await lobby.get_by_role("button", name=words["start"]).click()
+    # The table message (the one with My hand); bots may move first, then it waits for alice.
+    table = channel.locator(".msg").filter(has=page.get_by_role("button", name=words["my hand"]))
+    await expect(table).to_contain_text(words["waiting"], timeout=WAIT_MS)
+    await table.get_by_role("button", name=words["my hand"]).click()
+    hand = page.locator("#side .msg", has_text=words["hand"]).first
+    await expect(hand).to_contain_text(words["move"], timeout=WAIT_MS)
+    return table, hand
 
 
 async def make_a_move(hand: Any) -> re.Pattern[str]:

@@ -124,8 +124,9 @@ async def test_forged_lobby_clicks_are_refused(uno: LocalDiscord, caplog: pytest
     state = Unchanged(uno, ch)
     before = await state.settled()
     v = table_of(uno, ch).version
-    edition, rules = (s["custom_id"] for s in lobby.selects)
+    edition, rules, bots = (s["custom_id"] for s in lobby.selects)
     assert edition == f"unos:l:{ch.id}:{v}:variant" and rules == f"unos:l:{ch.id}:{v}:rules"
+    assert bots == f"unos:l:{ch.id}:{v}:bot"
 
     # Join with a custom_id naming #uno-2: not a seat at #uno (nor at #uno-2).
     run = forge(uno, carol, lobby, f"uno:l:{other.id}:0:join")
@@ -140,6 +141,8 @@ async def test_forged_lobby_clicks_are_refused(uno: LocalDiscord, caplog: pytest
     for values in (["stacking", "stacking"], ["abc"], ["classic"], [*everything, "stacking"]):
         run = forge(uno, alice, lobby, rules, values)
         await refused(uno, caplog, run, ch, before, says="wasn't offered")
+    for values in (["expert"], ["hard", "easy"], []):  # a bot of a level the select didn't offer
+        await refused(uno, caplog, forge(uno, alice, lobby, bots, values), ch, before, says="wasn't offered")
     # The edition select of a lobby whose custom_id is true, holding a value the bot never drew.
     run = forge(uno, alice, lobby, edition + ":x", ["nope"])
     await refused(uno, caplog, run, ch, before, says="Unknown variant", logged=False)

@@ -6,11 +6,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.i18n import translator
 from bot.localdiscord.records import Channel, Message, User
 from bot.localdiscord.testing import LocalDiscord
 from bot.render.history import replayed
 from bot.replay import check, check_database
 from tests.e2e.helpers import bot_of, choose, click, command, open_table, play_out, table_message
+
+EN = translator("en")
 
 
 async def pick(uno: LocalDiscord, user: User, channel: Channel, game_id: str) -> Message:
@@ -62,7 +65,7 @@ async def test_history_of_three_games(uno: LocalDiscord, tmp_path: Path) -> None
     assert "Round 1:" in answer.text and "won!" in answer.text
     (attachment,) = answer.attachments
     assert attachment["filename"].endswith(f"{first.result.game_id}.txt")
-    assert attachment["size"] == len(replayed(first).text.encode())
+    assert attachment["size"] == len(replayed(first, EN).text.encode())
     # carol didn't: the rounds, and a polite refusal of the file.
     answer = await pick(uno, carol, channel, first.result.game_id)
     assert "Round 1:" in answer.text and "only for the players" in answer.text and not answer.attachments

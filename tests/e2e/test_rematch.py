@@ -35,8 +35,8 @@ async def test_rematch_opens_a_lobby_like_the_finished_game(uno: LocalDiscord) -
     assert lobby.state is TableState.LOBBY and lobby.variant == "flip"
     assert lobby.options.scoring.value == "single-round"
     assert [x.name for x in lobby.seats] == ["bob", "Bot 1", "Bot 2"] and lobby.host.name == "bob"
-    # Its id is saved once the message is posted (the message may show a moment before).
-    await s.wait_until(lambda: lobby.message_id == lobby_message(uno, channel).id)
+    # The bot records the lobby message's id once Discord has answered its post: wait for it.
+    await s.wait_until(lambda: table_of(uno, channel).message_id == lobby_message(uno, channel).id)
 
     await click(uno, alice, lobby_message(uno, channel), "Join")
     lobby = table_of(uno, channel)

@@ -1310,3 +1310,15 @@ def test_unfollowed_turns_are_noted() -> None:
     assert [n.held for n in game.unfollowed["ana"]] == [3, 4]
     game.swap_hands("ana", "cy")
     assert "ana" not in game.unfollowed and "ben" in game.unfollowed
+
+
+def test_a_wild_from_the_hand_is_noted_as_not_following() -> None:
+    """A wild played from the hand on one's turn notes the color and rank it did not follow and
+    the cards left beside it (a drawn wild played is noted once, by the draw, less the card played)."""
+    game = deal({"ana": ["wild", "blue 1", "blue 2"], "ben": ["wild draw four", "green 5", "green 6"]},
+                players=["ana", "ben"], discard=["red 7"], draw=["wild", "blue 8"], turn="ana")  # fmt: skip
+    game.apply("ana", Action(ActionKind.PLAY, Card.parse("wild"), color=Color.BLUE))
+    assert [tuple(n) for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 2)]
+    game.apply("ben", Action(ActionKind.DRAW))
+    game.apply("ben", Action(ActionKind.PLAY_DRAWN, color=Color.GREEN))
+    assert [tuple(n) for n in game.unfollowed["ben"]] == [(Side.LIGHT, Color.BLUE, Rank.WILD, 2)]

@@ -574,6 +574,33 @@ COMMANDS = [
         "0.options.0.name",
         id="option name over 32",
     ),
+    pytest.param(
+        [slash(name_localizations={"fr": "Nouvelle"})],
+        "0.name_localizations.fr",
+        id="upper-case localized name",
+    ),
+    pytest.param(
+        [slash(name_localizations={"fr": "une partie"})],
+        "0.name_localizations.fr",
+        id="localized name with a space",
+    ),
+    pytest.param([slash(name_localizations={"xx": "demo"})], "0.name_localizations.xx", id="unknown locale"),
+    pytest.param(
+        [slash(description_localizations={"pt-BR": "d" * 101})],
+        "0.description_localizations.pt-BR",
+        id="localized description over 100",
+    ),
+    pytest.param(
+        [
+            slash(
+                options=[
+                    {"type": 3, "name": "o", "description": "d", "name_localizations": {"es-ES": "ó" * 33}}
+                ]
+            )
+        ],
+        "0.options.0.name_localizations.es-ES",
+        id="localized option name over 32",
+    ),
 ]
 
 

@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.localdiscord import CommandUsageError, parse_command_line, point_discord_py_at, start_stand_in
+from bot.localdiscord.interactions import start
 from bot.localdiscord.testing import LocalDiscord
 
 from .demo_bot import DemoBot
@@ -261,3 +262,31 @@ async def test_page_refuses_a_name_longer_than_discord_allows(env: LocalDiscord)
         async with session.post(stand_in.base_url + "/ui/users", json={"name": "y" * 32}) as response:
             assert response.status == 200
     assert len(stand_in.users) == before + 1
+
+
+async def test_each_user_has_a_locale_their_interactions_carry(env: LocalDiscord) -> None:
+    """Add user takes a Discord locale (refusing any other), the picker changes it, and it is
+    each interaction's ``locale``; the server's is ``guild_locale``."""
+    stand_in = env.stand_in
+    stand_in.state.guild_locale = "es-ES"
+    async with aiohttp.ClientSession() as session:
+        async with session.post(
+            stand_in.base_url + "/ui/users", json={"name": "zoé", "locale": "fr"}
+        ) as response:
+            assert (await response.json())["locale"] == "fr"
+        async with session.post(
+            stand_in.base_url + "/ui/users", json={"name": "iker", "locale": "xx"}
+        ) as response:
+            assert response.status == 400 and "none of Discord's locales" in (await response.json())["error"]
+        zoe = stand_in.user("zoé")
+        view = await (await session.get(stand_in.base_url + "/ui/state", params={"user": str(zoe.id)})).json()
+        assert {"id": str(zoe.id), "name": "zoé", "bot": False, "locale": "fr"} in view["users"]
+        assert "pt-BR" in view["locales"]
+        async with session.post(
+            stand_in.base_url + "/ui/locale", json={"user": str(zoe.id), "locale": "pt-BR"}
+        ):
+            pass
+    assert zoe.locale == "pt-BR"
+    channel = stand_in.channels[0]
+    record = start(stand_in.state, zoe, channel, 3, {"custom_id": "x", "component_type": 2})
+    assert (record.payload["locale"], record.payload["guild_locale"]) == ("pt-BR", "es-ES")

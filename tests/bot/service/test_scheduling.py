@@ -7,8 +7,10 @@ import time
 
 import pytest
 
+from bot.engine.actions import Action, ActionKind
+from bot.i18n import ENGLISH_TR
 from bot.render.seats import seat_offer
-from bot.service.scheduling import Scheduler
+from bot.service.scheduling import SEARCHES_PER_WORKER, Scheduler
 from bot.storage import GameResult
 from bot.tables import TableState
 
@@ -114,7 +116,7 @@ def test_one_timeout_short_of_removal_offers_the_seat_to_a_bot() -> None:
 
     run(body)
     assert table.in_game(ANA) and table.timeouts == {ANA: 2}
-    text, view = seat_offer(table, ANA, 2)
+    text, view = seat_offer(table, ANA, 2, ENGLISH_TR)
     assert [p.content for p in changes[0].posts] == [text] and ("send", CHANNEL, text, None) in client.calls
     assert "Ana has run out of time 2 times in a row: once more and they leave the game" in text
     [button] = [c for row in view.to_components() for c in row["components"]]
@@ -201,3 +203,25 @@ def test_a_game_nobody_moves_in_ends_recorded_with_no_winner() -> None:
     [result] = storage.results
     assert isinstance(result, GameResult) and result.winners == [] and result.rounds == 0
     assert svc.tables.get(CHANNEL + 1) is busy and busy.state is TableState.PLAYING
+
+
+def test_a_hard_bot_searches_off_the_loop_unless_every_worker_is_taken() -> None:
+    """A hard bot's decision is searched in the pool (here its thread: ``ai_workers`` 0) and is one
+    of its legal actions; with :data:`SEARCHES_PER_WORKER` searches already in flight, its move is
+    not searched (None: the normal AI moves for it at once) and no pool work is queued."""
+    storage, table = MemoryStorage(), game("ai", first="ai:1")
+    bot = next(s for s in table.seats if s.is_ai)
+    bot.level = "hard"
+    svc, _, _ = service(storage, table, ai_workers=0, ai_budget_ms=10)
+    scheduler, legal = svc.scheduler, table.game.decisions("ai:1") if table.game else []
+
+    async def body() -> tuple[str | None, str | None]:
+        searched = await scheduler._search(CHANNEL, table.version)
+        scheduler._searches = SEARCHES_PER_WORKER
+        capped = await scheduler._search(CHANNEL, table.version)
+        scheduler.close()
+        return searched, capped
+
+    searched, capped = run(body)
+    assert searched is not None and Action.parse(searched) in [*legal, Action(ActionKind.UNO)]
+    assert capped is None

@@ -1,0 +1,52 @@
+"""Worker processes end with the bot (bot/workers.py): a hard bot's search process left behind by
+a killed bot would hold a core's worth of memory and pipes for ever."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BOT = """
+import concurrent.futures, multiprocessing, os, time
+from bot.workers import end_with_parent
+
+if __name__ == "__main__":
+    context = multiprocessing.get_context("spawn")
+    pool = concurrent.futures.ProcessPoolExecutor(1, context, initializer=end_with_parent, initargs=(os.getpid(),))
+    print(pool.submit(os.getpid).result(), flush=True)
+    time.sleep(120)
+"""
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists (a zombie of another parent counts as gone)."""
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return False
+    return status != "Z"
+
+
+def test_a_search_process_ends_when_the_bot_is_killed(tmp_path: Path) -> None:
+    """A stand-in for the bot starts its search pool as the scheduler does, then dies by SIGKILL
+    (no clean shutdown): its worker notices and ends within a few seconds."""
+    script = tmp_path / "bot_stand_in.py"
+    script.write_text(BOT)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    bot = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert bot.stdout is not None
+        worker = int(bot.stdout.readline())
+        assert alive(worker)
+        bot.send_signal(signal.SIGKILL)
+        bot.wait(10)
+        deadline = time.monotonic() + 15
+        while alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(worker), "the search process outlived the bot"
+    finally:
+        bot.kill()

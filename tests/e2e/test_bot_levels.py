@@ -1,0 +1,114 @@
+"""Bot levels: the host seats a bot of a chosen level from the lobby (docs/rules.md §5.4); a hard
+bot searches in a worker process, off the event loop, and plays a game to its end."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.localdiscord.testing import LocalDiscord
+from bot.replay import check
+from bot.tables import Table
+from tests.e2e.conftest import USERS, make_bot
+from tests.e2e.helpers import (
+    bot_of,
+    choose,
+    click,
+    command,
+    lobby_message,
+    play_out,
+    published_table,
+    table_of,
+)
+
+
+@pytest.fixture
+def uno(tmp_path: Path) -> LocalDiscord:
+    """The bot with one search process and a short search (20 ms), so a game ends quickly."""
+    return LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", ai_workers=1, ai_budget_ms=20),
+        users=USERS,
+        channels=("uno",),
+        rate_limits=False,
+    )
+
+
+async def test_a_hard_bot_searches_off_the_loop_and_plays_a_game_to_its_end(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alice seats a hard bot and an easy one through the lobby's select (their names say so, and
+    the levels survive the table's save); the hard bot's moves are searched in the worker process
+    pool, and the game ends with a recorded result that replays."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice = uno.user("alice")
+    await command(uno, alice, channel, "uno new", scoring="single-round")
+    for level in ("hard", "easy"):
+        lobby = lobby_message(uno, channel)
+        select = next(x for x in lobby.selects if any(o["value"] == "hard" for o in x["options"]))
+        await choose(uno, alice, lobby, level, select["custom_id"])
+    table = table_of(uno, channel)
+    assert [(x.name, x.level) for x in table.seats[1:]] == [
+        ("Bot 1 (hard)", "hard"),
+        ("Bot 2 (easy)", "easy"),
+    ]
+    assert "Bot 1 (hard)" in lobby_message(uno, channel).text
+    saved = Table.from_snapshot(table.to_snapshot())
+    assert [x.level for x in saved.seats] == ["normal", "hard", "easy"]
+
+    searched: list[str] = []
+    run_in_executor = asyncio.get_running_loop().run_in_executor
+
+    def watched(
+        executor: concurrent.futures.Executor | None, func: object, *args: object
+    ) -> asyncio.Future[object]:
+        searched.append(type(executor).__name__)
+        return run_in_executor(executor, func, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(asyncio.get_running_loop(), "run_in_executor", watched)
+    await click(uno, alice, lobby_message(uno, channel), "Start")
+    await s.wait_until(lambda: published_table(uno, channel))
+    table = table_of(uno, channel)
+    await play_out(uno, channel, table, {"alice": alice}, random.Random(7))
+    assert table.game is not None and table.game.game_over
+    assert searched and set(searched) == {"ProcessPoolExecutor"}
+    await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
+    (record,) = await bot_of(uno).storage.history(channel.id)
+    assert record.result.replay is not None and check(record.result) is None
+
+
+async def test_a_hard_bot_at_a_dos_table_plays_dos_s_own_ai(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A hard bot seated at a DOS table plays DOS's own AI on the event loop: no search is sent
+    to the worker pool (the search is UNO's), none fails, and the game ends."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice = uno.user("alice")
+    await command(uno, alice, channel, "uno new", variant="dos", scoring="single-round")
+    lobby = lobby_message(uno, channel)
+    select = next(x for x in lobby.selects if any(o["value"] == "hard" for o in x["options"]))
+    await choose(uno, alice, lobby, "hard", select["custom_id"])
+    table = table_of(uno, channel)
+    assert [(x.name, x.level) for x in table.seats[1:]] == [("Bot 1 (hard)", "hard")]
+
+    searched: list[object] = []
+    run_in_executor = asyncio.get_running_loop().run_in_executor
+
+    def watched(
+        executor: concurrent.futures.Executor | None, func: object, *args: object
+    ) -> asyncio.Future[object]:
+        searched.append(func)
+        return run_in_executor(executor, func, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(asyncio.get_running_loop(), "run_in_executor", watched)
+    await click(uno, alice, lobby_message(uno, channel), "Start")
+    await s.wait_until(lambda: published_table(uno, channel))
+    table = table_of(uno, channel)
+    assert type(table.game).__name__ == "DosGame"
+    await play_out(uno, channel, table, {"alice": alice}, random.Random(3))
+    assert table.game is not None and table.game.game_over
+    assert searched == []
+    assert "search failed" not in caplog.text and "machine move failed" not in caplog.text
