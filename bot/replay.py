@@ -21,8 +21,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.engine.editions import AnyGame, replay_game
 from bot.engine.errors import UnoError
-from bot.engine.game import Game
 from bot.storage import GameRecord, GameResult, Storage, StorageError
 from bot.storage.choose import is_url, make_storage
 from bot.storage.sqlite import SqliteStorage
@@ -30,7 +30,7 @@ from bot.storage.sqlite import SqliteStorage
 __all__ = ["check", "check_database", "finished_rounds", "main"]
 
 
-def finished_rounds(game: Game) -> int:
+def finished_rounds(game: AnyGame) -> int:
     """The rounds ``game`` has finished, as the bot records them: the round in progress (or
     abandoned) doesn't count."""
     return game.round_no if game.round_over else game.round_no - 1
@@ -49,7 +49,7 @@ def check(result: GameResult) -> str | None:
     if result.replay is None:
         raise ValueError(f"game {result.game_id} has no replay")
     try:
-        game = Game.replay(result.replay)
+        game = replay_game(result.replay)
     except UnoError as exc:
         return f"the engine refused its replay: {exc.message}"
     problems = []

@@ -33,8 +33,8 @@ from pydantic_settings import (
 )
 from pydantic_settings import SettingsError as PydanticSettingsError
 
+from bot.engine.editions import EDITIONS
 from bot.engine.options import HouseRule
-from bot.engine.variants import VARIANTS
 from bot.storage.choose import parse_url
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
 
@@ -164,8 +164,8 @@ class GameDefaults(Section):
     @field_validator("variant")
     @classmethod
     def _variant(cls, value: str) -> str:
-        if value not in VARIANTS:
-            raise ValueError(f"must be one of {', '.join(VARIANTS)}")
+        if value not in EDITIONS:
+            raise ValueError(f"must be one of {', '.join(EDITIONS)}")
         return value
 
     @field_validator("house_rules")

@@ -22,13 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.engine.actions import Action, ActionKind
 from bot.engine.ai import AiLevel
+from bot.engine.dos.game import DosGame
+from bot.engine.editions import AnyEvent, AnyGame, check_edition, game_from_dict, leave_action, new_game
 from bot.engine.errors import BadOption, NotInGame, UnoError
-from bot.engine.events import Event, EventKind
+from bot.engine.events import EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
-from bot.engine.variants import get_variant
 from bot.i18n import N_, refusal
 
 LOG_LINES = 8
@@ -184,7 +184,7 @@ class Table:
     turn_seconds: int = 90
     state: TableState = TableState.LOBBY
     seats: list[Seat] = field(default_factory=list)
-    game: Game | None = None
+    game: AnyGame | None = None
     game_id: str = field(default_factory=lambda: secrets.token_hex(8))
     message_id: int | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -337,7 +337,7 @@ class Table:
         if options is not None:
             check_options(options)
         if variant is not None:
-            get_variant(variant)  # a forged select value must not break the lobby
+            check_edition(variant)  # a forged select value must not break the lobby
             self.variant = variant
         if options is not None:
             self.options = options
@@ -350,7 +350,7 @@ class Table:
         out = self.game.out if self.game else {}
         return [s for s in self.seats if not s.is_ai and s.id not in out]
 
-    def start(self, seed: int | None = None) -> list[Event]:
+    def start(self, seed: int | None = None) -> list[AnyEvent]:
         """Deal the first round.
 
         Raises:
@@ -360,19 +360,19 @@ class Table:
         self._need_lobby()
         if len(self.seats) < 2:
             raise LobbyError("At least two players are needed: invite someone or add a bot.")
-        game = Game([s.id for s in self.seats], variant=self.variant, options=self.options, seed=seed)
-        events = game.start_round()
+        game = new_game(self.variant, [s.id for s in self.seats], self.options, seed)
+        events: list[AnyEvent] = list(game.start_round())
         self.game = game
         self.state = TableState.PLAYING
         self.touched = time.time()
         return events
 
-    def leave_game(self, player_id: str, removal: Removal | None = None) -> list[Event]:
+    def leave_game(self, player_id: str, removal: Removal | None = None) -> list[AnyEvent]:
         """A player leaves a game in progress (docs/rules.md §5.1), by themselves or, with
         ``removal``, taken out for that reason (kept in :attr:`removed`). Raises NotInGame."""
         if self.game is None:
             raise NotInGame()
-        events = self.game.apply(player_id, Action(ActionKind.LEAVE))
+        events: list[AnyEvent] = list(self.game.apply(player_id, leave_action(self.game)))  # type: ignore[arg-type]
         if removal is not None:
             self.removed[player_id] = removal
         return events
@@ -391,6 +391,8 @@ class Table:
         old = self.seat(player_id)
         if self.game is None or old is None or not self.in_game(player_id):
             raise NotInGame()
+        if isinstance(self.game, DosGame):
+            raise BadOption("In DOS a bot can't take a seat over yet: remove the player instead.")
         n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
         bot = Seat(f"ai:{n}", f"Bot {n} (for {old.name})")
         self.game = self.game.replaced(player_id, bot.id)
@@ -402,12 +404,12 @@ class Table:
             self.pinged = ""  # the bot needs no ping
         return bot
 
-    def track_reveals(self, events: Sequence[Event]) -> None:
+    def track_reveals(self, events: Sequence[AnyEvent]) -> None:
         """Keep :attr:`reveals` after a move and its ``events``: a hand shown by them is noted as
         it is now; one that changed since it was shown (or in an earlier round) is dropped, so
         other players see a shown hand only while it still is what they were shown."""
         game = self.game
-        if game is None:
+        if game is None or isinstance(game, DosGame):  # DOS shows no hands
             return
         for event in events:
             if event.kind is EventKind.HAND_REVEALED and event.player in game.hands:
@@ -472,7 +474,7 @@ class Table:
                 turn_seconds=int(data["turn_seconds"]),
                 state=TableState(data["state"]),
                 seats=[Seat(s[0], s[1], *(AiLevel(v).value for v in s[2:3])) for s in data["seats"]],
-                game=Game.from_dict(data["game"]) if data["game"] else None,
+                game=game_from_dict(data["game"]) if data["game"] else None,
                 game_id=data["game_id"],
                 message_id=data["message_id"],
                 lobby_version=int(data["lobby_version"]),

@@ -12,9 +12,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.engine.editions import EDITIONS as EDITION_NAMES
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
-from bot.engine.variants import VARIANTS
 from bot.errors import reader
 from bot.i18n import ENGLISH, LANGUAGES, N_, Tr, channel_language, refusal, translator
 from bot.render import stats as stats_render
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from bot.client import UnoBot
 
 # Every choice list comes from the engine's one list, so a new edition is offered everywhere.
-EDITIONS = [app_commands.Choice(name=v.name, value=v.id) for v in VARIANTS.values()]
+EDITIONS = [app_commands.Choice(name=name, value=id_) for id_, name in EDITION_NAMES.items()]
 SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
 SERVER = "server"
 """The language choice that follows the server's language again (a channel's setting removed)."""
@@ -279,7 +279,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.describe(variant="Only games of this edition")
     async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: str | None = None) -> None:
         """This server's best UNO players."""
-        if variant is not None and variant not in VARIANTS:  # refused privately, before the public answer
+        if (
+            variant is not None and variant not in EDITION_NAMES
+        ):  # refused privately, before the public answer
             raise refusal(BadOption, N_("Unknown edition {edition}."), edition=render.plain(variant))
         await acknowledge(interaction, public=True)
         tr = await self._public(interaction)

@@ -13,16 +13,31 @@ module        what it draws
 ``table``     the public table message, standings, round summaries
 ``hand``      a player's private hand and their decisions as components
 ``log``       the table's log lines, one per event
+``dos``       a DOS table, hand and log lines (the functions below send a DOS game there)
 ============  ==================================================================================
 """
 
-from bot.render.hand import hand
+from collections.abc import Sequence
+
+import discord
+
+from bot.engine.actions import Action
+from bot.engine.dos.game import DosGame
+from bot.engine.editions import AnyAction, AnyEvent
+from bot.engine.events import Event
+from bot.i18n import Tr
+from bot.render import dos
+from bot.render import hand as _hand
+from bot.render import log as _log
+from bot.render import table as _table
 from bot.render.lobby import lobby, lobby_over
-from bot.render.log import describe, log_lines
-from bot.render.table import rematch, round_summary, standings, table
+from bot.render.log import describe
+from bot.render.table import rematch, round_summary, standings
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
+    TEXT_ONLY,
+    Faces,
     as_label,
     count,
     edition_name,
@@ -31,6 +46,7 @@ from bot.render.words import (
     record_text,
     settings_text,
 )
+from bot.tables import Table
 
 __all__ = [
     "HOUSE_RULE_HINTS",
@@ -52,3 +68,38 @@ __all__ = [
     "standings",
     "table",
 ]
+
+
+def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
+    """The public table message in ``tr``'s language (`bot.render.table.table`; a DOS game's:
+    `bot.render.dos.table`)."""
+    if isinstance(tbl.game, DosGame):
+        return dos.table(tbl, tr)
+    return _table.table(tbl, tr, faces)
+
+
+def hand(
+    tbl: Table,
+    player: str,
+    tr: Tr,
+    *,
+    page: int = 0,
+    pick: AnyAction | None = None,
+    notice: str = "",
+    faces: Faces = TEXT_ONLY,
+) -> discord.ui.LayoutView:
+    """A player's private hand in ``tr``'s language (`bot.render.hand.hand`; a DOS game's:
+    `bot.render.dos.hand`)."""
+    if isinstance(tbl.game, DosGame):
+        assert pick is None or isinstance(pick, dos.DosAction)
+        return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice)
+    assert pick is None or isinstance(pick, Action)
+    return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
+
+
+def log_lines(tbl: Table, events: Sequence[AnyEvent], tr: Tr) -> list[str]:
+    """The log lines of one move's events in ``tr``'s language (`bot.render.log.log_lines`; DOS's:
+    `bot.render.dos`)."""
+    if isinstance(tbl.game, DosGame):
+        return dos.log_lines(tbl, [e for e in events if not isinstance(e, Event)], tr)
+    return _log.log_lines(tbl, [e for e in events if isinstance(e, Event)], tr)

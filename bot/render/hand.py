@@ -100,7 +100,7 @@ def hand(
         The message's view: its first line names the channel (``"Your hand at <#…>"``).
     """
     game = tbl.game
-    assert game is not None
+    assert isinstance(game, Game)  # a DOS hand: bot/render/dos.py
     ch, v = tbl.channel_id, tbl.version
     cards = game.hands.get(player, [])
     side = game.side

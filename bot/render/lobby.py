@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from bot.components import UnoButton, UnoSelect
+from bot.engine.editions import EDITIONS, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.i18n import Tr
@@ -25,13 +26,13 @@ from bot.tables import Table
 
 def options_text(table: Table, tr: Tr) -> str:
     """One short paragraph of the table's options."""
-    o = table.options
+    o = game_options(table.variant, table.options)
     parts = [f"**{edition_name(table.variant, tr)}**", scoring_text(o, tr)]
     if o.partners:
         parts.append(tr._("partners"))
     if o.house_rules:
         parts.append(tr._("house rules: {rules}").format(rules=house_rules_text(o.house_rules, tr)))
-    if VARIANTS[table.variant].customizable and o.customizable_rule:
+    if table.variant in VARIANTS and VARIANTS[table.variant].customizable and o.customizable_rule:
         parts.append(
             tr._("Wild Customizable: {rule}").format(rule=customizable_text(o.customizable_rule, tr))
         )
@@ -70,8 +71,8 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
     options; Join, Leave, Add bot, Start; host selects."""
     ch, v = table.channel_id, table.version
     variant_options = [
-        discord.SelectOption(label=edition_name(var.id, tr), value=var.id, default=var.id == table.variant)
-        for var in VARIANTS.values()
+        discord.SelectOption(label=edition_name(id_, tr), value=id_, default=id_ == table.variant)
+        for id_ in EDITIONS
     ]
     rule_options = [
         discord.SelectOption(

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.cards import Card, Side
 from bot.engine.events import Event, EventKind
+from bot.engine.game import Game
 from bot.i18n import N_, Tr
 from bot.render.words import card_label, color_name, customizable_text, named, points_text
 from bot.tables import Table
@@ -113,7 +114,7 @@ def _direction(s: _Said, message: str) -> str:
 def _side(s: _Said) -> str:
     side = str(s.data["side"])
     game = s.tbl.game
-    names = game.variant.side_names if game is not None else ("light", "dark")
+    names = game.variant.side_names if isinstance(game, Game) else ("light", "dark")
     shown = (
         s._(names[0 if side == Side.LIGHT.value else 1])
         if side in (Side.LIGHT.value, Side.DARK.value)
@@ -176,7 +177,7 @@ def describe(tbl: Table, event: Event, tr: Tr, side: Side | None = None) -> str 
     if line is None:
         return None
     if side is None:
-        side = tbl.game.side if tbl.game else Side.LIGHT
+        side = tbl.game.side if isinstance(tbl.game, Game) else Side.LIGHT
     return line(_Said(tbl, event, side, tr))
 
 
@@ -184,7 +185,7 @@ def log_lines(tbl: Table, events: Sequence[Event], tr: Tr) -> list[str]:
     """The public log lines of one move's ``events`` (in order, in ``tr``'s language: the table's,
     :attr:`Table.language`), each card named by its face on the
     side in play when that event happened: a Flip among ``events`` turns the ones after it."""
-    side = tbl.game.side if tbl.game else Side.LIGHT
+    side = tbl.game.side if isinstance(tbl.game, Game) else Side.LIGHT
     sides = []
     for event in reversed(events):  # the game is on its side after the last event
         sides.append(side)
@@ -210,5 +211,5 @@ _DEALING = frozenset({EventKind.ROUND_STARTED, EventKind.DEALER_DRAWN, EventKind
 
 def _start_card(tbl: Table, side: Side, tr: Tr) -> str:
     """The card that starts the round (the bottom of the discard pile as the round starts)."""
-    assert tbl.game is not None
+    assert isinstance(tbl.game, Game)
     return tr._("Start card: {card}").format(card=card_label(tbl.game.discard_pile[0], side, tr))

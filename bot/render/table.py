@@ -163,7 +163,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     its emoji where ``faces`` has it, else as text; My hand, UNO! and Catch while the game is
     played."""
     game = tbl.game
-    assert game is not None
+    assert isinstance(game, Game)  # a DOS table: bot/render/dos.py
     variant = game.variant
     top = game.top
     color = game.color
@@ -259,7 +259,7 @@ def standings(tbl: Table, tr: Tr) -> discord.Embed:
     title = tr._("🏆 {winners} won!").format(winners=winners)
     embed = discord.Embed(title=trim(title, 256), description="\n".join(lines), color=0xECD407)
     rounds = count(game.round_no, "round", tr)
-    embed.set_footer(text=f"{edition_name(game.variant.id, tr)} · {rounds}")
+    embed.set_footer(text=f"{edition_name(tbl.variant, tr)} · {rounds}")
     return embed
 
 

@@ -11,6 +11,7 @@ from typing import Protocol
 import discord
 
 from bot.engine.cards import Card, Color, Face, Rank, Side
+from bot.engine.editions import EDITIONS
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
@@ -145,8 +146,8 @@ def color_name(color: Color | str, tr: Tr) -> str:
 def edition_name(variant: str, tr: Tr) -> str:
     """An edition's name as sold in ``tr``'s language (``"UNO Carros 2"`` in Brazil): the same
     translation as the commands' edition choice. ``variant``: its id; an unknown id as it is."""
-    known = VARIANTS.get(variant)
-    return tr.pgettext("choice", known.name) if known else variant
+    known = EDITIONS.get(variant)
+    return tr.pgettext("choice", known) if known else variant
 
 
 def language_name(lang: str) -> str:

@@ -14,11 +14,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.actions import Action, ActionKind
+from bot.engine.dos.actions import DosAction, DosActionKind
+from bot.engine.dos.game import DosGame
+from bot.engine.editions import AnyAction, AnyGame, parse_action
 from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import reply_error
 from bot.i18n import N_
+from bot.render.dos import completions as dos_completions
 from bot.service.hands import closed
 from bot.tables import BadClick, LobbyError, StaleAction, Table
 
@@ -138,8 +142,10 @@ class Dispatch:
             await self.service.commands.give_seat(interaction, arg)
         elif verb == "hand":
             await self.service.commands.show_hand(interaction)
-        elif verb == "uno":
+        elif verb == "uno" and not isinstance(table.game, DosGame):
             await self.act(interaction, table, None, Action(ActionKind.UNO), in_hand=False)
+        elif verb == "dos" and isinstance(table.game, DosGame):
+            await self.act(interaction, table, None, DosAction(DosActionKind.DOS), in_hand=False)
         elif verb == "catch":
             await self.act(interaction, table, None, _catch, in_hand=False)
         else:
@@ -177,8 +183,15 @@ class Dispatch:
             return
         if verb != "a":  # a component of an older bot, whose words changed, or a forged one
             raise BadClick(f"hand verb {verb!r}")
-        action = Action.parse(values[0] if values else arg)
-        if action.kind in TWO_STEP:
+        action = parse_action(game, values[0] if values else arg)
+        if isinstance(action, DosAction):
+            assert isinstance(game, DosGame)
+            picks = dos_completions(game, player, action)
+            if picks and action not in picks:  # a match whose Wild DOS colors are still to name
+                await hands.respond(interaction, table, player, pick=action)
+                return
+        elif action.kind in TWO_STEP:
+            assert isinstance(game, Game)
             completions = game.completions(player, action)
             if completions and action not in completions:
                 if _asks(action, completions):
@@ -192,7 +205,7 @@ class Dispatch:
         interaction: discord.Interaction[Any],
         table: Table,
         version: int | None,
-        action: Action | Callable[[Game, str], Action],
+        action: AnyAction | Callable[[AnyGame, str], AnyAction],
         *,
         in_hand: bool = True,
     ) -> None:
@@ -222,7 +235,8 @@ class Dispatch:
                 raise StaleAction()
             if player not in game.hands:
                 raise NotInGame()
-            events = game.apply(player, action if isinstance(action, Action) else action(game, player))
+            chosen = action if isinstance(action, Action | DosAction) else action(game, player)
+            events = game.apply(player, chosen)  # type: ignore[arg-type]  # the game's own kind
             table.timeouts.pop(player, None)
             change.played(events)
         await self.service.publisher.say(table, change.posts)
@@ -247,7 +261,7 @@ def _asks(action: Action, completions: list[Action]) -> bool:
     )
 
 
-def _catch(game: Game, player: str) -> Action:
+def _catch(game: AnyGame, player: str) -> AnyAction:
     """The table's Catch button: catch the first player open to a catch (none: refused).
 
     Raises:
@@ -256,4 +270,6 @@ def _catch(game: Game, player: str) -> Action:
     targets = game.catch_targets(player)
     if not targets:
         raise CatchRefused()
+    if isinstance(game, DosGame):
+        return DosAction(DosActionKind.CATCH, target=targets[0])
     return Action(ActionKind.CATCH, target=targets[0])

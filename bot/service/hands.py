@@ -22,14 +22,15 @@ from discord.webhook.async_ import async_context
 from bot import render
 from bot.art.pictures import hand_picture, table_picture
 from bot.components import release
-from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.dos.game import DosGame
+from bot.engine.editions import AnyAction
 from bot.engine.options import HouseRule
 from bot.errors import reader
 from bot.i18n import Tr
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.updates import Updates
-from bot.tables import Table, TableState
+from bot.tables import BadClick, Table, TableState
 
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 # The hand of a player with nothing to do waits this long for more changes before it is redrawn
@@ -74,7 +75,7 @@ class Hands:
         player: str,
         *,
         page: int = 0,
-        pick: Action | None = None,
+        pick: AnyAction | None = None,
         notice: str = "",
         new: bool = False,
     ) -> None:
@@ -113,6 +114,8 @@ class Hands:
         """
         game = table.game
         assert game is not None
+        if isinstance(game, DosGame):  # no DOS card art yet: the hand shows no such button
+            raise BadClick("picture of a DOS hand", "DOS cards have no pictures yet.")
         # What the pictures show, taken now: the game may change while they are drawn.
         cards, side, top, color = list(game.hands.get(player, ())), game.side, game.top, game.color
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -181,6 +184,8 @@ def _only_watching(table: Table, player: str) -> bool:
     game = table.game
     if closed(table, player) or game is None or game.round_over:
         return False
+    if isinstance(game, DosGame):
+        return not (game.pending.player == player or game.catchable or game.can_call_dos(player))
     return not (
         game.pending.player == player
         or game.catchable

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.engine.editions import EDITIONS
 from bot.engine.errors import BadOption
 from bot.engine.options import Options
-from bot.engine.variants import VARIANTS
 from bot.errors import reader
 from bot.i18n import N_, channel_language, refusal, translator
 from bot.render.thread import pointer_open, thread_name
@@ -392,7 +392,7 @@ def _check_version(table: Table, version: int | None) -> None:
 
 
 def _variant(variant: str) -> str:
-    if variant not in VARIANTS:
+    if variant not in EDITIONS:
         raise refusal(BadOption, N_("Unknown edition {edition}."), edition=repr(variant))
     return variant
 

@@ -22,9 +22,9 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from bot import render
-from bot.engine import ai
-from bot.engine.actions import Action, ActionKind
-from bot.engine.events import Event
+from bot.engine import ai, editions
+from bot.engine.editions import AnyEvent
+from bot.engine.game import Game
 from bot.render import seats as render_seats
 from bot.service.acting import NotSaved, Post
 from bot.tables import NoTable, Removal, Table, TableState
@@ -64,7 +64,7 @@ class Scheduler:
             self._start(table.channel_id, "idle", self._end_idle_game(table.channel_id))
         player = game.pending.player or ""
         seat = table.seat(player)
-        ai_catch = any(s.is_ai and ai.catches(game, s.id, s.level) for s in table.seats)
+        ai_catch = any(s.is_ai and editions.catches(game, s.id, s.level) for s in table.seats)
         if (seat is not None and seat.is_ai) or ai_catch:
             self._start(table.channel_id, "ai", self._ai_later(table.channel_id, table.version))
         if seat is not None and not seat.is_ai and table.turn_seconds:
@@ -105,13 +105,13 @@ class Scheduler:
 
     async def _search(self, channel_id: int, version: int) -> str | None:
         """A hard bot's decision at the table as it is at ``version`` (its action's text), searched
-        off the event loop; None when the pending decision is not a hard bot's, the workers
+        off the event loop; None when the pending decision is not a hard bot's in a UNO game, the workers
         already have :data:`SEARCHES_PER_WORKER` searches each, or the search failed (the move is
         then the normal AI's)."""
         table = self.service.tables.get(channel_id)
         game = table.game if table is not None else None
-        if table is None or game is None or table.version != version or game.round_over:
-            return None
+        if table is None or not isinstance(game, Game) or table.version != version or game.round_over:
+            return None  # (the search is UNO's: a hard bot at a DOS table plays DOS's own AI)
         seat = table.seat(game.pending.player or "")
         if seat is None or not seat.is_ai or seat.level != ai.AiLevel.HARD:
             return None
@@ -166,18 +166,18 @@ class Scheduler:
                 if game is None or table.version != version or table.state is not TableState.PLAYING:
                     change.nothing()
                     return
-                events: list[Event] = []
+                events: list[AnyEvent] = []
                 for bot_seat in table.seats:
                     if bot_seat.is_ai and bot_seat.id in game.hands:
-                        for catch in ai.catches(game, bot_seat.id, bot_seat.level):
-                            events += game.apply(bot_seat.id, catch)
+                        for catch in editions.catches(game, bot_seat.id, bot_seat.level):
+                            events += game.apply(bot_seat.id, catch)  # type: ignore[arg-type]
                 player = game.pending.player
                 seat = table.seat(player or "")
                 if timed_out is not None and player == timed_out and not game.round_over:
                     # The log tells it in order: the timeout, what it did, then a removal.
                     name = render.named(table, timed_out, change.tr)
                     change.log(events, change.tr._("⏰ {name} ran out of time").format(name=name))
-                    events = game.apply(timed_out, Action(ActionKind.TIMEOUT))
+                    events = list(game.apply(timed_out, editions.timeout_action(game)))  # type: ignore[arg-type]
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     if count >= self.defaults.max_timeouts:
                         removed = change.tr.ngettext(
@@ -194,11 +194,11 @@ class Scheduler:
                         change.posts.append(Post(text, view=view))
                 elif seat is not None and seat.is_ai and not game.round_over and player is not None:
                     if decision is not None and not events:  # (a catch just made changes the game)
-                        action = Action.parse(decision)
+                        action = editions.parse_action(game, decision)
                     else:  # easy and normal decide at once; a hard bot without its search, as normal
                         level = ai.AiLevel.NORMAL if seat.level == ai.AiLevel.HARD else seat.level
-                        action = ai.choose(game, player, self._rng, level)
-                    events += game.apply(player, action)
+                        action = editions.choose(game, player, self._rng, level)
+                    events += game.apply(player, action)  # type: ignore[arg-type]
                 elif not events:
                     change.nothing()
                     return

@@ -9,8 +9,8 @@ from typing import Any
 from discord import app_commands
 
 from bot.client import EXTENSIONS, UnoBot
+from bot.engine.editions import EDITIONS
 from bot.engine.options import Scoring
-from bot.engine.variants import VARIANTS
 from bot.settings import load_settings
 from bot.storage.sqlite import SqliteStorage
 
@@ -45,11 +45,11 @@ def test_every_cog_loads_and_commands_are_described(tmp_path: Path) -> None:
 
 
 def test_every_edition_and_scoring_mode_is_offered(tmp_path: Path) -> None:
-    """Every edition of the engine's VARIANTS is a choice of /uno new, /uno settings, /uno rules and
+    """Every edition of the engine's EDITIONS (VARIANTS and DOS) is a choice of /uno new, /uno settings, /uno rules and
     /uno leaderboard (by its name, for its id), and every scoring mode of /uno new and /uno settings."""
     _, payload = _loaded_tree(tmp_path)
     options = {c["name"]: {o["name"]: o for o in c.get("options", [])} for c in payload["options"]}
-    editions = [{"name": v.name, "value": v.id} for v in VARIANTS.values()]
+    editions = [{"name": name, "value": id_} for id_, name in EDITIONS.items()]
     for command in ("new", "settings", "rules", "leaderboard"):
         assert options[command]["variant"]["choices"] == editions, command
     for command in ("new", "settings"):

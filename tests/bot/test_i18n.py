@@ -19,6 +19,7 @@ from discord import app_commands
 from bot import render
 from bot.engine import ai
 from bot.engine.cards import Face
+from bot.engine.editions import EDITIONS
 from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
 from bot.errors import message_for
@@ -224,10 +225,10 @@ def _english_left(lang: str) -> list[str]:
     return sorted(phrases)
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("variant", sorted(EDITIONS))
 @pytest.mark.parametrize("lang", OTHERS)
 def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant: str) -> None:
-    """A whole game of each edition, every house rule on, in each language: its lobby, table,
+    """A whole game of each edition (DOS too), every house rule on, in each language: its lobby, table,
     every hand, every log line, round summary and the standings hold no English phrase (a string
     the code shows without translating it, or that a catalog lacks)."""
     tr, rng = translator(lang), random.Random(7)

@@ -78,3 +78,37 @@ async def test_a_hard_bot_searches_off_the_loop_and_plays_a_game_to_its_end(
     await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
     (record,) = await bot_of(uno).storage.history(channel.id)
     assert record.result.replay is not None and check(record.result) is None
+
+
+async def test_a_hard_bot_at_a_dos_table_plays_dos_s_own_ai(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A hard bot seated at a DOS table plays DOS's own AI on the event loop: no search is sent
+    to the worker pool (the search is UNO's), none fails, and the game ends."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice = uno.user("alice")
+    await command(uno, alice, channel, "uno new", variant="dos", scoring="single-round")
+    lobby = lobby_message(uno, channel)
+    select = next(x for x in lobby.selects if any(o["value"] == "hard" for o in x["options"]))
+    await choose(uno, alice, lobby, "hard", select["custom_id"])
+    table = table_of(uno, channel)
+    assert [(x.name, x.level) for x in table.seats[1:]] == [("Bot 1 (hard)", "hard")]
+
+    searched: list[object] = []
+    run_in_executor = asyncio.get_running_loop().run_in_executor
+
+    def watched(
+        executor: concurrent.futures.Executor | None, func: object, *args: object
+    ) -> asyncio.Future[object]:
+        searched.append(func)
+        return run_in_executor(executor, func, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(asyncio.get_running_loop(), "run_in_executor", watched)
+    await click(uno, alice, lobby_message(uno, channel), "Start")
+    await s.wait_until(lambda: published_table(uno, channel))
+    table = table_of(uno, channel)
+    assert type(table.game).__name__ == "DosGame"
+    await play_out(uno, channel, table, {"alice": alice}, random.Random(3))
+    assert table.game is not None and table.game.game_over
+    assert searched == []
+    assert "search failed" not in caplog.text and "machine move failed" not in caplog.text

@@ -3,7 +3,8 @@ opens a lobby with ``/uno new``, adds two bots, starts, opens the hand, plays a 
 table message change, on a desktop and a phone screen. The pages end up in
 ``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; with the card emojis, a
 classic table and a rigged hand of 22 cards in ``artifacts/cards-1280.png`` and ``cards-390.png``,
-a lobby in ``lobby-<width>.png`` and a Flip table on its dark side in ``flip-dark-<width>.png``.
+a lobby in ``lobby-<width>.png``, a Flip table on its dark side in ``flip-dark-<width>.png``,
+three DOS turns in ``browser-dos.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
 Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
@@ -421,6 +422,80 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
         await expect(hand.locator("img").first).to_be_visible(timeout=WAIT_MS)
         problems += await overflowing(page, width)
     assert not problems, problems
+
+
+DOS_SHOT = SCREENSHOT.with_name("browser-dos.png")
+DOS_TURNS = 3
+
+
+async def test_a_few_dos_turns_in_chromium(browser_env: LocalDiscord) -> None:
+    """alice opens a DOS table against a bot in the page and plays three turns from her hand (the
+    match select, a Wild DOS's colors, the cards to place, End the turn, Draw), each shown on the
+    table message's Center Row and log (screenshot ``artifacts/browser-dos.png``)."""
+    async with chromium(1280, 900, DOS_SHOT) as (page, problems):
+        await page.goto(browser_env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        line = page.locator("#line")
+        await line.fill("/uno new variant:dos")
+        await line.press("Enter")
+        channel = page.locator("#messages")
+        lobby = channel.locator(".msg", has_text="UNO lobby")
+        await expect(lobby).to_contain_text("DOS", timeout=WAIT_MS)
+        await lobby.get_by_role("button", name="Add bot").click()
+        await expect(lobby).to_contain_text("Seats (2/10)", timeout=WAIT_MS)
+        await lobby.get_by_role("button", name="Start").click()
+        table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
+        await expect(table).to_contain_text("Center Row", timeout=WAIT_MS)
+        await table.get_by_role("button", name="My hand").click()
+        hand = page.locator("#side .msg", has_text="Your hand").first  # kept up to date from now on
+        for _ in range(DOS_TURNS):
+            await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
+            await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
+            await play_a_dos_turn(hand)
+        await expect(table).to_contain_text("alice", timeout=WAIT_MS)
+        problems += await overflowing(page, 1280)
+    assert not problems, problems
+
+
+async def play_a_dos_turn(hand: Any) -> None:
+    """alice's decisions until her turn is over: the first match offered (and the first color a
+    Wild DOS asks), else the first card to place, else End the turn, else Draw. The hand may be
+    redrawn between a look and a press (the bot's moves): then it looks again."""
+    for _ in range(20):
+        # The page may show the hand's answer before its own refresh of it: a choice made in
+        # between reached the stand-in as a stale one (refused, 400). Not understood yet; a
+        # half-second settle avoids it.
+        await hand.page.wait_for_timeout(500)
+        text = await hand.inner_text()
+        if "Your move" not in text:
+            return
+        selects = hand.locator(
+            "select[aria-label='Make a match…'], select[aria-label^='Name'], select[aria-label^='Place']"
+        )
+        buttons = [
+            hand.locator("button", has_text=re.compile(f"{w}$")) for w in ("Place .*", "End the turn", "Draw")
+        ]
+        try:
+            if await selects.count():
+                await pick_first(selects.first)
+            else:
+                shown = [b for b in buttons if await b.count()]
+                await press(shown[0].first)
+        except (playwright_api.Error, IndexError):
+            continue  # redrawn meanwhile
+        await expect(hand).not_to_have_text(text, timeout=WAIT_MS)  # redrawn after the decision
+    raise AssertionError("alice's turn did not end")
+
+
+async def pick_first(select: Any) -> None:
+    """Choose a select's first option (refused after 3 s: see :func:`press`)."""
+    await select.select_option(index=1, timeout=3000)
+
+
+async def press(button: Any) -> None:
+    """Press a button of the hand, or give up after 3 s: the page may redraw the hand just as
+    Playwright looks at the button (the caller looks again)."""
+    await button.click(timeout=3000)
 
 
 async def bottom(page: Any) -> None:

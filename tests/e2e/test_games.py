@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from bot.engine.variants import VARIANTS
+from bot.engine.editions import EDITIONS
 from bot.localdiscord.testing import LocalDiscord
 from bot.replay import check
 from tests.e2e.helpers import bot_of, open_table, play_out
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("variant", sorted(EDITIONS))
 async def test_full_game_through_buttons(uno: LocalDiscord, variant: str) -> None:
     """Two users and a bot play an edition to its final standings, only through the UI, with
     Discord's rate limits on (a 429 makes discord.py wait and retry; the game still ends)."""

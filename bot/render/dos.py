@@ -1,0 +1,501 @@
+"""A DOS table (docs/rules.md §14): its public message, a player's private hand with every legal
+match, placement and call as components, and its log lines.
+
+Every component carries its action's text (``DosAction.text()``) like the UNO hand's: a button
+its argument, a select its values. A match is chosen in one or two steps: the pile and its cards
+(a select), then, when a Wild DOS is in it or under it, the colors (a second select).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import discord
+
+from bot.components import UnoButton, UnoSelect
+from bot.engine.cards import Color
+from bot.engine.dos.actions import DosAction, DosActionKind
+from bot.engine.dos.cards import DosCard, DosKind, sort_key
+from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind
+from bot.engine.options import Scoring
+from bot.i18n import N_, Tr
+from bot.render.layout import block, heading, message, rows, small
+from bot.render.words import (
+    BUTTON_STYLE,
+    EMBED_COLOR,
+    EMOJI,
+    WILD_EMOJI,
+    color_name,
+    count,
+    edition_name,
+    named,
+    out_text,
+    points_text,
+    scoring_text,
+    trim,
+)
+from bot.tables import Table, TableState
+
+SELECT_PAGE = 25
+PLACE_BUTTONS = 5
+"""Cards to place shown as buttons (one row); more go in a select."""
+PENDING = {
+    DosPendingKind.TURN: N_("to match or draw"),
+    DosPendingKind.MATCH: N_("to make another match or end the turn"),
+    DosPendingKind.DRAW_DECISION: N_("to match or place a card in the row"),
+    DosPendingKind.PLACE: N_("to place a card in the row"),
+}
+"""The decision a DOS game waits for (§14.13), as ``"to …"``."""
+_DARK = 0x2B2D31
+
+
+def card_text(card: DosCard | str, tr: Tr) -> str:
+    """A DOS card as players read it in ``tr``'s language: ``"🟦 blue 5"``, ``"🟩 green Wild #"``,
+    ``"🌈 Wild DOS"`` (French ``"🟦 5 bleu"``, ``"🌈 joker DOS"``)."""
+    c = card if isinstance(card, DosCard) else DosCard.parse(card)
+    if c.kind is DosKind.WILD_DOS:
+        return WILD_EMOJI + " " + tr._("Wild DOS")
+    assert c.color is not None
+    name = tr._("Wild #") if c.kind is DosKind.WILD_NUMBER else str(c.number)
+    return f"{EMOJI[c.color]} " + tr._("{color} {rank}").format(color=color_name(c.color, tr), rank=name)
+
+
+def _bare(card: DosCard, tr: Tr) -> str:
+    """A card's text without its color square (for labels that carry it as their emoji)."""
+    return card_text(card, tr).split(" ", 1)[1]
+
+
+def _emoji(card: DosCard) -> str:
+    return EMOJI[card.color] if card.color else WILD_EMOJI
+
+
+def _pile_color(game: DosGame, index: int) -> Color | None:
+    """The color a pile shows (its bottom card's; a Wild DOS pile: the color named on it)."""
+    bottom = game.row[index][0]
+    return bottom.color
+
+
+def row_lines(game: DosGame, tr: Tr) -> list[str]:
+    """The Center Row, one line a pile: ``"**1.** 🟦 blue 5 ← 🟥 red 3 + 🌈 Wild DOS"`` (the cards
+    matched onto it this turn after the arrow)."""
+    lines = []
+    for i, pile in enumerate(game.row):
+        line = f"**{i + 1}.** {card_text(pile[0], tr)} (**{_pile_number(pile[0], tr)}**)"
+        if len(pile) > 1:
+            line += " ← " + " + ".join(card_text(c, tr) for c in pile[1:])
+        lines.append(line)
+    return lines or [tr._("(no pile: the turn begins with a draw)")]
+
+
+def _center_row(tr: Tr) -> str:
+    return "**" + tr._("Center Row") + "**"
+
+
+def _pile_number(card: DosCard, tr: Tr) -> str:
+    """The number a pile asks for: its card's, ``2`` for a Wild DOS, ``any`` for a Wild #."""
+    return tr._("any") if card.kind is DosKind.WILD_NUMBER else str(card.fixed)
+
+
+def pending_text(tbl: Table, game: DosGame, tr: Tr) -> str:
+    """``"Waiting for **Ana** to match or draw."``, or why nothing is awaited, in ``tr``'s language."""
+    p = game.pending
+    if game.game_over:
+        return tr._("The game is over.")
+    if tbl.state is TableState.OVER:
+        return tr._("The game has ended.")
+    if game.round_over or p.player is None:
+        return tr._("The round is over.")
+    return tr._("Waiting for **{name}** {decision}.").format(
+        name=named(tbl, p.player, tr), decision=_decision(game, tr)
+    )
+
+
+def _decision(game: DosGame, tr: Tr) -> str:
+    """The decision awaited, as ``"to …"`` (each language's own)."""
+    if game.pending.kind is DosPendingKind.PLACE and game.ended:
+        return tr.n("to place {n} bonus card in the row", "to place {n} bonus cards in the row", game.bonus)
+    kind = PENDING.get(game.pending.kind)
+    return tr._(kind) if kind else ""
+
+
+def _player_line(tbl: Table, game: DosGame, player: str, tr: Tr) -> str:
+    seat = tbl.seat(player)
+    shown = ("🤖 " if seat and seat.is_ai else "") + named(tbl, player, tr)
+    state = out_text(tbl, player, tr)
+    if state:
+        return f"　~~{shown}~~ ({state})"
+    n = len(game.hands.get(player, ()))
+    playing = tbl.state is TableState.PLAYING and not game.round_over
+    marker = "▶ " if playing and game.pending.player == player else "　"
+    line = f"{marker}**{shown}** — {count(n, 'card', tr)}"
+    if player in game.called and n:
+        line += " · **DOS!**"
+    if player in game.catchable:
+        line += " · " + tr._("forgot DOS")
+    return line
+
+
+def table(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
+    """The public DOS table message (Components V2) in ``tr``'s language (the table's): the Center Row (every pile, its number and
+    color, the cards matched onto it this turn), whose turn, hand sizes and DOS calls, scores,
+    the log; My hand, DOS! and Catch buttons (verbs ``hand``, ``dos``, ``catch``)."""
+    game = tbl.game
+    assert isinstance(game, DosGame)
+    title = tr._("{edition} · round {round}").format(
+        edition=edition_name(tbl.variant, tr), round=game.round_no
+    )
+    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr)]
+    if game.bonus and game.pending.player:
+        lines.append(tr._("Bonus cards to place: {n}").format(n=game.bonus))
+    lines.append(pending_text(tbl, game, tr))
+    first = _pile_color(game, 0) if game.row else None
+    accent = EMBED_COLOR.get(first, _DARK) if first else _DARK
+    players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
+    texts = [block(tr._("Players"), trim(players))]
+    if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
+        scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+        texts.append(
+            block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
+        )
+    if tbl.log:
+        texts.append(block(tr._("Last moves"), _fitted(tbl.log)))
+    piles = tr._("Draw pile {draw} · discard pile {discard}")
+    texts.append(small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile))))
+    top = heading("\n".join(lines))
+    if tbl.state is not TableState.PLAYING:
+        return message(accent, [top], texts, [])
+    ch = tbl.channel_id
+    buttons = rows(
+        [
+            UnoButton(
+                "t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary
+            ),
+            UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
+            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
+        ]
+    )
+    return message(accent, [top], texts, list(buttons))
+
+
+def _fitted(lines: Sequence[str], limit: int = 1024) -> str:
+    """The newest log lines that fit in ``limit`` characters, oldest first."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        size += len(line) + 1
+        if size > limit:
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept)) or trim(lines[-1], limit)
+
+
+# ---------------------------------------------------------------------------- the hand
+
+
+def completions(game: DosGame, player: str, pick: DosAction) -> list[DosAction]:
+    """The legal matches ``pick`` (a match with its colors perhaps left out) may become: the ones
+    on its pile with its cards, and its colors where it names them."""
+    if pick.kind is not DosActionKind.PLAY:
+        return []
+    return [
+        a
+        for a in game.matches(player)
+        if a.pile == pick.pile
+        and a.cards == pick.cards
+        and pick.color in (None, a.color)
+        and pick.pile_color in (None, a.pile_color)
+    ]
+
+
+def hand(
+    tbl: Table, player: str, tr: Tr, *, page: int = 0, pick: DosAction | None = None, notice: str = ""
+) -> discord.ui.LayoutView:
+    """A player's private DOS hand in ``tr``'s language (the reader's): the Center Row, their cards, and their decisions as components
+    (the matches, in a select paged by 25; a Wild DOS's colors, asked next; Draw, End the turn,
+    the cards to place; DOS!; Refresh).
+
+    Args:
+        page: page of the match select.
+        pick: a match chosen without the colors it needs (:func:`completions`): the hand asks for them.
+        notice: a line shown above the hand (e.g. why a click was refused).
+
+    Returns:
+        The message's view: its first line names the channel (``"Your hand at <#…>"``).
+    """
+    game = tbl.game
+    assert isinstance(game, DosGame)
+    ch = tbl.channel_id
+    cards = sorted(game.hands.get(player, []), key=sort_key)
+    left = player not in game.hands
+    closed = left or tbl.state is TableState.OVER
+    live = not closed and not game.round_over
+    mine = live and game.pending.player == player
+    status = (
+        tr._("🟢 Your move: {decision}.").format(decision=_decision(game, tr).removeprefix(tr._("to ")))
+        if mine
+        else tr._("You are no longer in this game.")
+        if left and tbl.state is not TableState.OVER
+        else pending_text(tbl, game, tr)
+    )
+    picks = completions(game, player, pick) if mine and pick is not None else []
+    if picks:
+        status = tr._("🟢 Your move: name the color of the Wild DOS.")
+    top = (
+        tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
+        + (f"\n{notice}" if notice else "")
+        + f"\n### {tr._('Not in this game') if left else count(len(cards), 'card', tr)}\n"
+        + "\n".join([_center_row(tr), *row_lines(game, tr), status])
+    )
+    listed = ", ".join(card_text(c, tr) for c in cards)
+    texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none")))]
+    items: list[discord.ui.Item[Any]] = []
+    if picks:
+        items = _pick_items(tbl, picks, tr)
+    elif mine:
+        items = _decision_items(tbl, game, player, page, tr)
+    if live:
+        if game.can_call_dos(player):
+            dos = DosAction(DosActionKind.DOS).text()
+            items.append(
+                UnoButton(
+                    "h", ch, tbl.version, "a", dos, label="DOS!", style=discord.ButtonStyle.danger, row=4
+                )
+            )
+        items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
+    return message(_DARK, [heading(top), *rows(items)], texts, [])
+
+
+def _match_label(game: DosGame, action: DosAction, tr: Tr) -> str:
+    """``"Pile 2 (blue 5): red 3 + Wild DOS"``."""
+    assert action.pile is not None
+    top = game.row[action.pile - 1][0]
+    cards = " + ".join(_bare(c, tr) for c in action.cards)
+    return tr._("Pile {pile} ({card}): {cards}").format(pile=action.pile, card=_bare(top, tr), cards=cards)
+
+
+def _bonus_hint(game: DosGame, action: DosAction, tr: Tr) -> str | None:
+    """What a match earns by color when its colors are fixed by the cards (§14.6), else None."""
+    assert action.pile is not None
+    pile = game.row[action.pile - 1][0].color
+    if pile is None or any(c.wild_dos for c in action.cards):
+        return None
+    if all(c.color is pile for c in action.cards):
+        return (
+            tr._("double color match: a bonus card, everyone else draws")
+            if len(action.cards) == 2
+            else tr._("color match: a bonus card")
+        )
+    return None
+
+
+def _decision_items(tbl: Table, game: DosGame, player: str, page: int, tr: Tr) -> list[discord.ui.Item[Any]]:
+    ch, v = tbl.channel_id, tbl.version
+    items: list[discord.ui.Item[Any]] = []
+    decisions = game.decisions(player)
+    # One option per pile and cards; a Wild DOS's colors are asked next.
+    matches = list(
+        dict.fromkeys(
+            a._replace(color=None, pile_color=None) for a in decisions if a.kind is DosActionKind.PLAY
+        )
+    )
+    if matches:
+        pages = (len(matches) + SELECT_PAGE - 1) // SELECT_PAGE
+        page = max(0, min(page, pages - 1))
+        options = [
+            discord.SelectOption(
+                label=_match_label(game, a, tr)[:100],
+                value=a.text(),
+                emoji=_emoji(a.cards[0]),
+                description=_bonus_hint(game, a, tr),
+            )
+            for a in matches[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+        ]
+        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Make a match…"), row=0))
+        if pages > 1:
+            items += [
+                UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
+                UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
+            ]
+    places = [a for a in decisions if a.kind is DosActionKind.PLACE]
+    places.sort(key=lambda a: sort_key(a.cards[0]))
+    bonus = game.ended
+    if len(places) <= PLACE_BUTTONS:
+        for a in places:
+            card = a.cards[0]
+            items.append(
+                UnoButton(
+                    "h",
+                    ch,
+                    v,
+                    "a",
+                    a.text(),
+                    label=tr._("Place {card}").format(card=_bare(card, tr)),
+                    emoji=_emoji(card),
+                    style=BUTTON_STYLE.get(card.color, discord.ButtonStyle.secondary)
+                    if card.color
+                    else discord.ButtonStyle.secondary,
+                    row=2,
+                )
+            )
+    else:
+        options = [
+            discord.SelectOption(
+                label=tr._("Place {card}").format(card=_bare(a.cards[0], tr)),
+                value=a.text(),
+                emoji=_emoji(a.cards[0]),
+            )
+            for a in places[:SELECT_PAGE]
+        ]
+        # Its own custom_id beside the match select's (a select's value is its action).
+        placeholder = tr._("Place a bonus card in the row…") if bonus else tr._("Place a card in the row…")
+        items.append(UnoSelect("h", ch, v, "a", "place", options=options, placeholder=placeholder, row=2))
+    for a in decisions:
+        if a.kind is DosActionKind.DRAW:
+            items.append(
+                UnoButton(
+                    "h", ch, v, "a", a.text(), label=tr._("Draw"), style=discord.ButtonStyle.primary, row=3
+                )
+            )
+        elif a.kind is DosActionKind.END_TURN:
+            items.append(
+                UnoButton(
+                    "h",
+                    ch,
+                    v,
+                    "a",
+                    a.text(),
+                    label=tr._("End the turn"),
+                    style=discord.ButtonStyle.primary,
+                    row=3,
+                )
+            )
+    return items
+
+
+def _pick_items(tbl: Table, picks: list[DosAction], tr: Tr) -> list[discord.ui.Item[Any]]:
+    """Second step of a match with a Wild DOS: the colors to name (a select of the complete
+    matches), and Back."""
+    options = []
+    for a in picks:
+        parts = []
+        if a.color is not None:
+            parts.append(tr._("Wild DOS {color}").format(color=color_name(a.color, tr)))
+        if a.pile_color is not None:
+            parts.append(tr._("the Wild DOS pile {color}").format(color=color_name(a.pile_color, tr)))
+        color = a.color or a.pile_color
+        emoji = EMOJI[color] if color else None
+        options.append(discord.SelectOption(label=", ".join(parts)[:100], value=a.text(), emoji=emoji))
+    ch, v = tbl.channel_id, tbl.version
+    return [
+        UnoSelect("h", ch, v, "a", options=options[:SELECT_PAGE], placeholder=tr._("Name the color…"), row=0),
+        UnoButton("h", ch, v, "bk", label=tr._("Back"), row=1),
+    ]
+
+
+# ---------------------------------------------------------------------------- the log
+
+
+def _match(s: _Said) -> str:
+    d, tr = s.event.data, s.tr
+    cards = " + ".join(card_text(c, tr) for c in d["cards"])
+    if d.get("color"):
+        cards += f" → {color_name(d['color'], tr)}"
+    line = tr._("{name} matched pile {pile} with {cards}").format(name=s.name(), pile=d["pile"], cards=cards)
+    if d["bonus"] == "double-color":
+        return tr._("✨ {line}: double color match! A bonus card, and everyone else draws one").format(
+            line=line
+        )
+    if d["bonus"] == "single-color":
+        return tr._("{line}: color match, a bonus card").format(line=line)
+    return line
+
+
+def _drawn(s: _Said) -> str | None:
+    reason, tr = s.event.data["reason"], s.tr
+    if reason == "catch":  # the catch's own line says it
+        return None
+    n = s.event.data["count"]
+    if reason == "double-color-match":
+        return tr.ngettext(
+            "{name} drew {n} card (double color match)", "{name} drew {n} cards (double color match)", n
+        ).format(name=s.name(), n=n)
+    if n:
+        return tr.ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(name=s.name(), n=n)
+    return tr._("{name} had nothing to draw").format(name=s.name())
+
+
+def _caught(s: _Said) -> str:
+    tr = s.tr
+    by, name = s.name(s.event.data["by"]), s.name()
+    if s.event.data.get("delayed"):
+        return tr._("🚨 {by} caught {name} without DOS: +2 cards at the end of their turn").format(
+            by=by, name=name
+        )
+    return tr._("🚨 {by} caught {name} without DOS: +2 cards").format(by=by, name=name)
+
+
+def _placed(s: _Said) -> str:
+    card = card_text(s.event.data["card"], s.tr)
+    if s.event.data["reason"] == "bonus":
+        return s.tr._("{name} placed {card} (bonus card)").format(name=s.name(), card=card)
+    return s.tr._("{name} placed {card} (no match)").format(name=s.name(), card=card)
+
+
+def _round_over(s: _Said) -> str:
+    points = points_text(s.tbl, s.event.data.get("points", 0))
+    return s.tr._("🏁 {name} wins the round{points}").format(
+        name=s.name(s.event.data["winner"]), points=points
+    )
+
+
+def _game_over(s: _Said) -> str:
+    winners = s.event.data["winners"]
+    names = " & ".join(s.name(w) for w in winners)
+    return s.tr.ngettext("🏆 {names} wins the game", "🏆 {names} win the game", len(winners)).format(
+        names=names
+    )
+
+
+class _Said(NamedTuple):
+    """One DOS event to say, at its table, in ``tr``'s language."""
+
+    tbl: Table
+    event: DosEvent
+    tr: Tr
+
+    def name(self, key: str | None = None) -> str:
+        """The event's player (or ``key``) as the table names them."""
+        return named(self.tbl, self.event.player if key is None else key, self.tr)
+
+
+_LINES: dict[DosEventKind, Callable[[_Said], str | None]] = {
+    DosEventKind.ROUND_STARTED: lambda s: s.tr._("Round {round}: {name} deals").format(
+        round=s.event.data["round"], name=s.name(s.event.data["dealer"])
+    ),
+    DosEventKind.MATCH_MADE: _match,
+    DosEventKind.CARDS_DRAWN: _drawn,
+    DosEventKind.CARD_PLACED: _placed,
+    DosEventKind.ROW_REFILLED: lambda s: s.tr._("Row refilled: {cards}").format(
+        cards=", ".join(card_text(c, s.tr) for c in s.event.data["cards"])
+    ),
+    DosEventKind.DECK_RESHUFFLED: lambda s: s.tr._("The discard pile is shuffled into a new draw pile"),
+    DosEventKind.BONUS_LOST: lambda s: s.tr.ngettext(
+        "{name} loses {n} bonus card", "{name} loses {n} bonus cards", s.event.data["count"]
+    ).format(name=s.name(), n=s.event.data["count"]),
+    DosEventKind.DOS_CALLED: lambda s: f"📣 {s.name()}: DOS!",
+    DosEventKind.PLAYER_CAUGHT: _caught,
+    DosEventKind.PLAYER_LEFT: lambda s: s.tr._("{name} left the game").format(name=s.name()),
+    DosEventKind.PLAYER_ELIMINATED: lambda s: s.tr._("❌ {name} reached {score} and is out").format(
+        name=s.name(), score=s.event.data.get("score", "")
+    ),
+    DosEventKind.ROUND_OVER: _round_over,
+    DosEventKind.GAME_OVER: _game_over,
+}
+"""The log line of each kind of DOS event worth one (piles discarded and turn ends have none)."""
+
+
+def log_lines(tbl: Table, events: Sequence[DosEvent], tr: Tr) -> list[str]:
+    """The public log lines of one move's DOS ``events``, in order, in ``tr``'s language (the
+    table's)."""
+    return [line for e in events if (say := _LINES.get(e.kind)) and (line := say(_Said(tbl, e, tr)))]
