@@ -1,7 +1,9 @@
 """``/uno rules``: sections of ``docs/rules.md`` by variant id or card name, in Discord-sized parts.
 
 The page's headings are numbered (``## 7. UNO Flip``, ``### 7.8 Skip Everyone``); a card is looked
-up by its name alone, and what players see keeps the number, as the page shows it.
+up by its name alone, and what players see keeps the number, as the page shows it. Each language of
+the bot may have its translation, ``docs/rules.<lang>.md`` with the same numbers (``rules.fr.md``,
+``rules.es.md``, ``rules.pt-BR.md``); a language without one reads the English page.
 
 >>> book = Rulebook.load()
 >>> "Skip Everyone" in book.card("flip", "skip everyone")[0]
@@ -15,10 +17,19 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from bot.i18n import ENGLISH_TR, Tr
+from bot.i18n import ENGLISH, ENGLISH_TR, Tr, language_of
 from bot.render.words import plain
 
 RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+
+
+def rules_file(lang: str) -> Path:
+    """Where the rules page of ``lang`` (a key of ``bot.i18n.LANGUAGES`` or a Discord locale) is:
+    ``docs/rules.pt-BR.md`` for ``pt_BR``, ``docs/rules.md`` for English (the file may not exist)."""
+    lang = language_of(lang)
+    return RULES_FILE if lang == ENGLISH else RULES_FILE.with_suffix(f".{lang.replace('_', '-')}.md")
+
+
 LIMIT = 1900  # a Discord message holds 2,000 characters
 
 _NUMBER = re.compile(r"§?(\d+(?:\.\d+)*)\.?(?:\s+|$)")  # "7.", "7.8", "§7.8" before a name
@@ -49,7 +60,9 @@ class Section:
 class Rulebook:
     """The rules document, split into sections."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lang: str = ENGLISH, english: Rulebook | None = None) -> None:
+        self.lang = lang  # the language the text is in
+        self.english = english  # the English page, whose card names a translation also knows
         self.sections: list[Section] = []
         self.numbered: dict[str, str] = {}  # "7" and "7.8" -> that section's or subsection's text
         for chunk in re.split(r"(?m)^## ", unwrap(text))[1:]:
@@ -69,9 +82,13 @@ class Rulebook:
 
     @classmethod
     @cache
-    def load(cls, path: Path = RULES_FILE) -> Rulebook:
-        """The project's rules document (read once)."""
-        return cls(path.read_text(encoding="utf-8"))
+    def load(cls, lang: str = ENGLISH) -> Rulebook:
+        """The rules document in ``lang`` (read once), the English one where it has no translation
+        (then ``.lang`` is English)."""
+        lang, path = language_of(lang), rules_file(lang)
+        if lang == ENGLISH or not path.is_file():
+            return cls(RULES_FILE.read_text(encoding="utf-8"))
+        return cls(path.read_text(encoding="utf-8"), lang, cls.load())
 
     def edition(self, variant_id: str) -> Section | None:
         """The section of an edition: the one naming the variant id in backticks."""
@@ -83,7 +100,7 @@ class Rulebook:
 
     def variant(self, variant_id: str, tr: Tr = ENGLISH_TR) -> list[str]:
         """The edition's section, in message-sized parts (``tr``: the language of a refusal; the
-        rules themselves are English)."""
+        rules are in the book's own language)."""
         section = self.edition(variant_id)
         return (
             split(section.text)
@@ -93,21 +110,31 @@ class Rulebook:
 
     def card(self, variant_id: str, name: str, tr: Tr = ENGLISH_TR) -> list[str]:
         """One card's rules in the edition (or anywhere in the document), in parts. A number
-        typed before the name is ignored; a number alone ("1.9", "§1.9") finds that section."""
+        typed before the name is ignored; a number alone ("1.9", "§1.9") finds that section. A
+        translation also finds a card by its English name, and shows its own text of it."""
         number, rest = heading(name)
         if number and not rest and number in self.numbered:
             return split(self.numbered[number])
-        key = " ".join(rest.lower().split())
-        section = self.edition(variant_id)
-        for sec in ([section] if section else []) + self.sections:
-            if key in sec.subsections:
-                return split(sec.subsections[key])
+        found = self._subsection(variant_id, " ".join(rest.lower().split()))
+        if found is None and self.english is not None:
+            english = self.english._subsection(variant_id, " ".join(rest.lower().split()))
+            found = self.numbered.get(heading(english.split("\n")[0].strip("*"))[0]) if english else None
+        if found is not None:
+            return split(found)
         shown = plain(name.strip(), 60)
         return [
             tr._("No card named “{name}” in the rules. Try a card name such as 'wild draw four'.").format(
                 name=shown
             )
         ]
+
+    def _subsection(self, variant_id: str, key: str) -> str | None:
+        """The text of the subsection titled ``key`` (lower case, no number), the edition's first."""
+        section = self.edition(variant_id)
+        for sec in ([section] if section else []) + self.sections:
+            if key in sec.subsections:
+                return sec.subsections[key]
+        return None
 
     def card_names(self, variant_id: str) -> list[str]:
         """Titles of the edition's card subsections, lower-case and without numbers (autocomplete)."""

@@ -16,7 +16,7 @@ from bot.engine.editions import EDITIONS as EDITION_NAMES
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
 from bot.errors import reader
-from bot.i18n import ENGLISH, LANGUAGES, N_, Tr, channel_language, refusal, translator
+from bot.i18n import LANGUAGES, N_, Tr, channel_language, refusal, translator
 from bot.render import stats as stats_render
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
@@ -244,10 +244,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         """The rules of this channel's edition, or of one card."""
         await acknowledge(interaction)
         chosen = variant or await self._channel_variant(interaction)
-        book = Rulebook.load()
         tr = reader(interaction)
+        book = Rulebook.load(tr.lang)
         parts = book.card(chosen, card, tr) if card else book.variant(chosen, tr)
-        if tr.lang != ENGLISH:  # docs/rules.md is English only, so far
+        if tr.lang != book.lang:  # no translation of docs/rules.md in this language yet
             parts[0] = tr._("(The rules are in English for now.)") + "\n" + parts[0]
         for part in parts:
             await interaction.followup.send(part, ephemeral=True)
@@ -256,7 +256,8 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def _card_names(
         self, interaction: discord.Interaction[UnoBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        names = Rulebook.load().card_names(await self._channel_variant(interaction))
+        book = Rulebook.load(reader(interaction).lang)
+        names = book.card_names(await self._channel_variant(interaction))
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
     async def _public(self, interaction: discord.Interaction[UnoBot]) -> Tr:

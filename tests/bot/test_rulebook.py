@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from bot import render
 from bot.engine.variants import VARIANTS
-from bot.rulebook import RULES_FILE, Rulebook
+from bot.i18n import LANGUAGES, translator
+from bot.rulebook import RULES_FILE, Rulebook, heading, rules_file
 
 BOOK = Rulebook.load()
+TRANSLATED = [lang for lang in LANGUAGES if rules_file(lang) != RULES_FILE and rules_file(lang).is_file()]
+"""The languages whose translation of docs/rules.md is on this branch (each arrives on its own)."""
 
 SMALL = """# Rules
 
@@ -126,3 +130,41 @@ def test_page_numbered_in_order() -> None:
             sub += 1
             assert title.startswith(f"{section}.{sub} "), title
     assert section == len(BOOK.sections) and all(s.number == str(i + 1) for i, s in enumerate(BOOK.sections))
+
+
+def _numbers(path: Path) -> list[str]:
+    return [heading(title)[0] for title in re.findall(r"(?m)^###? (.*)$", path.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translation_has_the_english_section_numbers(lang: str) -> None:
+    """A translated page numbers its headings as the English one does, so every §N the code cites
+    and every card number means the same place in each language; its editions are found too."""
+    assert _numbers(rules_file(lang)) == _numbers(RULES_FILE)
+    book = Rulebook.load(lang)
+    assert book.lang == lang and book.english is BOOK
+    for variant in VARIANTS:
+        section = book.edition(variant)
+        assert section is not None and section.number == BOOK.edition(variant).number  # type: ignore[union-attr]
+        assert len(book.card_names(variant)) == len(BOOK.card_names(variant))
+
+
+def test_french_rules_in_french() -> None:
+    """The French page answers in French, and finds a card by its French or its English name."""
+    assert "fr" in TRANSLATED
+    book = Rulebook.load("fr")
+    assert book.variant("flip")[0].startswith("## 7. UNO Flip\nId de l’édition : `flip`.")
+    skip_everyone = ["**7.8 Passe tous**\nFace sombre. Tous les autres joueurs passent leur tour, et tu rejoues. "
+                     "Se joue sur sa couleur ou sur n’importe quel Passe tous."]  # fmt: skip
+    assert book.card("flip", "passe tous") == skip_everyone
+    assert book.card("flip", "Skip Everyone") == skip_everyone  # the English name, French text
+    assert book.card("classic", "joker +4")[0].startswith("**6.5 Joker +4**\nChoisis une couleur")
+    assert "joker +4" in book.card_names("classic")
+    assert book.card("classic", "7.8")[0].startswith("**7.8 Passe tous**")
+    assert book.card("classic", "purple seven", translator("fr"))[0].startswith("Aucune carte")
+
+
+def test_language_without_a_translation_reads_english() -> None:
+    """A language with no page of its own reads the English one (and says it is English)."""
+    assert Rulebook.load("de").lang == "en" and Rulebook.load("de").sections == BOOK.sections
+    assert rules_file("pt-BR").name == "rules.pt-BR.md" and rules_file("es-419").name == "rules.es.md"

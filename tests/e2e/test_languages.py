@@ -70,3 +70,18 @@ async def test_a_french_and_a_spanish_player_at_a_portuguese_table(uno: LocalDis
     # A refusal is in the refused user's language, typed with the Spanish names.
     answer = await command(uno, carol, ch, "uno expulsar", miembro="carol")
     assert answer is not None and answer.text == "No puedes expulsarte; /uno leave te saca de la mesa."
+
+
+async def test_rules_in_the_readers_language(uno: LocalDiscord) -> None:
+    """``/uno rules`` answers a French user from the French page (docs/rules.fr.md), finds a card
+    by its French name; an English user still reads English."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    bob.locale = "fr"
+    answer = await command(uno, bob, ch, "uno règles", édition="flip", carte="passe tous")
+    assert answer is not None and answer.ephemeral
+    assert answer.text.startswith("**7.8 Passe tous**\nFace sombre.") and "English" not in answer.text
+    answer = await command(uno, bob, ch, "uno règles", édition="flip")
+    assert answer is not None and answer.text.startswith("## 7. UNO Flip\nId de l’édition : `flip`.")
+    answer = await command(uno, alice, ch, "uno rules", variant="flip", card="skip everyone")
+    assert answer is not None and answer.text.startswith("**7.8 Skip Everyone**\nDark side.")
