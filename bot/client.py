@@ -88,7 +88,7 @@ class UnoBot(commands.AutoShardedBot):
         self.sync_global = sync_global
         self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)
         self.service = TableService(self, storage, settings.game, self.card_emojis)
-        self.tree.on_error = self._on_app_command_error
+        self.tree.error(self._on_app_command_error)
         self.add_listener(self._on_interaction, "on_interaction")
         self.metrics_server: MetricsServer | None = None
         """The ``/metrics`` and ``/health`` endpoint, while ``metrics.port`` is set."""

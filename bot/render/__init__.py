@@ -44,6 +44,7 @@ from bot.render.words import (
     named,
     plain,
     record_text,
+    seat_name,
     settings_text,
 )
 from bot.tables import Table
@@ -64,6 +65,7 @@ __all__ = [
     "record_text",
     "rematch",
     "round_summary",
+    "seat_name",
     "settings_text",
     "standings",
     "table",

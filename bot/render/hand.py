@@ -41,6 +41,7 @@ from bot.render.words import (
     face_order,
     face_text,
     named,
+    seat_name,
     sorted_hand,
     trim,
 )
@@ -342,7 +343,8 @@ def _pick_items(tbl: Table, pick: Action, completions: list[Action], tr: Tr) -> 
     else:
         targets = {a.target: a for a in completions if a.target is not None}
         options = [
-            discord.SelectOption(label=as_label(tbl.name(t), 100), value=a.text()) for t, a in targets.items()
+            discord.SelectOption(label=as_label(seat_name(tbl.name(t), tr), 100), value=a.text())
+            for t, a in targets.items()
         ]
         items = [
             UnoSelect(

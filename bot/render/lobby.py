@@ -20,6 +20,7 @@ from bot.render.words import (
     house_rules_text,
     plain,
     scoring_text,
+    seat_name,
 )
 from bot.tables import Table
 
@@ -136,7 +137,7 @@ def _lobby(
     ``footer`` in small text, then ``items``."""
     host = tr._(" (host)")
     seats = "\n".join(
-        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(s.name)}{host if s.id == table.host.id else ''}"
+        f"{i + 1}. {'🤖 ' if s.is_ai else ''}{plain(seat_name(s.name, tr))}{host if s.id == table.host.id else ''}"
         for i, s in enumerate(table.seats)
     )
     texts = [block(tr._("Seats ({seated}/10)").format(seated=len(table.seats)), seats or tr._("empty"))]
@@ -144,7 +145,9 @@ def _lobby(
     if table.options.partners and len(table.seats) in (4, 6, 8, 10):
         half = len(table.seats) // 2
         pairs = zip(table.seats[:half], table.seats[half:], strict=True)
-        teams = "\n".join(f"{plain(a.name)} + {plain(b.name)}" for a, b in pairs)
+        teams = "\n".join(
+            f"{plain(seat_name(a.name, tr))} + {plain(seat_name(b.name, tr))}" for a, b in pairs
+        )
         texts.append(block(tr._("Teams (partners sit across)"), teams))
     if footer:
         texts.append(small(footer))

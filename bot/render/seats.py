@@ -7,7 +7,7 @@ import discord
 
 from bot.components import UnoButton, view_of
 from bot.i18n import Tr
-from bot.render.words import plain
+from bot.render.words import plain, seat_name
 from bot.tables import Table
 
 TABLE_SCOPE = "t"  # the button acts on the table (bot/components.py's scopes)
@@ -19,7 +19,7 @@ def seat_offer(table: Table, player: str, timeouts: int, tr: Tr) -> tuple[str, d
     removal, in ``tr``'s language (the table's): the warning, and a button that gives their seat (hand, score and turn) to a bot. It
     carries the player's id; pressing it is refused to anyone but the host or a member with
     Manage Messages, and once the player is out of the game."""
-    name = table.name(player)
+    name = seat_name(table.name(player), tr)
     text = tr.ngettext(
         "⏰ {name} has run out of time {n} time in a row: once more and they leave the game. The host "
         "(or a member with Manage Messages) can give their seat, with its hand and score, to a bot now.",

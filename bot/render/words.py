@@ -359,6 +359,28 @@ _OVERRIDES = dict.fromkeys(
 )  # embeddings, overrides, isolates
 
 
+_BOT_NAME = re.compile(r"Bot (\d+) \((?:(easy|hard)|for (.+))\)", re.S)
+BOT_LEVEL_WORDS = {"easy": N_("easy"), "hard": N_("hard")}
+"""A computer seat's level as its name says it (docs/rules.md §5.4)."""
+
+
+def seat_name(name: str, tr: Tr) -> str:
+    """A seat's name in ``tr``'s language, not yet :func:`plain`: a computer seat's name is stored
+    in English with its level or the player it took over from (``"Bot 2 (hard)"``, ``"Bot 3 (for
+    alice)"``, docs/rules.md §5.3-5.4) and said in the reader's words; any other name as it is.
+
+    >>> from bot.i18n import translator
+    >>> seat_name("Bot 2 (hard)", translator("fr")), seat_name("Bot 3 (for al)", translator("es"))
+    ('Bot 2 (difficile)', 'Bot 3 (por al)')
+    """
+    match = _BOT_NAME.fullmatch(name)
+    if match is None:
+        return name
+    if match[2]:
+        return tr._("Bot {n} ({level})").format(n=match[1], level=tr._(BOT_LEVEL_WORDS[match[2]]))
+    return tr._("Bot {n} (for {name})").format(n=match[1], name=match[3])
+
+
 def named(tbl: Table, key: str | None, tr: Tr) -> str:
     """A player (or a team, ``"a+b"``) as the table names them, each name :func:`plain`; nobody
     and a player no longer seated in ``tr``'s language."""
@@ -367,7 +389,7 @@ def named(tbl: Table, key: str | None, tr: Tr) -> str:
     if key is None:
         return tr._("nobody")
     seat = tbl.seat(key)
-    return plain(seat.name) if seat else tr._("someone who left")
+    return plain(seat_name(seat.name, tr)) if seat else tr._("someone who left")
 
 
 OUT_TEXT = {"left": N_("left"), "eliminated": N_("eliminated")}

@@ -74,7 +74,11 @@ class Commands:
         table = change.table
         name = render.plain(table.name(player))
         seat = table.hand_to_bot(player)
-        change.log((), "🤖 " + change.tr._(line).format(name=name, bot=render.plain(seat.name)))
+        change.log(
+            (),
+            "🤖 "
+            + change.tr._(line).format(name=name, bot=render.plain(render.seat_name(seat.name, change.tr))),
+        )
         change.played(())
 
     async def kick(
@@ -125,7 +129,8 @@ class Commands:
         if table.game is None:
             raise NotInGame("The game hasn't started yet.")
         seated = table.seat(player) is not None
-        name = render.plain(table.name(player)) if seated else reader(interaction)._("That player")
+        tr = reader(interaction)
+        name = render.plain(render.seat_name(table.name(player), tr)) if seated else tr._("That player")
         await self._out_of_game(interaction, channel_id, player, name, bot=True)
 
     async def _out_of_game(

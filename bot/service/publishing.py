@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import handle_message_parameters
+from discord.utils import MISSING
 
 from bot import render
 from bot.components import release
@@ -190,7 +191,10 @@ class Publisher:
             for post in posts:
                 with contextlib.suppress(discord.HTTPException):
                     await self.channel(table).send(
-                        post.content, embed=post.embed, view=post.view, allowed_mentions=NONE
+                        post.content,
+                        embed=MISSING if post.embed is None else post.embed,
+                        view=MISSING if post.view is None else post.view,
+                        allowed_mentions=NONE,
                     )
                 release(post.view)
         finally:

@@ -176,6 +176,26 @@ def test_one_table_s_language_never_leaks_into_another_s() -> None:
         assert fr_lobby.startswith("### Salon d’attente UNO\n") and es_lobby.startswith("### Sala de UNO\n")
 
 
+@pytest.mark.parametrize(
+    ("lang", "hard", "taken_over"), [("fr", "difficile", "pour"), ("es", "difícil", "por")]
+)
+def test_a_bot_s_level_and_whose_seat_it_took_read_in_the_table_s_language(
+    lang: str, hard: str, taken_over: str
+) -> None:
+    """A bot's name is stored in English ("Bot 2 (hard)", "Bot 3 (for Zoé)") and said in the
+    reader's language in the lobby and the game's lines."""
+    table = Table.new(guild_id=1, channel_id=1, host=Seat("1", "Zoé"))
+    table.join(Seat("4", "Iker"))
+    table.add_ai("hard")
+    table.start(seed=3)
+    bot = table.hand_to_bot("1")
+    tr = translator(lang)
+    lobby = _view_text(render.lobby_over(table, "x", tr, ""))
+    assert f"Bot 1 ({hard})" in lobby and "(hard)" not in lobby
+    assert render.seat_name(bot.name, tr) == f"Bot 2 ({taken_over} Zoé)"
+    assert f"Bot 2 ({taken_over} Zoé)" in lobby
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_command_names_and_descriptions_fit_discord_rules(lang: str) -> None:
     """Every command and option name a catalog gives is one Discord takes (lower case, no space,
