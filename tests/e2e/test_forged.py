@@ -145,7 +145,7 @@ async def test_forged_lobby_clicks_are_refused(uno: LocalDiscord, caplog: pytest
         await refused(uno, caplog, forge(uno, alice, lobby, bots, values), ch, before, says="wasn't offered")
     # The edition select of a lobby whose custom_id is true, holding a value the bot never drew.
     run = forge(uno, alice, lobby, edition + ":x", ["nope"])
-    await refused(uno, caplog, run, ch, before, says="Unknown variant", logged=False)
+    await refused(uno, caplog, run, ch, before, says="Unknown edition", logged=False)
     assert [s.name for s in table_of(uno, ch).seats] == ["alice", "bob"]
 
 
