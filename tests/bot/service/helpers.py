@@ -109,11 +109,13 @@ class FakeClient:
     def get_partial_messageable(self, channel_id: int, *, guild_id: int | None = None) -> Any:
         """A channel that can only send."""
 
-        async def send(content: str | None = None, *, embed: Any = None, **_: Any) -> Any:
+        async def send(content: str | None = None, *, embed: Any = discord.utils.MISSING, **_: Any) -> Any:
             await asyncio.sleep(self.latency)
             if content in self.refused:
                 raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Missing Access")
-            self.calls.append(("send", channel_id, content, embed))
+            self.calls.append(
+                ("send", channel_id, content, None if embed is discord.utils.MISSING else embed)
+            )
             return SimpleNamespace(id=next(self._ids))
 
         return SimpleNamespace(send=send)
