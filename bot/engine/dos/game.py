@@ -42,7 +42,8 @@ from bot.engine.errors import (
     UnoError,
 )
 from bot.engine.game import shuffle
-from bot.engine.options import Options, Scoring
+from bot.engine.options import Options
+from bot.engine.scoring import game_end, score_round
 
 SCHEMA_VERSION = 1
 HAND_SIZE = 7
@@ -781,35 +782,27 @@ class DosGame:
         self.catchable.clear()
         key = self.team_of(winner)
         self.round_winner = key
-        scoring = self.options.effective_scoring
         seated = self.seated
-        points = 0
-        if scoring is Scoring.STANDARD:
-            points = sum(self.hand_value(p) for p in seated if self.team_of(p) != key)
-            self.scores[key] += points
-        elif scoring is Scoring.RUNNING_TALLY:
-            for p in seated:
-                self.scores[self.team_of(p)] += self.hand_value(p)
+        scoring = self.options.effective_scoring
+        points = score_round(
+            self.scores, key, [(self.team_of(p), self.hand_value(p)) for p in seated], scoring
+        )
         self.round_points = points
         self.emit(DosEventKind.ROUND_OVER, None, winner=key, points=points, scores=dict(self.scores))
-        target = self.options.target_score
         live = list(dict.fromkeys(self.team_of(p) for p in seated))
-        if scoring is Scoring.SINGLE_ROUND or (scoring is Scoring.STANDARD and self.scores[key] >= target):
-            self._finish_game([key])
-        elif self.options.elimination:
-            reached = [k for k in live if self.scores[k] >= target]
-            for k in reached:
-                self.out[k] = "eliminated"
-                self.emit(DosEventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
-            left = [k for k in live if k not in reached]
-            if len(left) == 1:
-                self._finish_game(left)
-            elif not left:
-                low = min(self.scores[k] for k in reached)
-                self._finish_game([k for k in reached if self.scores[k] == low])
-        elif scoring is Scoring.RUNNING_TALLY and any(self.scores[k] >= target for k in live):
-            low = min(self.scores[k] for k in live)
-            self._finish_game([k for k in live if self.scores[k] == low])
+        eliminated, winners = game_end(
+            self.scores,
+            key,
+            live,
+            scoring,
+            elimination=self.options.elimination,
+            target=self.options.target_score,
+        )
+        for k in eliminated:
+            self.out[k] = "eliminated"
+            self.emit(DosEventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
+        if winners:
+            self._finish_game(winners)
 
     def _finish_game(self, winners: list[str]) -> None:
         self.game_over = True

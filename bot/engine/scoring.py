@@ -1,0 +1,68 @@
+"""A round's points and whether the game is over: one rule for every edition (UNO's ``Game`` and
+DOS's ``DosGame``), from docs/rules.md §2, §3.2, §3.3 and §14.10-14.11.
+
+Teams are keys as the games use them (a player's id, or ``"a+b"`` for partners).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.engine.options import Scoring
+
+
+def score_round(
+    scores: dict[str, int], winner: str, hands: Iterable[tuple[str, int]], scoring: Scoring
+) -> int:
+    """Add a round's points to ``scores`` (team key -> points) and return the winner's.
+
+    ``hands`` holds each seated player's ``(team key, hand value)``. Standard scoring gives the
+    winner the others' hand values; a running tally gives each team its own (lowest wins); a single
+    round scores nothing.
+
+    >>> scores = {"a": 0, "b": 0}
+    >>> score_round(scores, "a", [("a", 0), ("b", 25)], Scoring.STANDARD), scores
+    (25, {'a': 25, 'b': 0})
+    >>> score_round(scores, "a", [("a", 0), ("b", 25)], Scoring.RUNNING_TALLY), scores
+    (0, {'a': 25, 'b': 25})
+    """
+    points = 0
+    if scoring is Scoring.STANDARD:
+        points = sum(value for team, value in hands if team != winner)
+        scores[winner] += points
+    elif scoring is Scoring.RUNNING_TALLY:
+        for team, value in hands:
+            scores[team] += value
+    return points
+
+
+def game_end(
+    scores: dict[str, int], winner: str, live: list[str], scoring: Scoring, *, elimination: bool, target: int
+) -> tuple[list[str], list[str]]:
+    """After a round is scored: ``(eliminated, winners)``, the teams of ``live`` (those still in
+    the game, in seat order) that reach ``target`` under elimination, and the game's winners
+    (empty while it goes on). Elimination is scored as a running tally (docs/rules.md §3.3).
+
+    >>> game_end({"a": 510, "b": 90}, "a", ["a", "b"], Scoring.STANDARD, elimination=False, target=500)
+    ([], ['a'])
+    >>> game_end({"a": 510, "b": 90, "c": 200}, "b", ["a", "b", "c"], Scoring.RUNNING_TALLY,
+    ...          elimination=True, target=500)
+    (['a'], [])
+    """
+    if scoring is Scoring.SINGLE_ROUND:
+        return [], [winner]
+    if scoring is Scoring.STANDARD:
+        return [], [winner] if scores[winner] >= target else []
+    if elimination:
+        reached = [k for k in live if scores[k] >= target]
+        left = [k for k in live if k not in reached]
+        if len(left) == 1:
+            return reached, left
+        if not left:  # everyone reached it at once: the lowest score wins
+            low = min(scores[k] for k in reached)
+            return reached, [k for k in reached if scores[k] == low]
+        return reached, []
+    if any(scores[k] >= target for k in live):
+        low = min(scores[k] for k in live)
+        return [], [k for k in live if scores[k] == low]
+    return [], []
