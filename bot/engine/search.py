@@ -12,9 +12,9 @@ other hands' sizes, the discard pile, the draw pile's size, hands revealed to th
 (``Game.revealed``), the public state (color, side, direction, scores, UNO calls, the pending
 decision but not whether a challenged wild was a bluff) and, in Flip, the inactive face of every
 card in the other hands and of the draw pile's top card, and the turns each player drew instead
-of playing (``Game.unfollowed``: in most samples their hand then held nothing they could play;
-not in Flip, whose hands are already constrained by their inactive faces). Never the hidden cards themselves, the
-game's seed or its generator.
+of playing (``Game.unfollowed``: in most samples their hand then held nothing they could play).
+Never the hidden cards themselves, Flip's secret pairing of faces (``game.deck``, docs/rules.md
+ruling 1) beyond the cards whose both faces were in view, the game's seed or its generator.
 
 >>> import random
 >>> from bot.engine.game import Game
@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from bot.engine.actions import Action
-from bot.engine.cards import Card, Face
+from bot.engine.cards import Card, Face, Side
 from bot.engine.game import Game, Unfollowed
 from bot.engine.options import Scoring
 
@@ -62,6 +62,12 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     own generator seeded from ``rng``, and forgets what others were shown and which positions
     repeated (both depend on hidden cards).
 
+    In Flip the pairing of light and dark faces is secret (docs/rules.md ruling 1): a hidden card
+    is dealt as a face of the side in play drawn from those unaccounted for, joined to the inactive
+    face the player sees on it (or, deep in the draw pile, to an unseen one drawn at random). The
+    pairings read are those of the player's own hand and of the discard pile (both faces of each
+    were in view), never ``game.deck``'s other pairings; so the sample's deck is its own.
+
     A hand revealed to ``player`` is taken as still held, as far as its cards are unaccounted
     for (a revealed card since played is not tracked: the sample is then merely less likely).
 
@@ -70,57 +76,56 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
         player: the seated player whose view is sampled.
         rng: the sampling's random generator (the only source of randomness).
     """
-    hidden = game.side.other
+    side, hidden = game.side, game.side.other
     two_sided = game.deck[0].dark is not None
-    pool = Counter(game.deck)
-    pool.subtract(game.hands[player])
-    pool.subtract(game.discard_pile)
-    # By inactive face in Flip (public), else one group; cards in name order, then shuffled.
-    groups: dict[Face | None, list[Card]] = {}
-    for card in sorted(pool.elements(), key=_name):
-        groups.setdefault(card.face(hidden) if two_sided else None, []).append(card)
-    for cards in groups.values():
-        _shuffle(rng, cards)
+    known = [*game.hands[player], *game.discard_pile]
+    # Faces of the side in play not yet accounted for (the deck's composition is public).
+    faces = _unaccounted(game, side, known)
     others = [p for p in game.seated if p != player]
-    hands: dict[str, list[Card | None]] = {}
-    keys: dict[str, list[Face | None]] = {
-        p: [c.face(hidden) if two_sided else None for c in game.hands[p]] for p in others
-    }
     seen = game.revealed.get(player, {})
+    fixed: dict[str, dict[int, Card]] = {}
     for other in others:
-        slots: list[Card | None] = [None] * len(keys[other])
+        hand, slots = game.hands[other], {}
         for name in seen.get(other, ()):
             card = Card.parse(name)
-            key = card.face(hidden) if two_sided else None
-            group = groups.get(key)
-            if group and card in group:
-                free = next((i for i, s in enumerate(slots) if s is None and keys[other][i] is key), None)
-                if free is not None:
-                    group.remove(card)
-                    slots[free] = card
-        hands[other] = slots
-    if two_sided:  # constrained slots first (Flip), from their face's group
-        for other in others:
-            slots = hands[other]
-            for i, key in enumerate(keys[other]):
-                if slots[i] is None:
-                    slots[i] = groups[key].pop()
-    draw = game.draw_pile
-    top: Card | None = None
-    if two_sided and draw:
-        top = groups[draw[-1].face(hidden)].pop()
-    rest = [c for cards in groups.values() for c in cards]
-    _shuffle(rng, rest)
+            if faces.get(card.face(side), 0) <= 0:
+                continue
+            back = card.face(hidden) if two_sided else None
+            fits = (i for i, c in enumerate(hand) if back is None or c.face(hidden) is back)
+            free = next((i for i in fits if i not in slots), None)
+            if free is not None:
+                slots[free] = card
+                faces[card.face(side)] -= 1
+        fixed[other] = slots
+    pool = _listed(faces)
+    _shuffle(rng, pool)
     world = game.copy(journal=False, rng=random.Random(rng.random()))
     for other in others:
-        world.hands[other] = [c if c is not None else rest.pop() for c in hands[other]]
-    if not two_sided:  # (Flip's slots are already constrained by their inactive faces)
-        for other in others:
-            notes = game.unfollowed.get(other)
-            if notes and rng.random() < UNFOLLOWED_WEIGHT:
-                fixed = {i for i, c in enumerate(hands[other]) if c is not None}
-                _unfollow(world.hands[other], rest, notes, fixed, rng)
-    world.draw_pile = rest + ([top] if top is not None else [])
+        slots = fixed[other]
+        drawn = [pool.pop() for i in range(len(game.hands[other])) if i not in slots]
+        notes = game.unfollowed.get(other)
+        if notes and rng.random() < UNFOLLOWED_WEIGHT:
+            _unfollow(drawn, pool, [n for n in notes if n.side is side], rng)
+        dealt = iter(drawn)
+        world.hands[other] = [
+            slots[i] if i in slots else _card(side, next(dealt), c.face(hidden) if two_sided else None)
+            for i, c in enumerate(game.hands[other])
+        ]
+    draw = game.draw_pile
+    if two_sided:  # the draw pile's faces of the side in play, joined to unseen inactive faces
+        top = draw[-1].face(hidden) if draw else None
+        backs = _unaccounted(game, hidden, [*known, *(c for p in others for c in game.hands[p]), *draw[-1:]])
+        unseen = _listed(backs)
+        _shuffle(rng, unseen)
+        if top is not None:
+            unseen.append(top)
+        of = Card.of
+        pairs = zip(pool, unseen, strict=True)
+        light = side is Side.LIGHT
+        world.draw_pile = [of(a, b) for a, b in pairs] if light else [of(b, a) for a, b in pairs]
+        world.deck = [*known, *world.draw_pile, *(c for p in others for c in world.hands[p])]
+    else:
+        world.draw_pile = [Card.of(face) for face in pool]
     assert len(world.draw_pile) == len(draw), "the hidden cards don't add up"
     world.revealed = {player: {t: list(c) for t, c in seen.items()}} if seen else {}
     world.repeats = {}
@@ -129,31 +134,66 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     return world
 
 
-def _unfollow(
-    hand: list[Card], pool: list[Card], notes: Sequence[Unfollowed], fixed: set[int], rng: random.Random
-) -> None:
-    """Swap cards of a sampled ``hand`` (but not its ``fixed`` slots) with cards of ``pool``
-    until, for each note, at least ``held`` cards of the hand could not have been played on that
-    turn (not a wild, nor the color or the rank then), as far as ``pool`` allows."""
+_DECK_FACES: dict[tuple[int, Side], tuple[list[Card], dict[Face, int]]] = {}
+"""How many of each face a game's deck shows on each side, faces in name order, by the deck's
+``id`` (the deck itself kept beside, so an id is not reused while cached; a few decks at most:
+:func:`determinize` runs once per pass of the search on the same game)."""
+
+
+def _unaccounted(game: Game, side: Side, seen: Sequence[Card]) -> dict[Face, int]:
+    """How many of each face of ``side`` the deck holds besides the cards ``seen``, in name
+    order (so samples do not depend on the deck's order)."""
+    deck = game.deck
+    cached = _DECK_FACES.get((id(deck), side))
+    if cached is None or cached[0] is not deck:
+        if len(_DECK_FACES) >= 8:
+            _DECK_FACES.clear()
+        found = Counter(card.face(side) for card in deck)
+        cached = _DECK_FACES[(id(deck), side)] = (deck, {f: found[f] for f in sorted(found, key=_name)})
+    counts = cached[1]
+    left = dict(counts)
+    for card in seen:
+        left[card.face(side)] -= 1
+    return left
+
+
+def _listed(counts: dict[Face, int]) -> list[Face]:
+    listed: list[Face] = []
+    for face, n in counts.items():
+        if n > 0:
+            listed += [face] * n
+    return listed
+
+
+def _card(side: Side, active: Face, inactive: Face | None) -> Card:
+    """The card showing ``active`` with ``side`` in play and ``inactive`` on its back."""
+    if inactive is None:
+        return Card.of(active)
+    return Card.of(active, inactive) if side is Side.LIGHT else Card.of(inactive, active)
+
+
+def _unfollow(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], rng: random.Random) -> None:
+    """Swap faces of a sampled ``hand`` with faces of ``pool`` until, for each note (of the side
+    in play), at least ``held`` faces of the hand could not have been played on that turn (not a
+    wild, nor the color or the rank then), as far as ``pool`` allows."""
     for note in notes:
-        bad = [i for i, c in enumerate(hand) if i not in fixed and _follows(c, note)]
+        bad = [i for i, f in enumerate(hand) if _follows(f, note)]
         need = min(note.held, len(hand)) - (len(hand) - len(bad))
         if need <= 0:
             continue
-        good = [j for j, c in enumerate(pool) if not _follows(c, note)]
+        good = [j for j, f in enumerate(pool) if not _follows(f, note)]
         _shuffle(rng, bad)
         _shuffle(rng, good)
         for i, j in zip(bad[:need], good, strict=False):
             hand[i], pool[j] = pool[j], hand[i]
 
 
-def _follows(card: Card, note: Unfollowed) -> bool:
-    face = card.face(note.side)
+def _follows(face: Face, note: Unfollowed) -> bool:
     return face.wild or face.color is note.color or face.rank is note.rank
 
 
-def _name(card: Card) -> str:
-    return card.name
+def _name(item: Card | Face) -> str:
+    return item.name
 
 
 def _shuffle(rng: random.Random, cards: list[_T]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from functools import partial
 from typing import Any
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from bot.engine import ai, search
 from bot.engine.actions import ActionKind
-from bot.engine.cards import Card, Color, Rank
+from bot.engine.cards import Card, Color, Rank, Side
 from bot.engine.game import Action, Game
 from bot.engine.options import Options, PendingKind
 
@@ -350,7 +351,9 @@ def hidden_replaced(game: Game, player: str, seed: int) -> Game:
     """A copy of ``game`` whose cards hidden from ``player`` are dealt again, consistently with
     what ``player`` sees: the other hands keep their sizes (in Flip each slot keeps its inactive
     face, and the draw pile's top card too), the draw pile its size; the seed, the generator,
-    the challenge's verdict and what others were shown change."""
+    the challenge's verdict and what others were shown change. In Flip the hidden cards are also
+    paired again (docs/rules.md ruling 1: the pairing is secret): their faces of the side in play
+    are shuffled among them, and so are the inactive faces no one sees (deep in the draw pile)."""
     rng = random.Random(seed)
     copy = game.copy(rng=random.Random(seed + 1))
     copy.seed = seed + 1
@@ -378,6 +381,8 @@ def hidden_replaced(game: Game, player: str, seed: int) -> Game:
         rng.shuffle(cards)
         for (owner, i), card in zip(group, cards, strict=True):
             (copy.draw_pile if owner == "draw" else copy.hands[owner])[i] = card
+    if two_sided:
+        repair(copy, slots, rng)
     if copy.pending.guilty is not None:
         copy.pending = copy.pending._replace(guilty=not copy.pending.guilty)
     copy.revealed = {v: r for v, r in copy.revealed.items() if v == player}
@@ -385,11 +390,34 @@ def hidden_replaced(game: Game, player: str, seed: int) -> Game:
     return copy
 
 
+def repair(game: Game, slots: list[tuple[str, int]], rng: random.Random) -> None:
+    """Pair the hidden cards at ``slots`` (of a Flip ``game``, changed in place) again: their
+    active faces shuffled among all of them, their inactive faces among the draw pile's slots
+    below the top card; ``game.deck`` follows."""
+    side, hidden = game.side, game.side.other
+
+    def pile(owner: str) -> list[Card]:
+        return game.draw_pile if owner == "draw" else game.hands[owner]
+
+    actives = [pile(o)[i].face(side) for o, i in slots]
+    rng.shuffle(actives)
+    deep = [(o, i) for o, i in slots if o == "draw" and i != len(game.draw_pile) - 1]
+    backs = {slot: pile(slot[0])[slot[1]].face(hidden) for slot in slots}
+    shuffled = [backs[slot] for slot in deep]
+    rng.shuffle(shuffled)
+    backs.update(zip(deep, shuffled, strict=True))
+    for (owner, i), active in zip(slots, actives, strict=True):
+        back = backs[(owner, i)]
+        pile(owner)[i] = Card.of(active, back) if side is Side.LIGHT else Card.of(back, active)
+    game.deck = [*game.draw_pile, *game.discard_pile, *(c for hand in game.hands.values() for c in hand)]
+
+
 @pytest.mark.parametrize(("variant", "options"), CONFIGS[:5], ids=CONFIG_IDS[:5])
 def test_hard_never_reads_a_hidden_card(variant: str, options: dict[str, Any]) -> None:
     """The hard AI's decision depends only on what is public and its own hand: with the hidden
-    cards dealt again (consistently with what it sees), the same seed gives the same decision."""
-    changed = 0
+    cards dealt again (consistently with what it sees; in Flip also paired again), the same seed
+    gives the same samples and the same decision."""
+    changed = repaired = 0
     for seed in range(12):
         game = position(variant, options, seed, 5 + seed)
         player = game.pending.player
@@ -397,8 +425,13 @@ def test_hard_never_reads_a_hidden_card(variant: str, options: dict[str, Any]) -
             continue
         other = hidden_replaced(game, player, seed)
         changed += other.to_dict()["hands"] != game.to_dict()["hands"]
+        repaired += Counter(other.deck) != Counter(game.deck)
+        samples = [search.determinize(g, player, random.Random(seed)) for g in (game, other)]
+        assert samples[0].to_dict()["hands"] == samples[1].to_dict()["hands"], seed
+        assert samples[0].draw_pile == samples[1].draw_pile, seed
         assert choose_hard(other, player, seed) == choose_hard(game, player, seed), seed
     assert changed > 5
+    assert repaired > 5 if game.deck[0].dark is not None else repaired == 0
 
 
 def test_determinize_keeps_what_is_public() -> None:
