@@ -570,3 +570,16 @@ def test_samples_follow_what_a_player_could_not_play() -> None:
         for s in range(200)
     ]
     assert 0.8 * 200 <= sum(kept) < 200
+
+
+def test_strength_benchmark_splits_rounds_across_processes() -> None:
+    """``--jobs 2`` plays the same seat-rotated rounds as one process: the same wins, voids and
+    decisions (easy and normal read no clock)."""
+    from benchmarks import strength
+
+    one, two = (
+        strength.run(["easy", "normal"], "classic", 10, 5, Options(), None, None, jobs=j) for j in (1, 2)
+    )
+    assert one["rounds"] == two["rounds"] == 10
+    assert (one["wins"], one["voids"], one["decisions"]) == (two["wins"], two["voids"], two["decisions"])
+    assert one["decisions"] > 0
