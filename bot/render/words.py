@@ -11,7 +11,7 @@ from typing import Protocol
 import discord
 
 from bot.engine.cards import Card, Color, Face, Rank, Side
-from bot.engine.editions import EDITIONS
+from bot.engine.editions import EDITIONS, AnyFace
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
@@ -164,12 +164,13 @@ class Faces(Protocol):
     """Where a card face's custom emoji is looked up (`bot.emojis.CardEmojis`, ``bot.card_emojis``):
     rendering takes it as an argument, so it stays a pure function of what it is given."""
 
-    def for_face(self, face: Face, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
-        """The emoji of ``face`` as drawn for ``side``, or None: show the card as text."""
+    def for_face(self, face: AnyFace, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
+        """The emoji of ``face`` (an UNO face or a DOS card) as drawn for ``side``, or None: show
+        the card as text."""
 
 
 class _TextOnly:
-    def for_face(self, face: Face, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
+    def for_face(self, face: AnyFace, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
         return None
 
 
