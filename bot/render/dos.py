@@ -8,7 +8,9 @@ its argument, a select its values. A match is chosen in one or two steps: the pi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 import discord
@@ -16,7 +18,7 @@ import discord
 from bot.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
-from bot.engine.dos.cards import DosCard, DosKind, sort_key
+from bot.engine.dos.cards import COPIES, DosCard, DosKind, sort_key
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
@@ -31,6 +33,7 @@ from bot.render.words import (
     color_name,
     count,
     edition_name,
+    label_pattern,
     named,
     out_text,
     points_text,
@@ -179,7 +182,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
             block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
         )
     if tbl.log:
-        texts.append(block(tr._("Last moves"), _fitted(tbl.log)))
+        texts.append(block(tr._("Last moves"), _fitted(tbl.log, tr, faces)))
     piles = tr._("Draw pile {draw} · discard pile {discard}")
     texts.append(small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile))))
     top = heading("\n".join(lines))
@@ -198,8 +201,9 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     return message(accent, [top], texts, list(buttons))
 
 
-def _fitted(lines: Sequence[str], limit: int = 1024) -> str:
-    """The newest log lines that fit in ``limit`` characters, oldest first."""
+def _fitted(lines: Sequence[str], tr: Tr, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
+    """The newest log lines that fit in ``limit`` characters, oldest first, with their cards'
+    emojis (``faces``; the log is kept as text) where they still fit, the newest lines first."""
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
@@ -207,7 +211,26 @@ def _fitted(lines: Sequence[str], limit: int = 1024) -> str:
         if size > limit:
             break
         kept.append(line)
-    return "\n".join(reversed(kept)) or trim(lines[-1], limit)
+    kept.reverse()
+    if not kept:
+        return trim(lines[-1], limit)
+    if faces is TEXT_ONLY:
+        return "\n".join(kept)
+    pattern, by_label = _labels(tr)
+    shown = [pattern.sub(lambda m: card_text(by_label[m.group(0)], tr, faces), line) for line in kept]
+    for n in range(len(kept)):  # the oldest lines back to text first
+        if len("\n".join(shown)) <= limit:
+            break
+        shown[n] = kept[n]
+    return "\n".join(shown)
+
+
+@cache
+def _labels(tr: Tr) -> tuple[re.Pattern[str], dict[str, DosCard]]:
+    """Every DOS card's `card_text` in ``tr``'s language, and a pattern finding them in a log
+    line."""
+    by_label = {card_text(card, tr): card for card in COPIES}
+    return label_pattern(by_label), by_label
 
 
 # ---------------------------------------------------------------------------- the hand

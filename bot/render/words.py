@@ -200,8 +200,15 @@ def _labels(tr: Tr) -> tuple[re.Pattern[str], dict[str, Face]]:
     """Every face's ``face_label`` of every edition in ``tr``'s language, and a pattern finding them
     in text (the longest first: "🌈 wild draw four" before "🌈 wild")."""
     faces = {face_label(f, tr): f for v in VARIANTS.values() for f in (*v.light, *v.dark)}
-    alternatives = "|".join(map(re.escape, sorted(faces, key=len, reverse=True)))
-    return re.compile(f"(?:{alternatives})(?![\\w])"), faces
+    return label_pattern(faces), faces
+
+
+def label_pattern(labels: Iterable[str]) -> re.Pattern[str]:
+    """A pattern finding any of the cards' ``labels`` in text, the longest first ("🌈 wild draw
+    four" before "🌈 wild") and not followed by a letter or digit ("🟥 red 1" is not in "🟥 red
+    10")."""
+    alternatives = "|".join(map(re.escape, sorted(labels, key=len, reverse=True)))
+    return re.compile(f"(?:{alternatives})(?![\\w])")
 
 
 def with_card_emojis(text: str, side: Side, tr: Tr, faces: Faces = TEXT_ONLY) -> str:

@@ -804,13 +804,18 @@ def _dos_mention(card: str) -> str:
 
 
 def test_dos_cards_show_their_emojis_in_the_row_the_hand_and_its_options() -> None:
-    """With card emojis a DOS table's Center Row and a DOS hand's cards show each card's own DOS
-    emoji before its name; the match options carry their first card's emoji, and the hand has
-    Show as picture. Without the emojis, the text ones exactly."""
+    """With card emojis a DOS table's Center Row and log and a DOS hand's cards show each card's
+    own DOS emoji before its name; the match options carry their first card's emoji, and the hand
+    has Show as picture. Without the emojis, the text ones exactly."""
     table = _dos_dealt(["red 3", "blue 4", "green wild number", "wild dos"], ["blue 7", "red 5"])
+    table.log.append("Ana matched pile 1 with 🟥 red 1 + 🟦 blue 10 → blue, then 🌈 Wild DOS")
     shown = render.table(table, EN, Emojis())
     _check_view(shown)
     assert f"**1.** {_dos_mention('blue 7')} blue 7 (**7**)" in _text(shown)
+    assert _fields(shown)["Last moves"] == (
+        f"Ana matched pile 1 with {_dos_mention('red 1')} red 1 + {_dos_mention('blue 10')} blue 10 → blue,"
+        f" then {_dos_mention('wild dos')} Wild DOS"
+    )
     assert "<:uno_" not in _text(shown)
     view = render.hand(table, "1", EN, faces=Emojis())
     _check_view(view)
@@ -839,4 +844,8 @@ def test_a_dos_hand_of_forty_cards_fits_with_emojis() -> None:
     _check_view(view)
     assert "<:dos_" not in _fields(view)["Your cards"] and "🟥 red 10" in _fields(view)["Your cards"]
     assert f"**1.** {_dos_mention('red 1')} red 1" in _text(view)  # the row of 12 keeps them
-    _check_view(render.table(table, EN, Emojis()))
+    table.log.extend([f"Ana matched pile {n} with 🟥 red 10 + 🟦 blue 10 + 🟩 green 10" for n in range(20)])
+    shown = render.table(table, EN, Emojis())
+    _check_view(shown)
+    log = _fields(shown)["Last moves"].splitlines()
+    assert len(log) <= 20 and "<:dos_" not in log[0] and "<:dos_" in log[-1]  # the oldest as text
