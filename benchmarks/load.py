@@ -73,7 +73,9 @@ window per interaction), ``cpu`` (cores used in the window by this process, the 
 and the whole machine: other programs running at the same time show as ``machine`` above the
 sum) and ``by_kind`` (count, p50, p99 per command or component verb: ``table:hand`` is My hand,
 ``hand:p`` a card played...) and ``gc`` (the bot process's garbage-collector passes in the
-window per generation: ``passes``, ``ms`` in all, ``max_ms``; None with ``--in-process``).
+window per generation: ``passes``, ``ms`` in all, ``max_ms``, and the same in CPU time,
+``cpu_ms``, ``cpu_max_ms``; None with ``--in-process``). ``--memory FILE`` writes what the bot
+process holds when it stops (`memory_report`).
 ``p99_ratio`` is the UNO p99 over the pong p99. Progress, the
 busiest routes, error samples and the machine go to stderr. The exit status is 1 if an
 interaction went unacknowledged or the stand-in answered any request with an error.
@@ -98,6 +100,7 @@ import re
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -155,6 +158,8 @@ class BotSpec:
     behind_log: str | None = None  # where the bot writes how far behind its messages were
     stock_buckets: bool = False  # discord.py's own bucket scan, not `bot.pacing`'s
     rate_limits: bool = False  # the stand-in enforces Discord's rate limits (the bot paces itself)
+    memory_log: str | None = None  # where the bot writes what it holds (`memory_report`)
+    memory_trace: bool = False  # tracemalloc from ready on, for `memory_report`
 
     @property
     def base_url(self) -> str:
@@ -306,9 +311,13 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
                 await asyncio.sleep(0.05)
             if not task.done():
                 handler.armed = True
+                if spec.memory_trace:
+                    tracemalloc.start()
                 ready.set()
             while not stop.is_set() and not task.done():
                 await asyncio.sleep(0.1)
+            if spec.memory_log:
+                Path(spec.memory_log).write_text(json.dumps(memory_report(client)))
             if task.done() and not task.cancelled() and task.exception() is not None:
                 sink.put(f"ERROR bot: client.start() died: {task.exception()!r}")
             await client.close()
@@ -325,6 +334,51 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
                     {"behind": behind or [], "scans": scans.scans, "buckets": len(client.http._buckets)}
                 )
             )
+
+
+def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
+    """What the bot process holds, for finding what a table costs: the objects the collector
+    tracks by type (count, and KiB by ``sys.getsizeof``, which leaves out what they point to and
+    every untracked object: strings, numbers), the sizes of discord.py's and the service's
+    caches, and while tracemalloc runs (``--memory-trace``, from ready on: the tables, not
+    start-up) the KiB still allocated by source file and by line."""
+    gc.collect()
+    types: Counter[str] = Counter()
+    sizes: Counter[str] = Counter()
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        types[name] += 1
+        sizes[name] += sys.getsizeof(obj)
+    state = client._connection
+    report: dict[str, Any] = {
+        "tracked_objects": types.total(),
+        "types": [[name, types[name], round(size / 1024)] for name, size in sizes.most_common(top)],
+        "caches": {
+            "messages": len(state._messages or ()),
+            "views": len(state._view_store._views),
+            "synced_message_views": len(state._view_store._synced_message_views),
+            "users": len(state._users),
+            "buckets": len(client.http._buckets),
+        },
+    }
+    if isinstance(client, UnoBot):
+        report["caches"]["tables"] = len(list(client.service.tables))
+        report["caches"]["open_hands"] = len(client.service.hands.open)
+    if tracemalloc.is_tracing():
+        snapshot = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        site, root = str(Path(discord.__file__).parent.parent), str(Path(__file__).parent.parent)
+
+        def rows(key: str) -> list[list[Any]]:
+            stats = snapshot.statistics(key)[:top]
+            return [
+                [str(s.traceback[0]).replace(site, "site").replace(root, "."), round(s.size / 1024), s.count]
+                for s in stats
+            ]
+
+        report["traced_kb"] = round(sum(s.size for s in snapshot.statistics("filename")) / 1024)
+        report["by_file"], report["by_line"] = rows("filename"), rows("lineno")
+    return report
 
 
 class BucketScans:
@@ -354,28 +408,33 @@ class BucketScans:
 
 class GcPasses:
     """A `gc.callbacks` entry noting each collector pass: (epoch seconds at its end, generation,
-    milliseconds)."""
+    milliseconds, CPU milliseconds of this thread: on a busy machine a pass's wall time includes
+    its waits for a CPU)."""
 
     def __init__(self) -> None:
-        self.passes: list[tuple[float, int, float]] = []
-        self._began = 0.0
+        self.passes: list[tuple[float, int, float, float]] = []
+        self._began = self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._began = time.perf_counter()
+            self._began, self._cpu = time.perf_counter(), time.thread_time()
         else:
-            self.passes.append((time.time(), info["generation"], 1000 * (time.perf_counter() - self._began)))
+            wall, cpu = time.perf_counter() - self._began, time.thread_time() - self._cpu
+            self.passes.append((time.time(), info["generation"], 1000 * wall, 1000 * cpu))
 
 
-def gc_figures(passes: list[tuple[float, int, float]], start: float, end: float) -> dict[str, Any]:
-    """Per generation, the passes that ended in ``[start, end)``: count, total and longest ms."""
+def gc_figures(passes: list[list[float]], start: float, end: float) -> dict[str, Any]:
+    """Per generation, the passes that ended in ``[start, end)``: count, total and longest ms
+    (wall), and total and longest CPU ms."""
     figures: dict[str, Any] = {}
     for generation in range(3):
-        ms = [d for at, g, d in passes if g == generation and start <= at < end]
+        ms = [(wall, cpu) for at, g, wall, cpu in passes if g == generation and start <= at < end]
         figures[f"gen{generation}"] = {
             "passes": len(ms),
-            "ms": round(sum(ms, 0.0), 1),
-            "max_ms": round(max(ms, default=0.0), 1),
+            "ms": round(sum((w for w, _ in ms), 0.0), 1),
+            "max_ms": round(max((w for w, _ in ms), default=0.0), 1),
+            "cpu_ms": round(sum((c for _, c in ms), 0.0), 1),
+            "cpu_max_ms": round(max((c for _, c in ms), default=0.0), 1),
         }
     return figures
 
@@ -1032,6 +1091,8 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             behind_log=str(behind_log),
             stock_buckets=args.stock_buckets,
             rate_limits=args.rate_limits,
+            memory_log=str(Path(tmp) / "memory.json") if args.memory else None,
+            memory_trace=args.memory_trace,
         )
         bot = BotRunner(spec, in_process=args.in_process)
         watcher = Watcher(stand_in.state)
@@ -1105,6 +1166,10 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
         passes = json.loads(gc_log.read_text()) if gc_log is not None and gc_log.exists() else None
         sent = {int(k): v for k, v in json.loads(sent_log.read_text()).items()} if sent_log.is_file() else {}
         logged = json.loads(behind_log.read_text()) if behind_log.is_file() else {}
+        memory_log = Path(spec.memory_log) if spec.memory_log else None
+        if memory_log is not None and memory_log.is_file() and args.memory:
+            Path(args.memory).write_text(memory_log.read_text())
+            _log(f"{kind}: what the bot holds written to {args.memory}")
     figures = summarize(stand_in.state, start, end, sent)
     in_window = [r for r in stand_in.state.requests if start <= r.at < end]
     routes = Counter(route_of(r.method, r.path) for r in in_window)
@@ -1265,6 +1330,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--rate-limits",
         action="store_true",
         help="enforce Discord's rate limits in the stand-in (429s are counted as rate_limited)",
+    )
+    parser.add_argument(
+        "--memory",
+        metavar="FILE",
+        help="write what the bot process holds when it stops to FILE (JSON: objects by type, caches; "
+        "with --memory-trace, KiB by file and line)",
+    )
+    parser.add_argument(
+        "--memory-trace",
+        action="store_true",
+        help="with --memory: trace the bot's allocations from ready on (tracemalloc; it slows the bot "
+        "several times: open the tables slowly, e.g. --open-rate 5)",
     )
     return parser.parse_args(argv)
 

@@ -36,8 +36,12 @@ async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> 
     await click(uno, alice, message, "Refresh")
 
     def none_alive() -> bool:
+        gc.unfreeze()  # `bot.heap` freezes what outlives a full pass: walk everything
         gc.collect()
-        return not any(isinstance(o, discord.ui.View | discord.Interaction) for o in gc.get_objects())
+        gc.unfreeze()  # ... and list it all
+        alive = gc.get_objects()
+        gc.freeze()
+        return not any(isinstance(o, discord.ui.View | discord.Interaction) for o in alive)
 
     await uno.stand_in.wait_until(none_alive)
     store = bot_of(uno)._connection._view_store
