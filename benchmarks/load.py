@@ -112,6 +112,7 @@ import discord
 from discord import app_commands
 
 from bot.client import UnoBot, point_at
+from bot.heap import HEAP
 from bot.local import local_settings
 from bot.localdiscord.interactions import CommandUsageError
 from bot.localdiscord.ratelimits import GLOBAL_EXEMPT
@@ -337,12 +338,18 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
 
 
 def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
-    """What the bot process holds, for finding what a table costs: the objects the collector
-    tracks by type (count, and KiB by ``sys.getsizeof``, which leaves out what they point to and
-    every untracked object: strings, numbers), the sizes of discord.py's and the service's
-    caches, and while tracemalloc runs (``--memory-trace``, from ready on: the tables, not
-    start-up) the KiB still allocated by source file and by line."""
+    """What the bot process holds, for finding what a table costs: the objects `bot.heap` kept
+    frozen (``frozen``) and how many of them were cyclic garbage waiting for its next thorough
+    pass (``frozen_garbage``, freed here), the objects the collector tracks by type (count, and
+    KiB by ``sys.getsizeof``, which leaves out what they point to and every untracked object:
+    strings, numbers), the sizes of discord.py's and the service's caches, and while tracemalloc
+    runs (``--memory-trace``, from ready on: the tables, not start-up) the KiB still allocated by
+    source file and by line."""
     gc.collect()
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    # What `bot.heap` froze that has become cyclic garbage since (it waits for a thorough pass).
+    report: dict[str, Any] = {"frozen": frozen, "frozen_garbage": gc.collect()}
     types: Counter[str] = Counter()
     sizes: Counter[str] = Counter()
     for obj in gc.get_objects():
@@ -350,7 +357,7 @@ def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
         types[name] += 1
         sizes[name] += sys.getsizeof(obj)
     state = client._connection
-    report: dict[str, Any] = {
+    report |= {
         "tracked_objects": types.total(),
         "types": [[name, types[name], round(size / 1024)] for name, size in sizes.most_common(top)],
         "caches": {
@@ -361,6 +368,7 @@ def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
             "buckets": len(client.http._buckets),
         },
     }
+    report["thorough_passes"] = HEAP.thorough_passes
     if isinstance(client, UnoBot):
         report["caches"]["tables"] = len(list(client.service.tables))
         report["caches"]["open_hands"] = len(client.service.hands.open)
@@ -462,6 +470,16 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
             Path(spec.gc_log).write_text(json.dumps(passes.passes))
 
 
+def rss_kb_of(pid: int | None) -> int | None:
+    """A process's resident memory in KiB (Linux; ``None``: this process), None if unknown."""
+    try:
+        status = Path(f"/proc/{pid or 'self'}/status").read_text()
+    except OSError:
+        return None
+    match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+    return int(match[1]) if match else None
+
+
 class BotRunner:
     """A bot in its own process (default) or as a task on this loop."""
 
@@ -533,14 +551,7 @@ class BotRunner:
 
     def rss_kb(self) -> int | None:
         """The bot process's resident memory in KiB (Linux), None in-process."""
-        if self.pid is None:
-            return None
-        try:
-            status = Path(f"/proc/{self.pid}/status").read_text()
-        except OSError:
-            return None
-        match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
-        return int(match[1]) if match else None
+        return None if self.pid is None else rss_kb_of(self.pid)
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU seconds of the bot process so far (Linux), None in-process."""

@@ -75,6 +75,7 @@ class UnoBot(commands.AutoShardedBot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,  # the bot reads no cached message (and gets no message events)
             shard_count=settings.discord.shard_count,
             **options,
         )

@@ -28,7 +28,8 @@ from tests.e2e.helpers import (
 async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> None:
     """Every component is dynamic, so discord.py keeps no view of a sent hand or table (a running
     view sent with an ephemeral hand would get a 15-minute timeout that keeps it alive); and the
-    open hand is kept by its webhook, not by its interaction (which holds the whole message)."""
+    open hand is kept by its webhook, not by its interaction (which holds the whole message); nor
+    does it keep a message cache, which the bot never reads."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
@@ -46,6 +47,7 @@ async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> 
     await uno.stand_in.wait_until(none_alive)
     store = bot_of(uno)._connection._view_store
     assert not store._views and not store._synced_message_views
+    assert bot_of(uno)._connection._messages is None  # no message cache (it reads none)
 
 
 async def test_table_edits_collapse_into_one_showing_the_latest_state(
