@@ -350,6 +350,7 @@ def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
     gc.unfreeze()
     # What `bot.heap` froze that has become cyclic garbage since (it waits for a thorough pass).
     report: dict[str, Any] = {"frozen": frozen, "frozen_garbage": gc.collect()}
+    gc.unfreeze()  # that pass froze its survivors again: list them all
     types: Counter[str] = Counter()
     sizes: Counter[str] = Counter()
     for obj in gc.get_objects():
