@@ -5,7 +5,8 @@ Builds ``--tables`` tables of the engine (`bot.tables.Table` with a game of two 
 computer seats, a few moves in), each with ``--extra`` more small objects standing for what the
 bot keeps beside it (its open hands' webhooks, rate-limit buckets, timers: about 800 tracked
 objects a table in all, as `benchmarks.memory` counts), then plays ``--moves`` moves at random
-tables (a finished game is replaced by a new table). Each move also makes what an interaction
+tables (the next round dealt when one is over, a finished game replaced by a new table: the bot's
+tables live for many rounds, each round a few minutes at people's pace). Each move also makes what an interaction
 makes: a reference cycle holding a parsed payload (discord.py's `Interaction` and its response
 refer to each other), in flight for the next ``--in-flight`` moves and then garbage that only the
 collector frees. Nothing here waits, so the figures are CPU time, not the machine's load.
@@ -55,17 +56,20 @@ def new_table(i: int, rng: random.Random, extra: int) -> tuple[Table, list[Any]]
     table.add_ai()
     table.start(seed=rng.randrange(1 << 30))
     for _ in range(rng.randrange(3, 15)):
-        if not move(table, rng):
+        if table.game is None or table.game.round_over or not move(table, rng):
             break
     return table, [[n, i] for n in range(extra)]  # lists: always tracked (not so a dict of numbers)
 
 
 def move(table: Table, rng: random.Random) -> bool:
-    """The player to act makes a move (as a normal bot would); False once the round is over."""
+    """The player to act makes a move (as a normal bot would), after dealing the next round if
+    one is over; False once the game is over."""
     game = table.game
     assert game is not None
-    if game.round_over or game.game_over:
+    if game.game_over:
         return False
+    if game.round_over:
+        game.start_round()
     player = game.pending.player
     if player is None:
         return False
