@@ -20,7 +20,7 @@ from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.i18n import Tr
 from bot.render.log import log_lines
-from bot.render.table import round_summary, standings
+from bot.render.table import round_summary, standings_text
 from bot.render.words import as_label, cards_text, count, edition_name, named, plain, scoring_text, trim
 from bot.storage import GameRecord, GameResult
 from bot.tables import Seat, Table, TableState
@@ -202,8 +202,8 @@ def _final(table: Table, tr: Tr) -> list[str]:
     if not game.game_over:
         scores = " · ".join(f"{named(table, k, tr)} {v}" for k, v in game.scores.items())
         return [tr._("The game ended before anyone won. Scores: {scores}").format(scores=scores)]
-    embed = standings(table, tr)
-    return [str(embed.title), str(embed.description)]
+    title, lines = standings_text(table, tr)
+    return [title, *lines]
 
 
 def _fitted(lines: list[str], tr: Tr) -> str:

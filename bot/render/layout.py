@@ -17,6 +17,7 @@ from bot.render.words import Faces, trim
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 ROW_WIDTH = 5  # buttons in an action row (a select fills one alone)
+ACCENT = 0xD72600  # the editions' accent: the lobby's and the standings' container
 Item = discord.ui.Item[Any]
 
 
