@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .interactions import CommandUsageError, command_paths
-from .limits import ACK_SECONDS, JSON, LOCALES, DiscordError, walk_components
+from .limits import ACK_SECONDS, JSON, LOCALES, DiscordError, media_of, walk_components
 from .records import Channel, InteractionRecord, Message, User
 
 if TYPE_CHECKING:
@@ -137,7 +137,9 @@ class UI:
              ``/emojis/{id}.png`` serves)}
 
         A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
-        "ephemeral", "loading", "edited", "time", "command", "thread"}`` (``thread``: ``{"id",
+        "attachments", "ephemeral", "loading", "edited", "time", "command", "thread"}``
+        (``attachments``: ``{"url", "filename", "image"}`` of the files that no component or embed
+        shows, `_loose_files`; ``thread``: ``{"id",
         "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
         lists each text channel followed by its threads (``{"id", "name", "parent", "archived"}``).
         """
@@ -190,6 +192,7 @@ class UI:
             "content": message.content,
             "embeds": message.embeds,
             "components": message.components,
+            "attachments": _loose_files(message),
             "ephemeral": message.ephemeral,
             "loading": message.loading,
             "edited": message.edited_timestamp is not None,
@@ -349,3 +352,18 @@ async def _notify(ws: web.WebSocketResponse) -> None:
     """Tell one page that the state changed; a page closing meanwhile is simply gone."""
     with contextlib.suppress(ConnectionError):
         await ws.send_str('{"type": "changed"}')
+
+
+def _loose_files(message: Message) -> list[JSON]:
+    """The message's attachments that none of its components or embeds shows (Discord lists
+    those under the message): ``{"url", "filename", "image"}``, ``image`` for a picture."""
+    shown = {m.get("url") for m in media_of(message.components, message.embeds)}
+    return [
+        {
+            "url": a["url"],
+            "filename": a["filename"],
+            "image": str(a.get("content_type", "")).startswith("image/"),
+        }
+        for a in message.attachments
+        if a.get("url") not in shown
+    ]

@@ -238,8 +238,8 @@ MEDALS = ("🥇", "🥈", "🥉")
 def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
     """The finished game's title (``"🏆 alice won!"``) and one line a player or partnership, best
     first (``"🥇 **alice** — 512 points"``; in single-round scoring, docs/rules.md §2.3, the
-    cards each was left holding), in ``tr``'s language: short lines, no columns, so that a phone
-    390 px wide shows each one whole."""
+    cards each was left holding; players tied share a place, a bot is marked 🤖), in ``tr``'s
+    language: short lines, no columns, so that a phone 390 px wide shows each one whole."""
     game = tbl.game
     assert game is not None
     if game.options.effective_scoring is Scoring.SINGLE_ROUND:
@@ -254,18 +254,20 @@ def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
             n = sum(map(len, hands))
             return n, tr.n("{n} card left", "{n} cards left", n)
 
-        ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))
-        results = [(p, left(p)[1]) for p in ranked]
+        rank = {p: (p not in game.winners, left(p)[0]) for p in game.scores}
+        results = {p: left(p)[1] for p in game.scores}
     else:
         low_wins = game.options.effective_scoring is Scoring.RUNNING_TALLY
-        order = sorted(
-            game.scores.items(), key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1])
+        rank = {k: (k not in game.winners, v if low_wins else -v) for k, v in game.scores.items()}
+        results = {k: count(v, "point", tr) for k, v in game.scores.items()}
+    lines = []
+    for key in sorted(rank, key=rank.__getitem__):
+        place = sum(other < rank[key] for other in rank.values())  # tied players share a place
+        seat = tbl.seat(key)
+        who = ("🤖 " if seat and seat.is_ai else "") + named(tbl, key, tr)
+        lines.append(
+            f"{MEDALS[place] if place < len(MEDALS) else f'{place + 1}.'} **{who}** — {results[key]}"
         )
-        results = [(k, count(v, "point", tr)) for k, v in order]
-    lines = [
-        f"{MEDALS[i] if i < len(MEDALS) else f'{i + 1}.'} **{named(tbl, key, tr)}** — {result}"
-        for i, (key, result) in enumerate(results)
-    ]
     winners = " & ".join(named(tbl, w, tr) for w in game.winners) or tr._("nobody")
     return tr._("🏆 {winners} won!").format(winners=winners), lines
 

@@ -4,7 +4,7 @@ table message change, on a desktop and a phone screen. The pages end up in
 ``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; with the card emojis, a
 classic table and a rigged hand of 22 cards in ``artifacts/cards-1280.png`` and ``cards-390.png``,
 a lobby in ``lobby-<width>.png``, a Flip table on its dark side in ``flip-dark-<width>.png``,
-three DOS turns in ``browser-dos.png``.
+three DOS turns in ``browser-dos.png``, a game's standings in ``standings-<width>.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
 Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
@@ -29,7 +29,17 @@ from bot.localdiscord.records import Clock
 from bot.localdiscord.testing import LocalDiscord, png
 from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
-from tests.e2e.helpers import bot_of, click, lobby_message, open_table, published_table, rig, table_of
+from tests.e2e.helpers import (
+    bot_of,
+    click,
+    hand,
+    labels,
+    lobby_message,
+    open_table,
+    published_table,
+    rig,
+    table_of,
+)
 from tests.localdiscord.demo_bot import DemoBot
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
@@ -616,5 +626,33 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
         await expect(hand).to_contain_text("6 cards", timeout=WAIT_MS)
+        problems += await overflowing(page, width)
+    assert not problems, problems
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+async def test_the_standings_with_card_emojis(cards_env: LocalDiscord, width: int, height: int) -> None:
+    """A game of alice, bob and two bots won by alice: the standings message (Components V2, one
+    line a player, Rematch) on a desktop and a phone (screenshots
+    ``artifacts/standings-<width>.png``): every line whole, nothing sticks out sideways."""
+    env, ch = cards_env, cards_env.channel("uno")
+    alice, bob = env.user("alice"), env.user("bob")
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await open_table(env, ch, alice, [bob], bots=2, target_score=50)
+    rig(env, ch, variant="classic", dealer="Bot 2",
+        hands={"alice": ["red 2"], "bob": ["wild draw four", "blue 7"], "Bot 1": ["green 5"],
+               "Bot 2": ["yellow 9", "blue skip"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
+    mine = await hand(env, alice, ch)
+    await click(env, alice, mine, next(label for label in labels(mine) if label.endswith("red 2")))
+    await env.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
+    async with chromium(width, height, SCREENSHOT.with_name(f"standings-{width}.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        standings = page.locator("#messages .msg", has_text="alice won!")
+        await expect(standings).to_contain_text("🥇 alice — 91 points", timeout=WAIT_MS)
+        await expect(standings).to_contain_text("🥈 🤖 Bot 2 — 0 points")  # tied players share a place
+        await expect(standings.get_by_role("button", name="Rematch")).to_be_visible()
+        await standings.scroll_into_view_if_needed()
         problems += await overflowing(page, width)
     assert not problems, problems
