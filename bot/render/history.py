@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -19,6 +20,7 @@ from bot.engine.events import EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.i18n import Tr
+from bot.render.layout import panel, rows, small
 from bot.render.log import log_lines
 from bot.render.table import round_summary, standings_text
 from bot.render.words import as_label, cards_text, count, edition_name, named, plain, scoring_text, trim
@@ -101,22 +103,22 @@ def _line(record: GameRecord, tr: Tr, *, mention: bool) -> tuple[str, str, str]:
     )
 
 
-def history_list(records: Sequence[GameRecord], tr: Tr) -> discord.Embed:
-    """The channel's last games, newest first: edition, date, players, winner and rounds."""
+def history_list(
+    records: Sequence[GameRecord], tr: Tr, select: discord.ui.Item[Any] | None = None
+) -> discord.ui.LayoutView:
+    """The channel's last games, newest first: edition, date, players, winner and rounds
+    (Components V2), with ``select`` (a game to choose) below them."""
     lines = []
     for i, record in enumerate(records, 1):
         edition, players, outcome = _line(record, tr, mention=True)
         when = discord.utils.format_dt(datetime.datetime.fromtimestamp(record.finished_at, datetime.UTC), "f")
         lines.append(trim(f"**{i}.** {edition} · {when}\n{players} · {outcome}", 400))
-    embed = discord.Embed(
-        title=tr._("Last UNO games in this channel"),
-        description="\n".join(lines) or tr._("No game has been recorded in this channel yet."),
-    )
+    texts = ["\n".join(lines) or tr._("No game has been recorded in this channel yet.")]
     if records:
-        embed.set_footer(
-            text=tr._("Choose one below: its rounds, and for its players the whole game as a file.")
+        texts.append(
+            small(tr._("Choose one below: its rounds, and for its players the whole game as a file."))
         )
-    return embed
+    return panel(tr._("Last UNO games in this channel"), texts, rows([select] if select is not None else []))
 
 
 def history_options(records: Sequence[GameRecord], tr: Tr) -> list[discord.SelectOption]:
@@ -216,9 +218,10 @@ def _fitted(lines: list[str], tr: Tr) -> str:
     return cut[: cut.rfind("\n")] + note
 
 
-def summary(record: GameRecord, game: Replayed | None, tr: Tr) -> discord.Embed:
-    """A game's private summary: each round's winner and points, and how it ended (``game``:
-    its replay; None for a game recorded without one, summed up from its result alone)."""
+def summary(record: GameRecord, game: Replayed | None, tr: Tr, note: str = "") -> discord.ui.LayoutView:
+    """A game's private summary (Components V2): each round's winner and points, and how it
+    ended (``game``: its replay; None for a game recorded without one, summed up from its result
+    alone), then ``note`` (why no file comes with it) in small text."""
     result = record.result
     title = f"{_edition(result.variant, tr)} · {_when(record.finished_at)}"
     if game is None:
@@ -226,9 +229,9 @@ def summary(record: GameRecord, game: Replayed | None, tr: Tr) -> discord.Embed:
         text = f"{players}\n{outcome.capitalize()}.\n" + tr._(
             "This game was recorded before replays were kept."
         )
-        return discord.Embed(title=title, description=text)
-    lines = [*game.rounds, "", *_final(game.table, tr)]
-    return discord.Embed(title=title, description=trim("\n".join(lines), 4096))
+    else:
+        text = "\n".join([*game.rounds, "", *_final(game.table, tr)])
+    return panel(title, [text], [discord.ui.TextDisplay(small(note))] if note else [])
 
 
 def game_file_name(record: GameRecord) -> str:

@@ -110,6 +110,13 @@ def message(accent: int, top: list[Item], texts: list[str], bottom: list[Item]) 
     return layout_of(container)
 
 
+def panel(title: str, texts: list[str], bottom: Iterable[Item] = ()) -> discord.ui.LayoutView:
+    """A titled answer in the editions' accent: ``title`` as its ``###`` heading, the ``texts``
+    as text blocks (cut to fit, `message`), then the ``bottom`` items (action rows, a media
+    gallery, a small note)."""
+    return message(ACCENT, [heading(f"### {trim(title, 256)}")], texts, list(bottom))
+
+
 def _texts(item: Item) -> list[discord.ui.TextDisplay[Any]]:
     if isinstance(item, discord.ui.TextDisplay):
         return [item]

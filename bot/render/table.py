@@ -12,7 +12,7 @@ from bot.engine.cards import Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
 from bot.i18n import Tr
-from bot.render.layout import ACCENT, MAX_TEXT, block, heading, message, picture, rows, small
+from bot.render.layout import MAX_TEXT, block, heading, message, panel, picture, rows, small
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
@@ -281,9 +281,7 @@ def standings(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
     title, lines = standings_text(tbl, tr)
     rounds = count(game.round_no, "round", tr)
     texts = ["\n".join(lines), small(f"{edition_name(tbl.variant, tr)} · {rounds}")]
-    return message(
-        ACCENT, [heading(f"### {trim(title, 256)}")], texts, list(rows([_rematch_button(tbl, tr)]))
-    )
+    return panel(title, texts, rows([_rematch_button(tbl, tr)]))
 
 
 REMATCH = "r"

@@ -313,7 +313,10 @@ async def test_flip_cards_alike_say_their_backs(uno: LocalDiscord) -> None:
     message = await hand(uno, alice, ch)
     assert {"🟥 red 5 (back: 🩷1)", "🟥 red 5 (back: 🩵2)", "🟦 blue 7"} <= set(labels(message))
     await click(uno, alice, message, "🟥 red 5 (back: 🩵2)")
-    assert [c.name for c in game.hands[table_of(uno, ch).seats[0].id]] == ["red 5 / pink 1", "blue 7 / teal 1"]
+    assert [c.name for c in game.hands[table_of(uno, ch).seats[0].id]] == [
+        "red 5 / pink 1",
+        "blue 7 / teal 1",
+    ]
 
 
 async def test_a_new_hand_message_replaces_the_last(uno: LocalDiscord) -> None:
