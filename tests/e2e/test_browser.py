@@ -4,7 +4,8 @@ table message change, on a desktop and a phone screen. The pages end up in
 ``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; with the card emojis, a
 classic table and a rigged hand of 22 cards in ``artifacts/cards-1280.png`` and ``cards-390.png``,
 a lobby in ``lobby-<width>.png``, a Flip table on its dark side in ``flip-dark-<width>.png``,
-three DOS turns in ``browser-dos.png``, a game's standings in ``standings-<width>.png``.
+three DOS turns in ``browser-dos.png``, a game's standings in ``standings-<width>.png``, a
+/uno stats answer with its chart in ``stats-1280.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
 Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
@@ -32,6 +33,7 @@ from tests.e2e.crashing import ACCEPTS
 from tests.e2e.helpers import (
     bot_of,
     click,
+    command,
     hand,
     labels,
     lobby_message,
@@ -639,17 +641,8 @@ async def test_the_standings_with_card_emojis(cards_env: LocalDiscord, width: in
     """A game of alice, bob and two bots won by alice: the standings message (Components V2, one
     line a player, Rematch) on a desktop and a phone (screenshots
     ``artifacts/standings-<width>.png``): every line whole, nothing sticks out sideways."""
-    env, ch = cards_env, cards_env.channel("uno")
-    alice, bob = env.user("alice"), env.user("bob")
-    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
-    await open_table(env, ch, alice, [bob], bots=2, target_score=50)
-    rig(env, ch, variant="classic", dealer="Bot 2",
-        hands={"alice": ["red 2"], "bob": ["wild draw four", "blue 7"], "Bot 1": ["green 5"],
-               "Bot 2": ["yellow 9", "blue skip"]},
-        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
-    mine = await hand(env, alice, ch)
-    await click(env, alice, mine, next(label for label in labels(mine) if label.endswith("red 2")))
-    await env.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
+    env = cards_env
+    await won_by_alice(env)
     async with chromium(width, height, SCREENSHOT.with_name(f"standings-{width}.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
@@ -659,4 +652,36 @@ async def test_the_standings_with_card_emojis(cards_env: LocalDiscord, width: in
         await expect(standings.get_by_role("button", name="Rematch")).to_be_visible()
         await standings.scroll_into_view_if_needed()
         problems += await overflowing(page, width)
+    assert not problems, problems
+
+
+async def won_by_alice(env: LocalDiscord) -> None:
+    """alice, bob and two bots play to 50 points with the card emojis; alice goes out with 91."""
+    ch, alice, bob = env.channel("uno"), env.user("alice"), env.user("bob")
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await open_table(env, ch, alice, [bob], bots=2, target_score=50)
+    rig(env, ch, variant="classic", dealer="Bot 2",
+        hands={"alice": ["red 2"], "bob": ["wild draw four", "blue 7"], "Bot 1": ["green 5"],
+               "Bot 2": ["yellow 9", "blue skip"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
+    mine = await hand(env, alice, ch)
+    await click(env, alice, mine, next(label for label in labels(mine) if label.endswith("red 2")))
+    await env.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
+
+
+async def test_the_stats_chart_shows_on_the_page(cards_env: LocalDiscord) -> None:
+    """After a finished game, bob asks for alice's /uno stats: its chart (an uploaded PNG shown
+    in the answer's media gallery) loads on the local page from the stand-in's attachment URL
+    (screenshot ``artifacts/stats-1280.png``)."""
+    env = cards_env
+    await won_by_alice(env)
+    await command(env, env.user("bob"), env.channel("uno"), "uno stats", member=env.user("alice"))
+    async with chromium(1280, 900, SCREENSHOT.with_name("stats-1280.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="bob")
+        stats = page.locator("#messages .msg", has_text="alice's UNO record")
+        chart = stats.locator(".gallery img")
+        await expect(chart).to_be_visible(timeout=WAIT_MS)
+        await chart.scroll_into_view_if_needed()
+        assert await chart.evaluate("(img) => img.complete && img.naturalWidth") > 300
     assert not problems, problems
