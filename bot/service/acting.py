@@ -246,7 +246,11 @@ def _game_result(table: Table) -> GameResult:
     assert game is not None
     # The rounds recorded so far: all of them at the game's end; an abandoned round doesn't count.
     return GameResult(
-        **_shared(table), winners=list(game.winners), rounds=table.recorded_rounds, replay=_replay(table)
+        **_shared(table),
+        winners=list(game.winners),
+        rounds=table.recorded_rounds,
+        replay=_replay(table),
+        parent_id=table.parent_id,
     )
 
 
