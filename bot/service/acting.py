@@ -131,7 +131,9 @@ class Change:
             self._over()
             self.posts.append(
                 Post(
-                    self.tr._("Only bots were left at the UNO table, so the game has ended."),
+                    self.tr._("Only bots were left at the {edition} table, so the game has ended.").format(
+                        edition=render.edition_name(table.variant, self.tr)
+                    ),
                     view=render.rematch(table, self.tr),
                 )
             )
