@@ -320,10 +320,12 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             tr, games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
         title = tr._("{name}'s UNO record").format(name=render.plain(who.display_name))
-        texts = [total] + [
-            block(render.edition_name(variant, tr), render.record_text(tr, **counts))
-            for variant, counts in sorted(s.by_variant.items())
-        ]
+        texts = [total]
+        if len(s.by_variant) > 1:  # one edition's record would repeat the total
+            texts += [
+                block(render.edition_name(variant, tr), render.record_text(tr, **counts))
+                for variant, counts in sorted(s.by_variant.items())
+            ]
         games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
         if not games:
             await interaction.followup.send(view=panel(title, texts), allowed_mentions=NONE)

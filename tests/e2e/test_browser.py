@@ -697,4 +697,7 @@ async def test_the_stats_chart_shows_on_the_page(cards_env: LocalDiscord) -> Non
         await expect(chart).to_be_visible(timeout=WAIT_MS)
         await chart.scroll_into_view_if_needed()
         assert await chart.evaluate("(img) => img.complete && img.naturalWidth") > 300
+        # Discord's timestamps read as the reader's clock, never as raw <t:…:R> markup.
+        await expect(stats.locator(".timestamp").first).to_be_visible(timeout=WAIT_MS)
+        assert "<t:" not in await stats.inner_text()
     assert not problems, problems
