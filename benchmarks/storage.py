@@ -50,6 +50,7 @@ from typing import Any
 from bot.engine.ai import random_action
 from bot.engine.game import Game
 from bot.storage import Storage
+from bot.storage.common import collector_paused
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
@@ -201,9 +202,10 @@ async def restore(make: Make, games: int, seed: int) -> dict[str, Any]:
     start = time.perf_counter()
     storage = make()
     await storage.open()
-    snapshots = await storage.load_tables()
-    loaded = time.perf_counter()
-    restored = [Game.from_dict(s["game"]) for s in snapshots]
+    with collector_paused():  # as the bot restores (`UnoBot.setup_hook`)
+        snapshots = await storage.load_tables()
+        loaded = time.perf_counter()
+        restored = [Game.from_dict(s["game"]) for s in snapshots]
     done = time.perf_counter()
     await storage.close()
     if len(restored) != games:

@@ -28,6 +28,7 @@ from bot.service import TableService, threads
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import Storage
+from bot.storage.common import collector_paused
 from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -122,7 +123,8 @@ class UnoBot(commands.AutoShardedBot):
         elif not (self.settings.discord.sync_commands and guild_id):
             # Without a sync the commands are whatever was synced last: none on a new application.
             log.info("commands not synced: set discord.dev_guild_id, or run once with --sync-global")
-        restored = await self.service.restore(self.shards_run.serves)
+        with collector_paused():  # thousands of games parsed and rebuilt: no garbage, many objects
+            restored = await self.service.restore(self.shards_run.serves)
         if restored:
             log.info("restored %d table(s)", restored)
         self.service.leases.start()
