@@ -43,6 +43,18 @@ its moves (it acknowledges before taking the table's lock and saving), so the ti
 user sees the answer (``answered_at``: the callback with content, or the deferred answer's
 ``@original`` edit or followup) is reported beside it.
 
+Shards across processes: ``--processes N --shards S`` runs the UNO bot as N processes (S shards
+split between them in contiguous runs: 2 processes of 4 shards run {0,1} and {2,3}), against one
+stand-in with one guild per shard (successive guilds fall on successive shards) and the tables
+spread over the guilds, table ``i`` in guild ``i % S``; each process serves the tables of its own
+guilds, and restores nothing (the run starts empty). They share one PostgreSQL database with
+``--url`` (a fresh schema, dropped after), else each has its own SQLite file. The first process
+starts alone (it makes the application's card emojis), then the others. The pong run is skipped
+(the pong bot runs no shards). To compare one process with two at the same load per process::
+
+    .venv/bin/python -m benchmarks.load --only uno --think 1 --url "$URL" --processes 1 --shards 2 --tables 100
+    .venv/bin/python -m benchmarks.load --only uno --think 1 --url "$URL" --processes 2 --shards 4 --tables 200
+
 By default the bot runs in its own process (the stand-in and the simulated users in this
 one), as Discord and the bot run on different machines; ``--in-process`` shares one event loop
 (this process's, a plain one). Both bots run on the production bot's event loop
@@ -57,7 +69,7 @@ life) and of this process during the measured window (``DIR/<run>-stand-in.prof`
 
 Prints one JSON line::
 
-    {"tables", "seconds", "uno": {...}, "pong": {...}, "p99_ratio"}
+    {"tables", "seconds", "processes", "shards", "storage", "uno": {...}, "pong": {...}, "p99_ratio"}
 
 where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
 ``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``ack_mean_ms``,
@@ -74,6 +86,12 @@ and the whole machine: other programs running at the same time show as ``machine
 sum) and ``by_kind`` (count, p50, p99 per command or component verb: ``table:hand`` is My hand,
 ``hand:p`` a card played...) and ``gc`` (the bot process's garbage-collector passes in the
 window per generation: ``passes``, ``ms`` in all, ``max_ms``; None with ``--in-process``).
+With shards the UNO run also has ``processes``: per bot process, ``pid``, ``shards``,
+``guilds``, ``tables``, the interaction figures above for the interactions of its guilds
+(``interactions``, ``per_second``, ``ack_p50_ms``, ``ack_p99_ms``...), its own REST calls per
+interaction (``bot_requests_per_interaction``, counted by the process), its ``cpu`` (cores) and
+``bot_cpu_ms_per_interaction``, ``gc``, ``rss_mb`` and ``rss_kb_growth``; the run's own figures
+are the combined ones (``cpu.bot`` the sum of the processes', ``gc`` None with several).
 ``p99_ratio`` is the UNO p99 over the pong p99. Progress, the
 busiest routes, error samples and the machine go to stderr. The exit status is 1 if an
 interaction went unacknowledged or the stand-in answered any request with an error.
