@@ -126,6 +126,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from benchmarks import loopstats
 from benchmarks.storage import fresh_schema
 from bot.client import UnoBot, point_at
 from bot.local import local_settings
@@ -420,6 +421,8 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     # as the production bot does (they end with it: their pool's pipes close).
     MP.current_process().daemon = False
     profiler = cProfile.Profile(time.thread_time) if spec.profile else None
+    # `UNO_LOOP_STATS=DIR`: the loop's stretches in CPU time (benchmarks/loopstats.py).
+    loop_stats = loopstats.install() if os.environ.get(loopstats.ENV) else None
     passes = GcPasses()
     gc.callbacks.append(passes)
     if profiler is not None:
@@ -433,6 +436,9 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
             profiler.dump_stats(spec.profile)
         if spec.gc_log:
             Path(spec.gc_log).write_text(json.dumps(passes.passes))
+        if loop_stats is not None:
+            shards = "".join(f"-{n}" for n in spec.shard_ids)  # one file per process with shards
+            loop_stats.dump(str(Path(os.environ[loopstats.ENV]) / f"{spec.kind}{shards}-loop.json"))
 
 
 class BotRunner:
@@ -1240,6 +1246,9 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
                 start = stand_in.clock.now()
                 await asyncio.sleep(args.seconds)
                 end = stand_in.clock.now()
+                if os.environ.get(loopstats.ENV):
+                    window = Path(os.environ[loopstats.ENV]) / f"window-{kind}.json"
+                    window.write_text(json.dumps({"start": start, "end": end}))
             finally:
                 gc.enable()
                 gc.unfreeze()

@@ -18,7 +18,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import UnoButton, UnoSelect, Unreadable
+from bot.components import UnoButton, UnoSelect, Unreadable, dispatch_lean
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
 from bot.i18n import LANGUAGES, translator
@@ -108,6 +108,7 @@ class UnoBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
+        dispatch_lean(self)  # a click is dispatched without rebuilding its whole message
         for lang in LANGUAGES:  # compiled now (about 50 ms each), not in the middle of a game
             translator(lang)
         await self.tree.set_translator(CommandTranslator())  # localized names and descriptions

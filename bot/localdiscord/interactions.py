@@ -15,11 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import limits
-from .limits import ACK_SECONDS, FLAG_EPHEMERAL, FLAG_LOADING, JSON, TOKEN_SECONDS
+from .limits import ACK_SECONDS, ATTACHMENT_SIZE_LIMIT, FLAG_EPHEMERAL, FLAG_LOADING, JSON, TOKEN_SECONDS
 from .records import Channel, InteractionRecord, Message, Role, User
 from .state import State
 
-ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 _OPTION_TYPES = {
     3: "a string",
     4: "an integer",
@@ -446,7 +445,7 @@ def by_token(state: State, token: str, application_id: str | None = None) -> Int
 
 
 def callback(
-    state: State, interaction_id: str, token: str, body: JSON, files: Sequence[tuple[str, int]] = ()
+    state: State, interaction_id: str, token: str, body: JSON, files: Sequence[tuple[str, bytes]] = ()
 ) -> JSON:
     """Handle ``POST /interactions/{id}/{token}/callback`` and return the ``with_response``
     body ``{"interaction": {...}, "resource": {"type", "message"?}}`` (the message only for
@@ -525,7 +524,7 @@ def callback(
 
 
 def followup(
-    state: State, record: InteractionRecord, body: JSON, files: Sequence[tuple[str, int]] = ()
+    state: State, record: InteractionRecord, body: JSON, files: Sequence[tuple[str, bytes]] = ()
 ) -> Message:
     """Handle ``POST /webhooks/{app}/{token}``: a new message, or, after a deferred "thinking"
     response that is still loading, the edit that replaces it (keeping its ephemerality).

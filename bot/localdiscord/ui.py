@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .interactions import CommandUsageError, command_paths
-from .limits import ACK_SECONDS, JSON, LOCALES, DiscordError, walk_components
+from .limits import ACK_SECONDS, JSON, LOCALES, DiscordError, media_of, walk_components
 from .records import Channel, InteractionRecord, Message, User
 
 if TYPE_CHECKING:
@@ -142,8 +142,10 @@ class UI:
              ``/emojis/{id}.png`` serves)}
 
         A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
-        "ephemeral", "loading", "edited", "time", "command", "thread"}`` (``thread``: ``{"id",
-        "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
+        "attachments", "ephemeral", "loading", "edited", "revision", "time", "command", "thread"}``
+        (``attachments``: ``{"url", "filename", "image"}`` of the files that no component or embed
+        shows, `_loose_files`; ``revision``: how many edits the message has had; ``thread``:
+        ``{"id", "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
         lists each text channel of ``channel``'s guild (``guild``, ``guild_id``; ``guilds`` are
         all of them, for the page to choose) followed by its threads (``{"id", "name", "parent",
         "archived"}``); ``commands`` are that guild's and the global ones.
@@ -202,9 +204,11 @@ class UI:
             "content": message.content,
             "embeds": message.embeds,
             "components": message.components,
+            "attachments": _loose_files(message),
             "ephemeral": message.ephemeral,
             "loading": message.loading,
             "edited": message.edited_timestamp is not None,
+            "revision": message.revision,
             "time": message.timestamp[11:19],
             "command": command,
             "thread": _thread_view(message.thread),
@@ -361,3 +365,18 @@ async def _notify(ws: web.WebSocketResponse) -> None:
     """Tell one page that the state changed; a page closing meanwhile is simply gone."""
     with contextlib.suppress(ConnectionError):
         await ws.send_str('{"type": "changed"}')
+
+
+def _loose_files(message: Message) -> list[JSON]:
+    """The message's attachments that none of its components or embeds shows (Discord lists
+    those under the message): ``{"url", "filename", "image"}``, ``image`` for a picture."""
+    shown = {m.get("url") for m in media_of(message.components, message.embeds)}
+    return [
+        {
+            "url": a["url"],
+            "filename": a["filename"],
+            "image": str(a.get("content_type", "")).startswith("image/"),
+        }
+        for a in message.attachments
+        if a.get("url") not in shown
+    ]

@@ -1,5 +1,5 @@
 """Pure rendering: lobbies, tables, hands and events to Discord messages (the lobby, the table and
-the hands as Components V2 layouts; standings as embeds), text and components.
+the hands and the standings as Components V2 layouts), text and components.
 
 Nothing here changes a game; every function takes the table (and a player) and returns what to
 show. Card names are the engine's (``"red draw two"``), with a color emoji before them.
@@ -76,7 +76,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     """The public table message in ``tr``'s language (`bot.render.table.table`; a DOS game's:
     `bot.render.dos.table`)."""
     if isinstance(tbl.game, DosGame):
-        return dos.table(tbl, tr)
+        return dos.table(tbl, tr, faces)
     return _table.table(tbl, tr, faces)
 
 
@@ -94,7 +94,7 @@ def hand(
     `bot.render.dos.hand`)."""
     if isinstance(tbl.game, DosGame):
         assert pick is None or isinstance(pick, dos.DosAction)
-        return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice)
+        return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
     assert pick is None or isinstance(pick, Action)
     return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
 

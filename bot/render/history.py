@@ -1,9 +1,10 @@
 """Past games (``/uno history``): the channel's list, a game's rounds, and the whole game as text.
 
-A stored game is played again through the engine from its replay (``GameResult.replay``), and each
-deal and action is written with the table's own log lines (:func:`~bot.render.log.log_lines`), so
-the file reads as the table's log did, with every player's hand at each deal. Names are the seats'
-names as shown when the game was played, each :func:`~bot.render.words.plain`.
+A stored game of any edition is played again through the engine from its replay
+(``GameResult.replay``, by ``editions.replay_moves``), and each deal and action is written with the
+table's own log lines (:func:`bot.render.log_lines`), so the file reads as the table's log did, with
+every player's hand at each deal (and in DOS the Center Row after each deal and turn). Names are
+the seats' names as shown when the game was played, each :func:`~bot.render.words.plain`.
 """
 
 from __future__ import annotations
@@ -11,16 +12,17 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
-from bot.engine.actions import Action
+from bot.engine.dos.game import DosEvent, DosEventKind, DosGame
+from bot.engine.editions import AnyGame, replay_moves
 from bot.engine.events import EventKind
-from bot.engine.game import Game
-from bot.engine.options import Options
 from bot.i18n import Tr
-from bot.render.log import log_lines
-from bot.render.table import round_summary, standings
+from bot.render import dos, log_lines
+from bot.render.layout import panel, rows, small
+from bot.render.table import round_summary, standings_text
 from bot.render.words import as_label, cards_text, count, edition_name, named, plain, scoring_text, trim
 from bot.storage import GameRecord, GameResult
 from bot.tables import Seat, Table, TableState
@@ -101,22 +103,29 @@ def _line(record: GameRecord, tr: Tr, *, mention: bool) -> tuple[str, str, str]:
     )
 
 
-def history_list(records: Sequence[GameRecord], tr: Tr) -> discord.Embed:
-    """The channel's last games, newest first: edition, date, players, winner and rounds."""
+def history_list(
+    records: Sequence[GameRecord],
+    tr: Tr,
+    select: discord.ui.Item[Any] | None = None,
+    *,
+    here: int | None = None,
+) -> discord.ui.LayoutView:
+    """The channel's last games, newest first: edition, date, the thread it was played in (a
+    game recorded elsewhere than ``here``, the channel asked about), players, winner and rounds
+    (Components V2), with ``select`` (a game to choose) below them."""
     lines = []
     for i, record in enumerate(records, 1):
         edition, players, outcome = _line(record, tr, mention=True)
         when = discord.utils.format_dt(datetime.datetime.fromtimestamp(record.finished_at, datetime.UTC), "f")
-        lines.append(trim(f"**{i}.** {edition} · {when}\n{players} · {outcome}", 400))
-    embed = discord.Embed(
-        title=tr._("Last UNO games in this channel"),
-        description="\n".join(lines) or tr._("No game has been recorded in this channel yet."),
-    )
+        channel = record.result.channel_id
+        where = f" · <#{channel}>" if here is not None and channel != here else ""
+        lines.append(trim(f"**{i}.** {edition} · {when}{where}\n{players} · {outcome}", 400))
+    texts = ["\n".join(lines) or tr._("No game has been recorded in this channel yet.")]
     if records:
-        embed.set_footer(
-            text=tr._("Choose one below: its rounds, and for its players the whole game as a file.")
+        texts.append(
+            small(tr._("Choose one below: its rounds, and for its players the whole game as a file."))
         )
-    return embed
+    return panel(tr._("Last games in this channel"), texts, rows([select] if select is not None else []))
 
 
 def history_options(records: Sequence[GameRecord], tr: Tr) -> list[discord.SelectOption]:
@@ -148,14 +157,12 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
         raise ValueError(f"game {result.game_id} has no replay")
     players = list(replay["players"])
     seats = [Seat(p, str(n)) for p, n in zip(players, replay["names"], strict=True)]
-    game = Game(
-        players, variant=replay["variant"], options=Options.parse(replay["options"]), seed=int(replay["seed"])
-    )
+    game, moves = replay_moves(replay)
     table = Table(
         result.guild_id,
         result.channel_id,
         seats[0],
-        variant=game.variant.id,
+        variant=str(replay["variant"]),
         options=game.options,
         state=TableState.PLAYING,
         seats=seats,
@@ -163,8 +170,8 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
         game_id=result.game_id,
     )
     lines = [
-        tr._("UNO game {id}: {edition}, ended {when}").format(
-            id=result.game_id, edition=edition_name(game.variant.id, tr), when=_when(record.finished_at)
+        tr._("Game {id}: {edition}, ended {when}").format(
+            id=result.game_id, edition=edition_name(table.variant, tr), when=_when(record.finished_at)
         ),
         tr._("Scoring: {scoring}").format(scoring=scoring_text(game.options, tr)),
         tr._("Seats: {seats}").format(
@@ -173,26 +180,34 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
     ]
     rounds: list[str] = []
     holds = tr._("  {name} holds {cards}")
-    for seat, text in replay["journal"]:
-        if seat is None:
+    for player, events in moves:
+        if player is None:
             lines.append("")
-            lines += log_lines(table, game.start_round(), tr)
-            lines += [
-                holds.format(name=named(table, p, tr), cards=cards_text(_cards(game, p), game.side, tr))
-                for p in game.seated
-            ]
+            lines += log_lines(table, events, tr)
+            lines += _row(game, tr)
+            lines += [holds.format(name=named(table, p, tr), cards=_held(game, p, tr)) for p in game.seated]
             continue
-        events = game.apply(players[seat], Action.parse(text))
         lines += log_lines(table, events, tr)
-        if any(e.kind is EventKind.ROUND_OVER for e in events):
+        turn_ended = any(e.kind is DosEventKind.TURN_ENDED for e in events if isinstance(e, DosEvent))
+        if turn_ended and not game.round_over:
+            lines += _row(game, tr)  # the row after the turn's discards, refill and bonus cards
+        if any(e.kind in (EventKind.ROUND_OVER, DosEventKind.ROUND_OVER) for e in events):
             rounds.append(round_summary(table, game.round_winner, game.round_points, tr))
     lines.append("")
     lines += _final(table, tr)
     return Replayed(table, rounds, _fitted(lines, tr))
 
 
-def _cards(game: Game, player: str) -> list[str]:
-    return [c.name for c in game.hands[player]]
+def _held(game: AnyGame, player: str, tr: Tr) -> str:
+    """A player's hand, as the table's edition writes cards."""
+    if isinstance(game, DosGame):
+        return dos.held_text(game.hands[player], tr)
+    return cards_text([c.name for c in game.hands[player]], game.side, tr)
+
+
+def _row(game: AnyGame, tr: Tr) -> list[str]:
+    """DOS's Center Row as one line (UNO's start card is in its deal's log lines)."""
+    return ["  " + dos.row_text(game, tr)] if isinstance(game, DosGame) else []
 
 
 def _final(table: Table, tr: Tr) -> list[str]:
@@ -202,8 +217,8 @@ def _final(table: Table, tr: Tr) -> list[str]:
     if not game.game_over:
         scores = " · ".join(f"{named(table, k, tr)} {v}" for k, v in game.scores.items())
         return [tr._("The game ended before anyone won. Scores: {scores}").format(scores=scores)]
-    embed = standings(table, tr)
-    return [str(embed.title), str(embed.description)]
+    title, lines = standings_text(table, tr)
+    return [title, *lines]
 
 
 def _fitted(lines: list[str], tr: Tr) -> str:
@@ -216,9 +231,10 @@ def _fitted(lines: list[str], tr: Tr) -> str:
     return cut[: cut.rfind("\n")] + note
 
 
-def summary(record: GameRecord, game: Replayed | None, tr: Tr) -> discord.Embed:
-    """A game's private summary: each round's winner and points, and how it ended (``game``:
-    its replay; None for a game recorded without one, summed up from its result alone)."""
+def summary(record: GameRecord, game: Replayed | None, tr: Tr, note: str = "") -> discord.ui.LayoutView:
+    """A game's private summary (Components V2): each round's winner and points, and how it
+    ended (``game``: its replay; None for a game recorded without one, summed up from its result
+    alone), then ``note`` (why no file comes with it) in small text."""
     result = record.result
     title = f"{_edition(result.variant, tr)} · {_when(record.finished_at)}"
     if game is None:
@@ -226,9 +242,9 @@ def summary(record: GameRecord, game: Replayed | None, tr: Tr) -> discord.Embed:
         text = f"{players}\n{outcome.capitalize()}.\n" + tr._(
             "This game was recorded before replays were kept."
         )
-        return discord.Embed(title=title, description=text)
-    lines = [*game.rounds, "", *_final(game.table, tr)]
-    return discord.Embed(title=title, description=trim("\n".join(lines), 4096))
+    else:
+        text = "\n".join([*game.rounds, "", *_final(game.table, tr)])
+    return panel(title, [text], [discord.ui.TextDisplay(small(note))] if note else [])
 
 
 def game_file_name(record: GameRecord) -> str:

@@ -13,7 +13,8 @@ import pytest
 
 from bot.localdiscord import CommandUsageError, parse_command_line, point_discord_py_at, start_stand_in
 from bot.localdiscord.interactions import start
-from bot.localdiscord.testing import LocalDiscord
+from bot.localdiscord.limits import ATTACHMENT_SIZE_LIMIT
+from bot.localdiscord.testing import LocalDiscord, png
 
 from .demo_bot import DemoBot
 
@@ -169,6 +170,44 @@ async def test_files_become_attachments(env: LocalDiscord) -> None:
     [stored] = env.stand_in.messages(env.channel("uno"))
     assert [(a["filename"], a["size"]) for a in stored.attachments] == [("scores.txt", 7)]
     assert [a.filename for a in sent.attachments] == ["scores.txt"]
+
+
+async def test_uploads_are_served_and_shown_on_the_page(env: LocalDiscord) -> None:
+    """An uploaded file is kept and served at its attachment's URL, as Discord's CDN serves it;
+    a Components V2 gallery's ``attachment://`` picture becomes that URL; the page lists the
+    files nothing shows (a picture to show inline). More than 10 files, or one over the upload
+    limit, is refused as Discord refuses it, and nothing is posted."""
+    channel = env.client.get_channel(env.channel("uno").id)
+    assert isinstance(channel, discord.TextChannel)
+    image = png(40, 30)
+    gallery = discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://chart.png"))
+    view = discord.ui.LayoutView().add_item(discord.ui.Container(gallery))
+    files = [discord.File(io.BytesIO(image), "chart.png"), discord.File(io.BytesIO(b"alice 3"), "scores.txt")]
+    sent = await channel.send(view=view, files=files)
+    [stored] = env.stand_in.messages(env.channel("uno"))
+    chart, scores = stored.attachments
+    assert chart["content_type"] == "image/png" and chart["url"].startswith(
+        env.stand_in.base_url + "/attachments/"
+    )
+    assert await sent.attachments[0].read() == image and await sent.attachments[1].read() == b"alice 3"
+    shown = next(c for c in stored.all_components() if c["type"] == 12)["items"][0]["media"]["url"]
+    assert shown == chart["url"]
+    page = env.stand_in.ui.snapshot(env.user("alice"), env.channel("uno"))
+    [message] = [m for m in page["messages"] if m["id"] == str(stored.id)]
+    assert message["attachments"] == [{"url": scores["url"], "filename": "scores.txt", "image": False}]
+    async with aiohttp.ClientSession() as session, session.get(chart["url"] + "x") as wrong:
+        assert wrong.status == 404
+
+    env.expect_error(50035)
+    with pytest.raises(discord.HTTPException) as many:
+        await channel.send("too many", files=[discord.File(io.BytesIO(b"x"), f"{n}.txt") for n in range(11)])
+    assert many.value.code == 50035 and "Must be 10 or fewer in length" in many.value.text
+    env.expect_error(40005)
+    big = discord.File(io.BytesIO(b"x" * (ATTACHMENT_SIZE_LIMIT + 1)), "big.bin")
+    with pytest.raises(discord.HTTPException) as large:
+        await channel.send("too large", file=big)
+    assert large.value.status == 413 and large.value.code == 40005
+    assert env.stand_in.messages(env.channel("uno")) == [stored]
 
 
 async def test_browser_page_endpoints(env: LocalDiscord) -> None:
