@@ -117,11 +117,11 @@ def find_command(
     return top, scope, chain, leaf
 
 
-def command_paths(state: State, locale: str = "en-US") -> list[JSON]:
-    """Every invocable slash command as ``{"path": "uno new", "description", "options":
-    [{"name", "type", "description", "required", "choices"}]}`` (for autocomplete), as a client
-    in ``locale`` shows them: names, descriptions and choices in its language where the command
-    has them (``*_localizations``), as Discord's client does."""
+def command_paths(state: State, locale: str = "en-US", guild_id: int | None = None) -> list[JSON]:
+    """Every slash command invocable in the guild (default: the first) as ``{"path": "uno new",
+    "description", "options": [{"name", "type", "description", "required", "choices"}]}`` (for
+    autocomplete), as a client in ``locale`` shows them: names, descriptions and choices in its
+    language where the command has them (``*_localizations``), as Discord's client does."""
     out: list[JSON] = []
 
     def visit(prefix: list[str], node: JSON) -> None:
@@ -148,7 +148,7 @@ def command_paths(state: State, locale: str = "en-US") -> list[JSON]:
             visit([*prefix, localized(sub, "name", locale)], sub)
 
     seen: set[str] = set()
-    for scope in (state.guild_id, None):
+    for scope in (guild_id or state.guild_id, None):
         for command in state.commands.get(scope, []):
             if command.get("type", 1) == 1 and command["name"] not in seen:
                 seen.add(command["name"])

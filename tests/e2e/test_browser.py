@@ -255,6 +255,39 @@ async def make_a_move(hand: Any) -> re.Pattern[str]:
     return re.compile(re.escape(f"alice played {card} → {name}"))
 
 
+@pytest.fixture
+def two_servers(tmp_path: Path) -> LocalDiscord:
+    """The production bot serving two guilds (its commands synced globally, as a sharded bot's),
+    with alice in both: #uno in the first, #cards in "Second Server"."""
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", shards=(1, None)),
+        users=("alice",),
+        channels=("uno",),
+        clock=StillClock(),
+    )
+    env.stand_in.add_guild("Second Server", channels=("cards",))
+    return env
+
+
+async def test_choose_a_server_in_chromium(two_servers: LocalDiscord) -> None:
+    """With several servers the page offers them: alice picks the second, sees its channel alone,
+    and her /uno new opens a lobby there."""
+    async with chromium() as (page, problems):
+        await page.goto(two_servers.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        servers = page.locator("#guilds")
+        await expect(servers).to_be_visible(timeout=WAIT_MS)
+        await servers.select_option(label="Second Server")
+        await expect(page.locator("#chan option")).to_have_text(["cards"], timeout=WAIT_MS)
+        line = page.locator("#line")
+        await line.fill(ENGLISH["new"])
+        await line.press("Enter")
+        await expect(page.locator("#messages .msg", has_text=ENGLISH["lobby"])).to_be_visible(timeout=WAIT_MS)
+    cards = two_servers.stand_in.channel("cards")
+    assert lobby_message(two_servers, cards).channel is cards
+    assert not problems, problems
+
+
 async def test_side_panel_keeps_the_newest_private_messages(browser_env: LocalDiscord) -> None:
     """The side panel shows the newest five private messages; the older ones wait behind a link."""
     async with chromium() as (page, problems):

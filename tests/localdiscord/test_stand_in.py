@@ -329,3 +329,29 @@ async def test_each_user_has_a_locale_their_interactions_carry(env: LocalDiscord
     channel = stand_in.channels[0]
     record = start(stand_in.state, zoe, channel, 3, {"custom_id": "x", "component_type": 2})
     assert (record.payload["locale"], record.payload["guild_locale"]) == ("pt-BR", "es-ES")
+
+
+async def test_the_page_chooses_among_several_guilds(env: LocalDiscord) -> None:
+    """With several guilds (a bot's shards), the page lists them all; a guild's view has its own
+    channels and the commands usable there (/demo is synced to the first guild only); ``?guild=``
+    opens its first channel, and a channel brings its guild with it."""
+    stand_in = env.stand_in
+    second = stand_in.add_guild("Second", channels=("lounge", "games"))
+    lounge = stand_in.channel("lounge")
+    url = stand_in.base_url + "/ui/state"
+    async with aiohttp.ClientSession() as session:
+        first = await (await session.get(url)).json()
+        chosen = await (await session.get(url, params={"guild": str(second.id)})).json()
+        by_channel = await (await session.get(url, params={"channel": str(lounge.id)})).json()
+    guilds = [{"id": str(g.id), "name": g.name} for g in stand_in.guilds]
+    assert len(guilds) == 2 and first["guilds"] == chosen["guilds"] == guilds
+    assert (first["guild_id"], [c["name"] for c in first["channels"]]) == (guilds[0]["id"], ["uno"])
+    assert any(c["path"].startswith("demo ") for c in first["commands"])
+    assert (chosen["guild"], chosen["guild_id"], chosen["channel"]) == (
+        "Second",
+        str(second.id),
+        str(lounge.id),
+    )
+    assert [c["name"] for c in chosen["channels"]] == ["lounge", "games"]
+    assert chosen["commands"] == []
+    assert (by_channel["guild_id"], by_channel["channel"]) == (str(second.id), str(lounge.id))
