@@ -67,10 +67,11 @@ def run(
     decision through ``Game.apply_listed`` (the search's unvalidated path) instead of ``apply``."""
     decisions = 0
     names = _players(players)
+    rng = random.Random(seed * 7_919)  # the agents' one generator, as rlcard's loop has one
     gc.collect()
     start, wall = time.process_time(), time.perf_counter()
     for i in range(games):
-        game, rng, apply, agent = _deal(variant, names, options, seed, i, listed)
+        game, apply, agent = _deal(variant, names, options, seed, i, listed)
         while not game.round_over:
             player = game.pending.player
             assert player is not None
@@ -97,14 +98,14 @@ def run(
 
 def _deal(
     variant: str, names: list[str], options: Options, seed: int, i: int, listed: bool
-) -> tuple[Any, random.Random, Callable[[str, Any], object], Callable[[Any, str, random.Random], Any]]:
-    """Round ``i`` of a run: its game (:func:`new_game`), dealt; the random agent's generator; how
-    the game applies an action (``apply_listed`` with ``listed``, not in DOS); the agent."""
+) -> tuple[Any, Callable[[str, Any], object], Callable[[Any, str, random.Random], Any]]:
+    """Round ``i`` of a run: its game (:func:`new_game`), dealt; how the game applies an action
+    (``apply_listed`` with ``listed``, not in DOS); the random agent."""
     game = new_game(variant, names, options, seed * 1_000_003 + i)
     game.start_round()
     apply = game.apply_listed if listed and isinstance(game, Game) else game.apply
     agent = dos_random_action if isinstance(game, DosGame) else random_action
-    return game, random.Random(seed * 7_919 + i), apply, agent
+    return game, apply, agent
 
 
 def decision_times(
@@ -114,8 +115,9 @@ def decision_times(
     of :func:`run`, sorted."""
     timings: list[int] = []
     clock = time.perf_counter_ns
+    rng = random.Random(seed * 7_919)
     for i in range(games):
-        game, rng, apply, agent = _deal(variant, names, options, seed, i, listed)
+        game, apply, agent = _deal(variant, names, options, seed, i, listed)
         while not game.round_over:
             player = game.pending.player
             assert player is not None
