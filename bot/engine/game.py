@@ -779,8 +779,8 @@ class Game:
         notes = self._notes.get(player)
         if notes is None:
             notes = self._notes[player] = []
-        elif notes:
-            notes[:] = [n for n in notes if n[3] > shed]  # those still held (see unfollowed)
+        elif len(notes) >= UNFOLLOWED_KEPT:  # keep the latest that may still be held
+            notes[:] = [n for n in notes if n[3] > shed]  # (others are left out of unfollowed)
         side = self.side
         top = self.discard_pile[-1]
         rank = (top.light if side is Side.LIGHT else top.back).rank
