@@ -56,6 +56,17 @@ from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind
 from bot.engine.scoring import game_end, score_round
 from bot.engine.variants import Variant, get_variant
 
+# Enum members read on every decision, bound once: in Python 3.11 reading ``PendingKind.TURN``
+# goes through ``EnumType.__getattr__``'s hook, about ten times the cost of reading a global.
+_PENDING_TURN, _PENDING_DRAW_DECISION = PendingKind.TURN, PendingKind.DRAW_DECISION
+_PENDING_CHALLENGE, _PENDING_PENALTY, _PENDING_HOWLER = (
+    PendingKind.CHALLENGE,
+    PendingKind.PENALTY,
+    PendingKind.HOWLER,
+)
+_LIGHT, _KIND_PLAY, _KIND_DRAW = Side.LIGHT, ActionKind.PLAY, ActionKind.DRAW
+_PLAYED, _DRAWN = EventKind.CARD_PLAYED, EventKind.CARDS_DRAWN
+
 SCHEMA_VERSION = 1
 HAND_SIZE = 7
 LEFT, RIGHT = 1, -1
@@ -426,9 +437,9 @@ class Game:
         return face.color is self.color or face.rank is top.rank
 
     def _holds_color(self, player: str, color: Color | None) -> bool:
-        side = self.side
+        light = self.side is _LIGHT
         for card in self.hands[player]:
-            f = card.face(side)
+            f = card.light if light else card.back  # card.face, without a call per card
             if f.color is color and not f.wild:
                 return True
         return False
@@ -528,8 +539,8 @@ class Game:
         out: list[Action] = []
         hand = self.hands[player]
         kind = p.kind
-        if kind is PendingKind.TURN:
-            light, color = self.side is Side.LIGHT, self.color
+        if kind is _PENDING_TURN:
+            light, color = self.side is _LIGHT, self.color
             top = self.discard_pile[-1]
             top_rank = (top.light if light else top.back).rank
             bluff_ok = not self._no_bluffing or not self._holds_color(player, color)
@@ -546,22 +557,22 @@ class Game:
                     continue
                 listed.append(card)
                 if face.wild or face.rank in special:
-                    out.extend(self._expand(ActionKind.PLAY, player, card))
+                    out.extend(self._expand(_KIND_PLAY, player, card))
                 else:
                     out.append(_PLAY_ACTIONS[card])
             out.append(DRAW)
-        elif kind is PendingKind.DRAW_DECISION:
+        elif kind is _PENDING_DRAW_DECISION:
             assert self.drawn is not None
             out.extend(self._expand(ActionKind.PLAY_DRAWN, player, self.drawn))
             if HouseRule.FORCED_PLAY not in self.options.house_rules:
                 out.append(_KEEP)
-        elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
-            out.append(_REVEAL if kind is PendingKind.HOWLER else _ACCEPT)
-            if kind is PendingKind.CHALLENGE:
+        elif kind in (_PENDING_PENALTY, _PENDING_CHALLENGE, _PENDING_HOWLER):
+            out.append(_REVEAL if kind is _PENDING_HOWLER else _ACCEPT)
+            if kind is _PENDING_CHALLENGE:
                 out.append(_CHALLENGE)
             for card in dict.fromkeys(hand):
                 if effects.answer(self, card.face(self.side)):
-                    out.extend(self._expand(ActionKind.PLAY, player, card))
+                    out.extend(self._expand(_KIND_PLAY, player, card))
         elif kind is PendingKind.COLOR:
             out.extend(_actions(ActionKind.CHOOSE_COLOR, None, self.colors))
         elif kind is PendingKind.DISCARD:
@@ -571,7 +582,7 @@ class Game:
 
     def _expand(self, kind: ActionKind, player: str, card: Card) -> Sequence[Action]:
         side = self.side
-        if (card.light if side is Side.LIGHT else card.back).rank not in self._target_ranks:
+        if (card.light if side is _LIGHT else card.back).rank not in self._target_ranks:
             return _EXPANDED[kind, card, side]
         targets = [t for t in self.seated if t != player]
         return [Action(kind, card, c, t) for c in _named_colors(card, side) for t in targets]
@@ -596,12 +607,12 @@ class Game:
         """
         kind = action.kind
         card = action.card
-        if kind is ActionKind.PLAY and card.__class__ is Card:  # the most common: no lookup
+        if kind is _KIND_PLAY and card.__class__ is Card:  # the most common: no lookup
             events = self.play(player, card, color=action.color, target=action.target)
             if self._journal is not None:
                 self._journal.append((player, action))
             return events
-        if kind is ActionKind.DRAW:  # the next most common
+        if kind is _KIND_DRAW:  # the next most common
             events = self.draw(player)
             if self._journal is not None:
                 self._journal.append((player, action))
@@ -629,16 +640,16 @@ class Game:
         not returned.
         """
         kind = action.kind
-        if kind is ActionKind.PLAY and action.card is not None:
+        if kind is _KIND_PLAY and action.card is not None:
             card = action.card
-            if self.pending.kind is PendingKind.TURN:
+            if self.pending.kind is _PENDING_TURN:
                 self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
                 self._play(player, card, action.color, action.target)
             else:
                 how = effects.answer(self, card.face(self.side))
                 assert how is not None
                 self._answer(player, card, action.color, how)
-        elif kind is ActionKind.DRAW:
+        elif kind is _KIND_DRAW:
             self.catchable.clear()
             self._note_unfollowed(player)
             self._draw_for_turn(player)
@@ -727,17 +738,17 @@ class Game:
             raise NotYourTurn()
         found = card if card.__class__ is Card and card in self.hands[player] else self._find(player, card)
         named = color if color is None or color.__class__ is Color else _as_color(color)
-        if p.kind is PendingKind.TURN:
-            face = found.light if self.side is Side.LIGHT else found.back
+        if p.kind is _PENDING_TURN:
+            face = found.light if self.side is _LIGHT else found.back
             if face.wild or face.rank in self._target_ranks:
                 self._validate_play(player, found, named, target)
             elif face.color is not self.color and face.rank is not self.top.rank:
                 raise IllegalPlay()  # (the rest of _validate_play concerns wilds and targets)
             self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
             self._play(player, found, named, target)
-        elif p.kind is PendingKind.DRAW_DECISION:
+        elif p.kind is _PENDING_DRAW_DECISION:
             raise NotExpected("Play the card you drew, or keep it.")
-        elif p.kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
+        elif p.kind in (_PENDING_PENALTY, _PENDING_CHALLENGE, _PENDING_HOWLER):
             how = effects.answer(self, found.face(self.side))
             if how is None:
                 raise IllegalPlay("That card can't answer this. Accept it, or answer with a card that can.")
@@ -759,13 +770,13 @@ class Game:
         p = self.pending
         if (
             p.player != player
-            or p.kind is not PendingKind.TURN
+            or p.kind is not _PENDING_TURN
             or self.round_over
             or self.game_over
             or player in self.out
             or player not in self.hands
         ):
-            self._expect(player, PendingKind.TURN)  # raises the reason
+            self._expect(player, _PENDING_TURN)  # raises the reason
         self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
         self._note_unfollowed(player)
         self._draw_for_turn(player)
@@ -850,7 +861,7 @@ class Game:
         self._check_actor(player)
         if self.pending.player != player:
             raise NotYourTurn()
-        if self.pending.kind is not PendingKind.DRAW_DECISION or self.drawn is None:
+        if self.pending.kind is not _PENDING_DRAW_DECISION or self.drawn is None:
             raise NotPlayable()
         named = _as_color(color)
         self._validate_play(player, self.drawn, named, target)
@@ -1184,7 +1195,7 @@ class Game:
         *,
         answer: bool = False,
     ) -> None:
-        if self.side is Side.LIGHT:
+        if self.side is _LIGHT:
             face, top = card.light, self.discard_pile[-1].light
         else:
             face, top = card.back, self.discard_pile[-1].back
@@ -1255,7 +1266,7 @@ class Game:
     def _give(self, player: str, cards: list[Card], reason: str) -> None:
         names = [cards[0].name] if len(cards) == 1 else [c.name for c in cards]  # mostly one card
         data = {"count": len(cards), "cards": names, "reason": reason}
-        self._events.append(_new_event(Event, (EventKind.CARDS_DRAWN, player, data)))  # emit, inlined
+        self._events.append(_new_event(Event, (_DRAWN, player, data)))  # emit, inlined
         if cards:
             self.hands[player].extend(cards)
             self.called.discard(player)  # a call lapses when the hand grows
@@ -1445,12 +1456,10 @@ class Game:
             self.set_turn(victim)
             return
         if answerable and rank in self._victim_ranks:  # effects.victim_decides
-            kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
+            kind = _PENDING_CHALLENGE if rank.is_restricted else _PENDING_PENALTY
             # A challenge judges the hand as it was when the wild was played (now), not as it is
             # when challenged: a catch may add cards meanwhile (docs/rules.md §1.9).
-            guilty = (
-                self._holds_color(source, prev_color) if kind is PendingKind.CHALLENGE and source else None
-            )
+            guilty = self._holds_color(source, prev_color) if kind is _PENDING_CHALLENGE and source else None
             self.pending = Pending(
                 kind, victim, source=source, rank=rank, total=total, prev_color=prev_color, guilty=guilty
             )
@@ -1475,14 +1484,14 @@ class Game:
         hand.remove(card)
         if player in self._notes:
             self._shed(player)
-        face = card.light if self.side is Side.LIGHT else card.back
-        if face.wild and hand and not jump_in and self.pending.kind is PendingKind.TURN:
+        face = card.light if self.side is _LIGHT else card.back
+        if face.wild and hand and not jump_in and self.pending.kind is _PENDING_TURN:
             self._note_unfollowed(player)  # a wild from the hand: it chose not to follow either
         self.discard_pile.append(card)
         prev_color = self.color
         self.color = face.color if face.color is not None else color
         data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
-        self._events.append(_new_event(Event, (EventKind.CARD_PLAYED, player, data)))  # emit, inlined
+        self._events.append(_new_event(Event, (_PLAYED, player, data)))  # emit, inlined
         if not hand:
             effects.last_card(self, player, face)
             self._end_round(player)
