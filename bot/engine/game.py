@@ -23,7 +23,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any, NamedTuple, NoReturn, cast
+from typing import Any, NamedTuple, NoReturn, TypeVar, cast
 
 from bot.engine import effects
 from bot.engine.actions import Action, ActionKind
@@ -2101,20 +2101,24 @@ _OWN_DECISIONS = frozenset(
 )
 
 
-class _Made(dict[Any, Any]):
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Made(dict[_K, _V]):
     """A cache that makes a missing value with ``make``: ``made[key]`` costs a dict lookup, less
     than a call to a ``functools.cache``d function (asked several times a decision)."""
 
-    def __init__(self, make: Callable[[Any], Any]) -> None:
+    def __init__(self, make: Callable[[_K], _V]) -> None:
         super().__init__()
         self.make = make
 
-    def __missing__(self, key: Any) -> Any:
+    def __missing__(self, key: _K) -> _V:
         value = self[key] = self.make(key)
         return value
 
 
-_PLAY_ACTIONS = _Made(lambda card: Action(ActionKind.PLAY, card))
+_PLAY_ACTIONS: _Made[Card, Action] = _Made(lambda card: Action(ActionKind.PLAY, card))
 """Playing each card, with no color nor target (actions are immutable: shared)."""
 
 
@@ -2136,13 +2140,15 @@ def _named_colors(card: Card, side: Side) -> tuple[Color | None, ...]:
     return _NO_COLOR
 
 
-_EXPANDED = _Made(lambda key: _actions(key[0], key[1], _named_colors(key[1], key[2])))
+_EXPANDED: _Made[tuple[ActionKind, Card, Side], tuple[Action, ...]] = _Made(
+    lambda key: _actions(key[0], key[1], _named_colors(key[1], key[2]))
+)
 """``(kind, card, side)``: the actions of a card that needs no target (see ``Game._expand``)."""
 
 
-_TURNS = _Made(lambda player: Pending(PendingKind.TURN, player))
+_TURNS: _Made[str, Pending] = _Made(lambda player: Pending(PendingKind.TURN, player))
 """An ordinary turn of each player (``Pending`` is immutable: shared)."""
-_DRAW_DECISIONS = _Made(lambda player: Pending(PendingKind.DRAW_DECISION, player))
+_DRAW_DECISIONS: _Made[str, Pending] = _Made(lambda player: Pending(PendingKind.DRAW_DECISION, player))
 """Each player's decision on a drawn playable card."""
 
 
