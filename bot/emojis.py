@@ -17,7 +17,8 @@ from collections.abc import Iterable
 import discord
 
 from bot.art import all_faces, card_png, emoji_name
-from bot.engine.cards import Face, Side
+from bot.engine.cards import Side
+from bot.engine.editions import AnyFace
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ class CardEmojis:
         client: discord.Client,
         *,
         enabled: bool = True,
-        faces: Iterable[tuple[Face, Side]] | None = None,
+        faces: Iterable[tuple[AnyFace, Side]] | None = None,
     ) -> None:
         self._client = client
         self.enabled = enabled
@@ -65,10 +66,10 @@ class CardEmojis:
         self.created = 0
         self.seconds = 0.0
 
-    def for_face(self, face: Face, side: Side = Side.LIGHT) -> discord.PartialEmoji | None:
-        """The emoji of ``face`` as drawn for ``side`` (a colored face's own side whatever
-        ``side`` says; `bot.art.emoji_name`), or None while it does not exist (not made yet,
-        making it failed, or card emojis are off)."""
+    def for_face(self, face: AnyFace, side: Side = Side.LIGHT) -> discord.PartialEmoji | None:
+        """The emoji of ``face`` (an UNO face or a DOS card) as drawn for ``side`` (a colored
+        face's own side whatever ``side`` says; `bot.art.emoji_name`), or None while it does not
+        exist (not made yet, making it failed, or card emojis are off)."""
         return self._emojis.get(emoji_name(face, side))
 
     def __len__(self) -> int:

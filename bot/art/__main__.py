@@ -1,4 +1,5 @@
-"""``python -m bot.art --out DIR``: write every face of every edition as ``DIR/<emoji name>.png``.
+"""``python -m bot.art --out DIR``: write every face of every edition (DOS's too) as
+``DIR/<emoji name>.png``.
 
 Files whose bytes are already right are left alone (the folder is the command's cache), so a second
 run writes nothing. ``--sheets`` also writes a contact sheet per edition at the chosen height and at
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from bot.art.faces import all_faces, card_png, edition_faces, emoji_name
 from bot.art.pictures import cards_picture
-from bot.engine.variants import VARIANTS
+from bot.engine.editions import EDITIONS
 
 
 def write(path: Path, data: bytes) -> bool:
@@ -36,10 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     faces = all_faces()
     written = sum(write(args.out / f"{emoji_name(f, s)}.png", card_png(f, s, args.height)) for f, s in faces)
     if args.sheets:
-        for variant in VARIANTS.values():
+        for edition, name in EDITIONS.items():
             for height, suffix in ((args.height, ""), (40, "-40")):
-                sheet = cards_picture(edition_faces(variant), caption=variant.name, height=height, per_row=14)
-                written += write(args.out / f"cards-{variant.id}{suffix}.png", sheet)
+                sheet = cards_picture(edition_faces(edition), caption=name, height=height, per_row=14)
+                written += write(args.out / f"cards-{edition}{suffix}.png", sheet)
     print(f"{len(faces)} faces; {written} files written to {args.out}")
     return 0
 

@@ -1,7 +1,8 @@
-"""Drawing one card face: its field, its big glyph and its color's corner marks.
+"""Drawing one card face: its field, its big glyph and its color's corner marks; a DOS card
+(``DosCard``) also its edition's mark and band.
 
 A face is drawn four times larger than asked and scaled down (smooth edges at every size), and the
-result is kept in memory per (face, side, height). The side matters only for wilds, whose
+result is kept in memory per (face, side, height). The side matters only for UNO's wilds, whose
 four-color field shows the colors of the side they are played on (docs/rules.md §7.5).
 """
 
@@ -14,6 +15,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.art.style import (
+    DOS_MARK,
     FIELD,
     GLYPHS,
     INK,
@@ -28,11 +30,17 @@ from bot.art.style import (
     Part,
     Poly,
     Stroke,
+    Symbol,
+    dos_glyph,
     on_circle,
     text_parts,
 )
-from bot.engine.cards import Color, Face, Side
-from bot.engine.variants import VARIANTS, Variant
+from bot.engine.cards import Color, Side
+from bot.engine.dos.cards import DECK as DOS_DECK
+from bot.engine.dos.cards import DosCard
+from bot.engine.dos.game import VARIANT_ID as DOS
+from bot.engine.editions import EDITIONS, AnyFace
+from bot.engine.variants import VARIANTS
 
 SUPERSAMPLE = 4
 """Faces are drawn this many times larger, then scaled down."""
@@ -41,6 +49,9 @@ ASPECT = 0.75
 
 BADGE = 0.22
 """The corner badge's radius, as a share of the card's width."""
+DOS_BADGE = 0.14
+"""DOS's mark's badge radius (top-right corner), as a share of the card's width: smaller than the
+color's, beside it."""
 Box = tuple[float, float, float]
 """Where a unit-box shape goes: its center x, center y and the pixels per unit."""
 
@@ -50,36 +61,53 @@ def card_size(height: int) -> tuple[int, int]:
     return max(1, round(height * ASPECT)), height
 
 
-def art_side(face: Face, side: Side = Side.LIGHT) -> Side:
-    """The side whose look a face takes: its color's side, or ``side`` for a wild."""
+def art_side(face: AnyFace, side: Side = Side.LIGHT) -> Side:
+    """The side whose look a face takes: its color's side, or ``side`` for an UNO wild; a DOS
+    card has one side, the light one's colors."""
+    if isinstance(face, DosCard):
+        return Side.LIGHT
     return face.color.side if face.color is not None else side
 
 
-def emoji_name(face: Face, side: Side = Side.LIGHT) -> str:
+def emoji_name(face: AnyFace, side: Side = Side.LIGHT) -> str:
     """The face's stable name, valid for a Discord application emoji (2-32 of ``[A-Za-z0-9_]``),
     the same in every edition that has the face: ``uno_red_7``, ``uno_blue_draw_two``,
     ``uno_wild_draw_four``; a wild drawn for the dark side (Flip) starts ``uno_dark_``:
-    ``uno_dark_wild``, ``uno_dark_wild_draw_color``.
+    ``uno_dark_wild``, ``uno_dark_wild_draw_color``. A DOS card's starts ``dos_``: ``dos_red_10``,
+    ``dos_green_wild_number``, ``dos_wild_dos``.
 
+    >>> from bot.engine.cards import Face
     >>> emoji_name(Face.parse("pink skip everyone"))
     'uno_pink_skip_everyone'
     >>> emoji_name(Face.parse("wild"), Side.DARK)
     'uno_dark_wild'
+    >>> emoji_name(DosCard.parse("blue wild number"), Side.DARK)
+    'dos_blue_wild_number'
     """
+    if isinstance(face, DosCard):
+        return "dos_" + face.name.replace(" ", "_")
     dark = "dark_" if face.color is None and side is Side.DARK else ""
     return "uno_" + dark + face.name.replace(" ", "_")
 
 
-def edition_faces(variant: Variant) -> tuple[tuple[Face, Side], ...]:
-    """Every distinct face of an edition's deck with its side, light side first, in deck order."""
+def edition_faces(edition: str) -> tuple[tuple[AnyFace, Side], ...]:
+    """Every distinct face of an edition's deck (``edition``: its id in ``EDITIONS``) with its
+    side, light side first, in deck order.
+
+    Raises:
+        KeyError: ``edition`` is not an edition's id.
+    """
+    if edition == DOS:
+        return tuple(dict.fromkeys((card, Side.LIGHT) for card in DOS_DECK))
+    variant = VARIANTS[edition]
     faces = [(f, Side.LIGHT) for f in variant.light] + [(f, Side.DARK) for f in variant.dark]
     return tuple(dict.fromkeys((f, art_side(f, s)) for f, s in faces))
 
 
-def all_faces() -> tuple[tuple[Face, Side], ...]:
+def all_faces() -> tuple[tuple[AnyFace, Side], ...]:
     """Every distinct face of every edition (faces shared by editions once), editions in the order
-    of ``VARIANTS``."""
-    return tuple(dict.fromkeys(fs for v in VARIANTS.values() for fs in edition_faces(v)))
+    of ``EDITIONS`` (DOS's last)."""
+    return tuple(dict.fromkeys(fs for edition in EDITIONS for fs in edition_faces(edition)))
 
 
 def paint(draw: ImageDraw.ImageDraw, parts: Iterable[Part], box: Box, grow: float = 0) -> None:
@@ -123,7 +151,7 @@ def paint(draw: ImageDraw.ImageDraw, parts: Iterable[Part], box: Box, grow: floa
                 disc(x, y, half, color)
 
 
-def _field(draw: ImageDraw.ImageDraw, face: Face, side: Side, w: int, h: int) -> None:
+def _field(draw: ImageDraw.ImageDraw, face: AnyFace, side: Side, w: int, h: int) -> None:
     if face.color is not None:
         draw.rectangle((0, 0, w, h), fill=FIELD[face.color])
         return
@@ -142,36 +170,63 @@ def badge(draw: ImageDraw.ImageDraw, color: Color, cx: float, cy: float, r: floa
     paint(draw, MARK_SHAPES[MARKS[color]], (cx, cy, r * 0.62))
 
 
+def dos_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """DOS's mark (``DOS_MARK``): an ink badge ringed in paper, the reverse of a color's badge, so
+    it is not read as a color."""
+    ring = max(1.0, r * 0.12)
+    draw.ellipse((cx - r - ring, cy - r - ring, cx + r + ring, cy + r + ring), fill=PAPER)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
+    paint(draw, DOS_MARK, (cx, cy, r * 0.8))
+
+
+def _glyph(face: AnyFace) -> str | Symbol:
+    return dos_glyph(face) if isinstance(face, DosCard) else GLYPHS[face.rank]
+
+
 @cache
-def card_image(face: Face, side: Side = Side.LIGHT, height: int = 128) -> Image.Image:
+def card_image(face: AnyFace, side: Side = Side.LIGHT, height: int = 128) -> Image.Image:
     """The face drawn ``height`` pixels tall (RGBA, transparent round corners; see ``card_size``).
+    A DOS card has a paper band inside its edge and DOS's mark in its top-right corner.
 
     The image is shared (cached): copy it before changing it.
     """
     side = art_side(face, side)
+    dos = isinstance(face, DosCard)
     w, h = card_size(height)
     big_w, big_h = w * SUPERSAMPLE, h * SUPERSAMPLE
     image = Image.new("RGB", (big_w, big_h))
     draw = ImageDraw.Draw(image)
     _field(draw, face, side, big_w, big_h)
     frame = big_w * (0.085 if side is Side.DARK else 0.04)
+    band = big_w * 0.06 if dos else 0
     outline = round(big_w * 0.035)
-    glyph = GLYPHS[face.rank]
-    # Off the middle, away from the corner badge; a wild has none.
-    middle = (big_w / 2, big_h / 2) if face.color is None else (big_w * 0.55, big_h * 0.6)
+    glyph = _glyph(face)
+    # Off the middle, away from the corner badge; a wild has none. A DOS card's under its two.
+    if dos:
+        middle = (big_w * 0.5, big_h * 0.65)
+    elif face.color is None:
+        middle = (big_w / 2, big_h / 2)
+    else:
+        middle = (big_w * 0.55, big_h * 0.6)
     if isinstance(glyph, str):
         parts, width = text_parts(glyph)
-        scale = min(big_w * 0.74 / width, big_h * (0.46 if len(glyph) == 1 else 0.4) / (2 + PEN))
+        tall = 0.42 if dos else 0.46 if len(glyph) == 1 else 0.4
+        scale = min(big_w * 0.74 / width, big_h * tall / (2 + PEN))
     else:
         parts, scale = SYMBOLS[glyph], big_w * 0.33
     box = (*middle, scale)
     paint(draw, parts, box, grow=outline)
     paint(draw, parts, box)
+    r = big_w * BADGE
+    inset = frame + band + r * 1.1
     if face.color is not None:
-        r = big_w * BADGE
-        inset = frame + r * 1.1
         badge(draw, face.color, inset, inset, r)
+    if dos:
+        small = big_w * DOS_BADGE
+        dos_badge(draw, big_w - frame - band - small * 1.3, frame + band + small * 1.3, small)
     radius = big_w * 0.12
+    if band:
+        draw.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius, outline=PAPER, width=round(frame + band))
     draw.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius, outline=INK, width=round(frame))
     alpha = Image.new("L", (big_w, big_h))
     ImageDraw.Draw(alpha).rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius, fill=255)
@@ -187,7 +242,7 @@ def png(image: Image.Image, compress_level: int = 6) -> bytes:
 
 
 @cache
-def card_png(face: Face, side: Side = Side.LIGHT, height: int = 128, *, square: bool = False) -> bytes:
+def card_png(face: AnyFace, side: Side = Side.LIGHT, height: int = 128, *, square: bool = False) -> bytes:
     """The face as PNG bytes, ``height`` pixels tall (see ``card_image``); the same arguments
     always give the same bytes.
 

@@ -1,4 +1,5 @@
-"""Pictures composed from the card faces: a row of cards with a caption, a hand, the table.
+"""Pictures composed from the card faces: a row of cards with a caption, a hand, the table (a
+DOS table's Center Row).
 
 Pure functions returning PNG bytes. A hand of 20 cards takes a few milliseconds once its faces are
 drawn (docs/card-art.md has the figures), but drawing a face the first time takes longer: the service
@@ -15,6 +16,8 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.art.faces import badge, card_image, card_size, png
 from bot.art.style import FIELD, INK
 from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.dos.cards import DosCard
+from bot.engine.editions import AnyFace
 
 BACKGROUND = (49, 51, 56)
 """Behind the cards: the gray of Discord's dark theme, which also frames them on the light theme."""
@@ -27,8 +30,8 @@ GAP = 8
 CAPTION = 18
 """The caption's font size in pixels."""
 
-ArtFace = tuple[Face, Side]
-"""A face and the side it is shown for (which matters only for a wild's field)."""
+ArtFace = tuple[AnyFace, Side]
+"""A face and the side it is shown for (which matters only for an UNO wild's field)."""
 
 
 @cache
@@ -48,30 +51,32 @@ def _caption_width(caption: str) -> int:
 def cards_picture(
     faces: Sequence[ArtFace],
     *,
-    backs: Sequence[ArtFace | None] = (),
+    under: Sequence[Sequence[ArtFace]] = (),
     caption: str = "",
     height: int = 96,
     per_row: int = 10,
 ) -> bytes:
     """A PNG of ``faces`` left to right in rows of ``per_row``, ``height`` pixels tall each, under
-    ``caption`` (one line); with ``backs``, each card's other face (or None) is shown half as tall
-    under it (a Flip hand's inactive faces, docs/rules.md §7).
+    ``caption`` (one line); with ``under``, the faces shown half as tall under each card, side by
+    side (overlapping where they are wider than it): a Flip card's inactive face (docs/rules.md
+    §7), the cards matched onto a DOS pile this turn (§14).
 
     The size is exactly ``(2*PAD + cols*w + (cols-1)*GAP, 2*PAD + caption + rows*row + (rows-1)*GAP)``
     with ``w, _ = card_size(height)``, ``cols = min(per_row, len(faces))`` (at least 1),
     ``caption = CAPTION + GAP`` when given, and ``row = height`` plus ``GAP // 2 + height // 2`` when
-    any back is shown; wider if the caption needs it.
+    any card has faces under it; wider if the caption needs it.
 
     Raises:
-        ValueError: ``height`` or ``per_row`` is below 1, or ``backs`` is given with another length.
+        ValueError: ``height`` or ``per_row`` is below 1, or ``under`` is given with another length.
     """
     if height < 1 or per_row < 1:
         raise ValueError(f"height and per_row must be at least 1, not {height} and {per_row}")
-    if backs and len(backs) != len(faces):
-        raise ValueError(f"{len(backs)} backs for {len(faces)} faces")
+    if under and len(under) != len(faces):
+        raise ValueError(f"faces under {len(under)} cards for {len(faces)} cards")
     w, _ = card_size(height)
     small = height // 2
-    row = height + (GAP // 2 + small if any(backs) else 0)
+    small_w, _ = card_size(small)
+    row = height + (GAP // 2 + small if any(under) else 0)
     cols = max(1, min(per_row, len(faces)))
     rows = max(1, -(-len(faces) // per_row))
     top = PAD + _caption_height(caption)
@@ -83,10 +88,12 @@ def cards_picture(
     for i, (face, side) in enumerate(faces):
         x, y = PAD + (i % per_row) * (w + GAP), top + (i // per_row) * (row + GAP)
         picture.alpha_composite(card_image(face, side, height), (x, y))
-        back = backs[i] if backs else None
-        if back is not None:
-            small_w, _ = card_size(small)
-            picture.alpha_composite(card_image(*back, small), (x + (w - small_w) // 2, y + height + GAP // 2))
+        below = under[i] if under else ()
+        # Side by side, centred; closer (overlapping) where they would be wider than the card.
+        step = min(small_w + GAP // 2, (w - small_w) // max(1, len(below) - 1))
+        left = x + (w - small_w - step * (len(below) - 1)) // 2
+        for n, (face, side) in enumerate(below):
+            picture.alpha_composite(card_image(face, side, small), (left + n * step, y + height + GAP // 2))
     # RGB, fastest compression that still packs flat colors well: a 20-card hand in a few ms.
     return png(picture.convert("RGB"), compress_level=1)
 
@@ -98,11 +105,11 @@ def hand_picture(
     face under it, half as tall (everyone sees the inactive faces, docs/rules.md §7). Sizes as in
     ``cards_picture``; call it off the event loop (``asyncio.to_thread``).
     """
-    faces = [(card.face(side), side) for card in cards]
-    backs = [
-        (card.dark if side is Side.LIGHT else card.light, side.other) if card.dark else None for card in cards
+    faces: list[ArtFace] = [(card.face(side), side) for card in cards]
+    under: list[list[ArtFace]] = [
+        [(card.dark if side is Side.LIGHT else card.light, side.other)] if card.dark else [] for card in cards
     ]
-    return cards_picture(faces, backs=backs, caption=caption, height=height, per_row=per_row)
+    return cards_picture(faces, under=under, caption=caption, height=height, per_row=per_row)
 
 
 def table_picture(
@@ -129,3 +136,18 @@ def table_picture(
         label = _font(CAPTION)
         draw.text((x + chip / 2, y + chip + GAP), color.value, font=label, fill=TEXT, anchor="mt")
     return png(picture.convert("RGB"), compress_level=1)
+
+
+def row_picture(piles: Sequence[Sequence[DosCard]], *, caption: str = "", height: int = 96) -> bytes:
+    """A PNG of a DOS table's Center Row (docs/rules.md §14): each pile's card left to right, pile
+    1 first, in rows of 10, and the cards matched onto it this turn half as tall under it. Sizes
+    as in ``cards_picture``; call it off the event loop (``asyncio.to_thread``).
+
+    Raises:
+        ValueError: a pile is empty, or ``height`` is below 1.
+    """
+    if not all(piles):
+        raise ValueError("an empty pile")
+    faces: list[ArtFace] = [(pile[0], Side.LIGHT) for pile in piles]
+    under = [[(card, Side.LIGHT) for card in pile[1:]] for pile in piles]
+    return cards_picture(faces, under=under, caption=caption, height=height)

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from bot.engine.cards import Color, Rank
+from bot.engine.dos.cards import DosCard, DosKind
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
@@ -305,6 +306,16 @@ CHARACTERS: dict[str, tuple[float, list[Part]]] = {
     "8": (1.0, [_arc(0, -0.53, 0.42), _arc(0, 0.43, 0.52)]),
     "9": (1.0, [_arc(0, -0.43, 0.52), _arc(-0.02, 0.36, 0.54, 0, 125), _line((0.52, 0.36), (0.52, -0.43))]),
     "+": (0.9, [_line((-0.42, 0), (0.42, 0)), _line((0, -0.42), (0, 0.42))]),
+    # Thinner strokes than the numerals', so its four bars stay apart at 40 px (DOS's Wild #).
+    "#": (
+        1.5,
+        [
+            (Stroke(((-0.2, -0.92), (-0.5, 0.92)), PEN * 0.7), False),
+            (Stroke(((0.5, -0.92), (0.2, 0.92)), PEN * 0.7), False),
+            (Stroke(((-0.72, -0.36), (0.78, -0.36)), PEN * 0.7), False),
+            (Stroke(((-0.78, 0.36), (0.72, 0.36)), PEN * 0.7), False),
+        ],
+    ),
     "?": (
         1.0,
         [_arc(0, -0.48, 0.45, 190, 450), _line((0, -0.03), (0, 0.3)), (Disc(0, 0.8, PEN * 0.62), False)],
@@ -400,3 +411,20 @@ MARK_SHAPES: dict[Mark, list[Part]] = {
     ],
 }
 """Each mark's parts in a unit box, inked on the white badge."""
+
+
+def dos_glyph(card: DosCard) -> str:
+    """The big glyph of a DOS card (docs/rules.md §14.1): its number (``"10"`` too), ``"#"`` for a
+    Wild # (any number, on its color's field), ``"2"`` for a Wild DOS (on the four-color field).
+
+    >>> [dos_glyph(DosCard.parse(c)) for c in ("red 10", "blue wild number", "wild dos")]
+    ['10', '#', '2']
+    """
+    if card.kind is DosKind.WILD_NUMBER:
+        return "#"
+    return str(card.fixed)
+
+
+DOS_MARK: list[Part] = [(Disc(-0.4, -0.4, 0.3), False), (Disc(0.4, 0.4, 0.3), False)]
+"""DOS's own mark, on every DOS card: a domino's two (two paper pips) on an ink badge in the
+top-right corner, so a DOS 5 is not taken for an UNO 5 (with the paper band inside its edge)."""

@@ -21,8 +21,10 @@ from typing import Any
 
 from bot.engine import ai
 from bot.engine.actions import Action, ActionKind
+from bot.engine.cards import Face
 from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction, DosActionKind
+from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DEFAULT_TARGET, VARIANT_ID, DosEvent, DosGame
 from bot.engine.errors import BadOption
 from bot.engine.events import Event
@@ -36,6 +38,8 @@ AnyAction = Action | DosAction
 """An action of either."""
 AnyEvent = Event | DosEvent
 """An event of either."""
+AnyFace = Face | DosCard
+"""A card face of either: what the card art draws and the card emojis name."""
 
 EDITIONS: dict[str, str] = {**{v.id: v.name for v in VARIANTS.values()}, VARIANT_ID: "DOS"}
 """Every edition's id and name for players, in the order the commands offer them."""

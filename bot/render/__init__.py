@@ -76,7 +76,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     """The public table message in ``tr``'s language (`bot.render.table.table`; a DOS game's:
     `bot.render.dos.table`)."""
     if isinstance(tbl.game, DosGame):
-        return dos.table(tbl, tr)
+        return dos.table(tbl, tr, faces)
     return _table.table(tbl, tr, faces)
 
 
@@ -94,7 +94,7 @@ def hand(
     `bot.render.dos.hand`)."""
     if isinstance(tbl.game, DosGame):
         assert pick is None or isinstance(pick, dos.DosAction)
-        return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice)
+        return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
     assert pick is None or isinstance(pick, Action)
     return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
 

@@ -8,7 +8,9 @@ its argument, a select its values. A match is chosen in one or two steps: the pi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 import discord
@@ -16,7 +18,7 @@ import discord
 from bot.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
-from bot.engine.dos.cards import DosCard, DosKind, sort_key
+from bot.engine.dos.cards import COPIES, DosCard, DosKind, sort_key
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
@@ -25,10 +27,13 @@ from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
     EMOJI,
+    TEXT_ONLY,
     WILD_EMOJI,
+    Faces,
     color_name,
     count,
     edition_name,
+    label_pattern,
     named,
     out_text,
     points_text,
@@ -50,15 +55,16 @@ PENDING = {
 _DARK = 0x2B2D31
 
 
-def card_text(card: DosCard | str, tr: Tr) -> str:
+def card_text(card: DosCard | str, tr: Tr, faces: Faces = TEXT_ONLY) -> str:
     """A DOS card as players read it in ``tr``'s language: ``"🟦 blue 5"``, ``"🟩 green Wild #"``,
-    ``"🌈 Wild DOS"`` (French ``"🟦 5 bleu"``, ``"🌈 joker DOS"``)."""
+    ``"🌈 Wild DOS"`` (French ``"🟦 5 bleu"``, ``"🌈 joker DOS"``); with its card emoji
+    (``faces``) in place of the color square where it has one, ``"<:dos_blue_5:…> blue 5"``."""
     c = card if isinstance(card, DosCard) else DosCard.parse(card)
     if c.kind is DosKind.WILD_DOS:
-        return WILD_EMOJI + " " + tr._("Wild DOS")
+        return f"{_emoji(c, faces)} " + tr._("Wild DOS")
     assert c.color is not None
     name = tr._("Wild #") if c.kind is DosKind.WILD_NUMBER else str(c.number)
-    return f"{EMOJI[c.color]} " + tr._("{color} {rank}").format(color=color_name(c.color, tr), rank=name)
+    return f"{_emoji(c, faces)} " + tr._("{color} {rank}").format(color=color_name(c.color, tr), rank=name)
 
 
 def _bare(card: DosCard, tr: Tr) -> str:
@@ -66,8 +72,16 @@ def _bare(card: DosCard, tr: Tr) -> str:
     return card_text(card, tr).split(" ", 1)[1]
 
 
-def _emoji(card: DosCard) -> str:
-    return EMOJI[card.color] if card.color else WILD_EMOJI
+def _emoji(card: DosCard, faces: Faces = TEXT_ONLY) -> str | discord.PartialEmoji:
+    """The card's emoji (``faces``), else its color square (a rainbow for a Wild DOS)."""
+    return faces.for_face(card) or (EMOJI[card.color] if card.color else WILD_EMOJI)
+
+
+def _texts(cards: Sequence[DosCard], sep: str, tr: Tr, faces: Faces, limit: int = 1024) -> str:
+    """``cards`` as `card_text` joined by ``sep``, with their emojis while that fits in ``limit``
+    characters, else as text (an emoji's ``<:name:id>`` costs 30-40 characters)."""
+    shown = sep.join(card_text(c, tr, faces) for c in cards)
+    return shown if len(shown) <= limit else sep.join(card_text(c, tr) for c in cards)
 
 
 def _pile_color(game: DosGame, index: int) -> Color | None:
@@ -76,16 +90,24 @@ def _pile_color(game: DosGame, index: int) -> Color | None:
     return bottom.color
 
 
-def row_lines(game: DosGame, tr: Tr) -> list[str]:
+def row_lines(game: DosGame, tr: Tr, faces: Faces = TEXT_ONLY) -> list[str]:
     """The Center Row, one line a pile: ``"**1.** 🟦 blue 5 ← 🟥 red 3 + 🌈 Wild DOS"`` (the cards
-    matched onto it this turn after the arrow)."""
+    matched onto it this turn after the arrow), each card with its emoji (``faces``) while the
+    row fits in 1,024 characters, else as text."""
+    lines = _pile_lines(game, tr, faces)
+    if faces is not TEXT_ONLY and len("\n".join(lines)) > 1024:
+        lines = _pile_lines(game, tr, TEXT_ONLY)
+    return lines or [tr._("(no pile: the turn begins with a draw)")]
+
+
+def _pile_lines(game: DosGame, tr: Tr, faces: Faces) -> list[str]:
     lines = []
     for i, pile in enumerate(game.row):
-        line = f"**{i + 1}.** {card_text(pile[0], tr)} (**{_pile_number(pile[0], tr)}**)"
+        line = f"**{i + 1}.** {card_text(pile[0], tr, faces)} (**{_pile_number(pile[0], tr)}**)"
         if len(pile) > 1:
-            line += " ← " + " + ".join(card_text(c, tr) for c in pile[1:])
+            line += " ← " + " + ".join(card_text(c, tr, faces) for c in pile[1:])
         lines.append(line)
-    return lines or [tr._("(no pile: the turn begins with a draw)")]
+    return lines
 
 
 def _center_row(tr: Tr) -> str:
@@ -136,16 +158,17 @@ def _player_line(tbl: Table, game: DosGame, player: str, tr: Tr) -> str:
     return line
 
 
-def table(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
+def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
     """The public DOS table message (Components V2) in ``tr``'s language (the table's): the Center Row (every pile, its number and
-    color, the cards matched onto it this turn), whose turn, hand sizes and DOS calls, scores,
-    the log; My hand, DOS! and Catch buttons (verbs ``hand``, ``dos``, ``catch``)."""
+    color, the cards matched onto it this turn, each card with its emoji where ``faces`` has it),
+    whose turn, hand sizes and DOS calls, scores, the log; My hand, DOS! and Catch buttons (verbs
+    ``hand``, ``dos``, ``catch``). No top card's picture: DOS has no one top card."""
     game = tbl.game
     assert isinstance(game, DosGame)
     title = tr._("{edition} · round {round}").format(
         edition=edition_name(tbl.variant, tr), round=game.round_no
     )
-    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr)]
+    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr, faces)]
     if game.bonus and game.pending.player:
         lines.append(tr._("Bonus cards to place: {n}").format(n=game.bonus))
     lines.append(pending_text(tbl, game, tr))
@@ -159,7 +182,7 @@ def table(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
             block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
         )
     if tbl.log:
-        texts.append(block(tr._("Last moves"), _fitted(tbl.log)))
+        texts.append(block(tr._("Last moves"), _fitted(tbl.log, tr, faces)))
     piles = tr._("Draw pile {draw} · discard pile {discard}")
     texts.append(small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile))))
     top = heading("\n".join(lines))
@@ -178,8 +201,9 @@ def table(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
     return message(accent, [top], texts, list(buttons))
 
 
-def _fitted(lines: Sequence[str], limit: int = 1024) -> str:
-    """The newest log lines that fit in ``limit`` characters, oldest first."""
+def _fitted(lines: Sequence[str], tr: Tr, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
+    """The newest log lines that fit in ``limit`` characters, oldest first, with their cards'
+    emojis (``faces``; the log is kept as text) where they still fit, the newest lines first."""
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
@@ -187,7 +211,26 @@ def _fitted(lines: Sequence[str], limit: int = 1024) -> str:
         if size > limit:
             break
         kept.append(line)
-    return "\n".join(reversed(kept)) or trim(lines[-1], limit)
+    kept.reverse()
+    if not kept:
+        return trim(lines[-1], limit)
+    if faces is TEXT_ONLY:
+        return "\n".join(kept)
+    pattern, by_label = _labels(tr)
+    shown = [pattern.sub(lambda m: card_text(by_label[m.group(0)], tr, faces), line) for line in kept]
+    for n in range(len(kept)):  # the oldest lines back to text first
+        if len("\n".join(shown)) <= limit:
+            break
+        shown[n] = kept[n]
+    return "\n".join(shown)
+
+
+@cache
+def _labels(tr: Tr) -> tuple[re.Pattern[str], dict[str, DosCard]]:
+    """Every DOS card's `card_text` in ``tr``'s language, and a pattern finding them in a log
+    line."""
+    by_label = {card_text(card, tr): card for card in COPIES}
+    return label_pattern(by_label), by_label
 
 
 # ---------------------------------------------------------------------------- the hand
@@ -209,16 +252,25 @@ def completions(game: DosGame, player: str, pick: DosAction) -> list[DosAction]:
 
 
 def hand(
-    tbl: Table, player: str, tr: Tr, *, page: int = 0, pick: DosAction | None = None, notice: str = ""
+    tbl: Table,
+    player: str,
+    tr: Tr,
+    *,
+    page: int = 0,
+    pick: DosAction | None = None,
+    notice: str = "",
+    faces: Faces = TEXT_ONLY,
 ) -> discord.ui.LayoutView:
     """A player's private DOS hand in ``tr``'s language (the reader's): the Center Row, their cards, and their decisions as components
     (the matches, in a select paged by 25; a Wild DOS's colors, asked next; Draw, End the turn,
-    the cards to place; DOS!; Refresh).
+    the cards to place; DOS!; Refresh; Show as picture, verb ``pic``).
 
     Args:
         page: page of the match select.
         pick: a match chosen without the colors it needs (:func:`completions`): the hand asks for them.
         notice: a line shown above the hand (e.g. why a click was refused).
+        faces: the cards' emojis (`bot.emojis.CardEmojis`): in the Center Row, the card list, and
+            on the match options and place buttons; a card without one is shown as text.
 
     Returns:
         The message's view: its first line names the channel (``"Your hand at <#…>"``).
@@ -245,15 +297,15 @@ def hand(
         tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
         + f"\n### {tr._('Not in this game') if left else count(len(cards), 'card', tr)}\n"
-        + "\n".join([_center_row(tr), *row_lines(game, tr), status])
+        + "\n".join([_center_row(tr), *row_lines(game, tr, faces), status])
     )
-    listed = ", ".join(card_text(c, tr) for c in cards)
+    listed = _texts(cards, ", ", tr, faces)
     texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none")))]
     items: list[discord.ui.Item[Any]] = []
     if picks:
         items = _pick_items(tbl, picks, tr)
     elif mine:
-        items = _decision_items(tbl, game, player, page, tr)
+        items = _decision_items(tbl, game, player, page, tr, faces)
     if live:
         if game.can_call_dos(player):
             dos = DosAction(DosActionKind.DOS).text()
@@ -263,6 +315,8 @@ def hand(
                 )
             )
         items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
+    if not closed:
+        items.append(UnoButton("h", ch, tbl.version, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
     return message(_DARK, [heading(top), *rows(items)], texts, [])
 
 
@@ -289,7 +343,9 @@ def _bonus_hint(game: DosGame, action: DosAction, tr: Tr) -> str | None:
     return None
 
 
-def _decision_items(tbl: Table, game: DosGame, player: str, page: int, tr: Tr) -> list[discord.ui.Item[Any]]:
+def _decision_items(
+    tbl: Table, game: DosGame, player: str, page: int, tr: Tr, faces: Faces
+) -> list[discord.ui.Item[Any]]:
     ch, v = tbl.channel_id, tbl.version
     items: list[discord.ui.Item[Any]] = []
     decisions = game.decisions(player)
@@ -306,7 +362,7 @@ def _decision_items(tbl: Table, game: DosGame, player: str, page: int, tr: Tr) -
             discord.SelectOption(
                 label=_match_label(game, a, tr)[:100],
                 value=a.text(),
-                emoji=_emoji(a.cards[0]),
+                emoji=_emoji(a.cards[0], faces),
                 description=_bonus_hint(game, a, tr),
             )
             for a in matches[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
@@ -331,7 +387,7 @@ def _decision_items(tbl: Table, game: DosGame, player: str, page: int, tr: Tr) -
                     "a",
                     a.text(),
                     label=tr._("Place {card}").format(card=_bare(card, tr)),
-                    emoji=_emoji(card),
+                    emoji=_emoji(card, faces),
                     style=BUTTON_STYLE.get(card.color, discord.ButtonStyle.secondary)
                     if card.color
                     else discord.ButtonStyle.secondary,
@@ -343,7 +399,7 @@ def _decision_items(tbl: Table, game: DosGame, player: str, page: int, tr: Tr) -
             discord.SelectOption(
                 label=tr._("Place {card}").format(card=_bare(a.cards[0], tr)),
                 value=a.text(),
-                emoji=_emoji(a.cards[0]),
+                emoji=_emoji(a.cards[0], faces),
             )
             for a in places[:SELECT_PAGE]
         ]

@@ -11,7 +11,7 @@ from typing import Protocol
 import discord
 
 from bot.engine.cards import Card, Color, Face, Rank, Side
-from bot.engine.editions import EDITIONS
+from bot.engine.editions import EDITIONS, AnyFace
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
@@ -164,12 +164,13 @@ class Faces(Protocol):
     """Where a card face's custom emoji is looked up (`bot.emojis.CardEmojis`, ``bot.card_emojis``):
     rendering takes it as an argument, so it stays a pure function of what it is given."""
 
-    def for_face(self, face: Face, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
-        """The emoji of ``face`` as drawn for ``side``, or None: show the card as text."""
+    def for_face(self, face: AnyFace, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
+        """The emoji of ``face`` (an UNO face or a DOS card) as drawn for ``side``, or None: show
+        the card as text."""
 
 
 class _TextOnly:
-    def for_face(self, face: Face, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
+    def for_face(self, face: AnyFace, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:
         return None
 
 
@@ -199,8 +200,15 @@ def _labels(tr: Tr) -> tuple[re.Pattern[str], dict[str, Face]]:
     """Every face's ``face_label`` of every edition in ``tr``'s language, and a pattern finding them
     in text (the longest first: "🌈 wild draw four" before "🌈 wild")."""
     faces = {face_label(f, tr): f for v in VARIANTS.values() for f in (*v.light, *v.dark)}
-    alternatives = "|".join(map(re.escape, sorted(faces, key=len, reverse=True)))
-    return re.compile(f"(?:{alternatives})(?![\\w])"), faces
+    return label_pattern(faces), faces
+
+
+def label_pattern(labels: Iterable[str]) -> re.Pattern[str]:
+    """A pattern finding any of the cards' ``labels`` in text, the longest first ("🌈 wild draw
+    four" before "🌈 wild") and not followed by a letter or digit ("🟥 red 1" is not in "🟥 red
+    10")."""
+    alternatives = "|".join(map(re.escape, sorted(labels, key=len, reverse=True)))
+    return re.compile(f"(?:{alternatives})(?![\\w])")
 
 
 def with_card_emojis(text: str, side: Side, tr: Tr, faces: Faces = TEXT_ONLY) -> str:

@@ -20,9 +20,10 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot import render
-from bot.art.pictures import hand_picture, table_picture
+from bot.art.pictures import ArtFace, cards_picture, hand_picture, row_picture, table_picture
 from bot.components import release
 from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.dos.cards import DosCard, sort_key
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction
 from bot.engine.options import HouseRule
@@ -30,7 +31,7 @@ from bot.errors import reader
 from bot.i18n import Tr
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.updates import Updates
-from bot.tables import BadClick, Table, TableState
+from bot.tables import Table, TableState
 
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 # The hand of a player with nothing to do waits this long for more changes before it is redrawn
@@ -104,27 +105,33 @@ class Hands:
             self.refresh(table)
 
     async def picture(self, interaction: discord.Interaction[Any], table: Table, player: str) -> None:
-        """Answer ``interaction`` privately with the player's hand and the top card as pictures
-        (``hand.png``, ``table.png``: `bot.art.pictures`), as the table is now. Acknowledged first
-        (a private "thinking" answer), then drawn off the event loop, which a picture would hold
-        for tens of milliseconds (docs/card-art.md, "Pictures").
+        """Answer ``interaction`` privately with the player's hand and the table as pictures
+        (``hand.png``, ``table.png``: `bot.art.pictures`; a DOS table's is its Center Row), as the
+        table is now. Acknowledged first (a private "thinking" answer), then drawn off the event
+        loop, which a picture would hold for tens of milliseconds (docs/card-art.md, "Pictures").
 
         Raises:
             discord.HTTPException: Discord refused the acknowledgement or the answer.
         """
         game = table.game
         assert game is not None
-        if isinstance(game, DosGame):  # no DOS card art yet: the hand shows no such button
-            raise BadClick("picture of a DOS hand", "DOS cards have no pictures yet.")
-        # What the pictures show, taken now: the game may change while they are drawn.
-        cards, side, top, color = list(game.hands.get(player, ())), game.side, game.top, game.color
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = reader(interaction)
-        caption = render.count(len(cards), "card", tr)
-        if game.variant.two_sided:
-            side_name = tr._(game.variant.side_names[side is Side.DARK])
-            caption += " · " + tr._("{side} side").format(side=side_name)
-        pictures = await asyncio.to_thread(_pictures, cards, side, top, color, caption, tr._("Top card"))
+        # What the pictures show, taken now: the game may change while they are drawn.
+        draw: functools.partial[dict[str, bytes]]
+        if isinstance(game, DosGame):
+            cards = sorted(game.hands.get(player, ()), key=sort_key)
+            caption = render.count(len(cards), "card", tr)
+            piles = [list(pile) for pile in game.row]
+            draw = functools.partial(_dos_pictures, cards, piles, caption, tr._("Center Row"))
+        else:
+            hand, side, top, color = list(game.hands.get(player, ())), game.side, game.top, game.color
+            caption = render.count(len(hand), "card", tr)
+            if game.variant.two_sided:
+                side_name = tr._(game.variant.side_names[side is Side.DARK])
+                caption += " · " + tr._("{side} side").format(side=side_name)
+            draw = functools.partial(_pictures, hand, side, top, color, caption, tr._("Top card"))
+        pictures = await asyncio.to_thread(draw)
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in pictures.items()]
         await interaction.followup.send(
             tr._("Your hand at {channel}").format(channel=f"<#{table.channel_id}>"),
@@ -170,6 +177,17 @@ def _pictures(
     return {
         "hand.png": hand_picture(cards, side, caption=caption),
         "table.png": table_picture(top, side, color, caption=top_caption),
+    }
+
+
+def _dos_pictures(
+    cards: list[DosCard], piles: list[list[DosCard]], caption: str, row_caption: str
+) -> dict[str, bytes]:
+    """The PNGs of a DOS hand and of the Center Row, by file name, with their captions."""
+    faces: list[ArtFace] = [(card, Side.LIGHT) for card in cards]
+    return {
+        "hand.png": cards_picture(faces, caption=caption),
+        "table.png": row_picture(piles, caption=row_caption),
     }
 
 

@@ -18,12 +18,15 @@ from PIL import Image, ImageChops
 from bot.art import all_faces, art_side, card_image, card_png, card_size, edition_faces, emoji_name
 from bot.art.__main__ import main
 from bot.art.faces import BADGE
-from bot.art.pictures import CAPTION, GAP, PAD, cards_picture, hand_picture, table_picture
-from bot.art.style import CHARACTERS, GLYPHS, MARK_SHAPES, MARKS
+from bot.art.pictures import CAPTION, GAP, PAD, cards_picture, hand_picture, row_picture, table_picture
+from bot.art.style import CHARACTERS, GLYPHS, MARK_SHAPES, MARKS, PAPER, dos_glyph
 from bot.engine.cards import Card, Color, Face, Rank, Side
+from bot.engine.dos.cards import DECK as DOS_DECK
+from bot.engine.dos.cards import DosCard
+from bot.engine.editions import EDITIONS
 from bot.engine.variants import VARIANTS
 
-EDITION_FACES = [(v.id, f, s) for v in VARIANTS.values() for f, s in edition_faces(v)]
+EDITION_FACES = [(e, f, s) for e in EDITIONS for f, s in edition_faces(e)]
 EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 
 
@@ -63,12 +66,15 @@ def test_emoji_pictures_are_square_cards_within_discords_limit() -> None:
 
 
 def test_every_deck_face_has_art() -> None:
-    """Each face of each deck, on its side, is among the faces drawn (and the command writes)."""
+    """Each face of each deck, on its side, is among the faces drawn (and the command writes);
+    DOS's 41 (numbers 1 and 3-10 and Wild # in four colors, Wild DOS) too."""
     drawn = {emoji_name(f, s) for f, s in all_faces()}
     for variant in VARIANTS.values():
         for side in Side:
             for face in variant.deck_faces(side):
                 assert emoji_name(face, side) in drawn, (variant.id, face.name)
+    dos = {emoji_name(card) for card in DOS_DECK}
+    assert len(dos) == 41 and dos <= drawn and "dos_red_10" in dos and "dos_wild_dos" in dos
 
 
 def test_same_face_same_bytes_across_processes() -> None:
@@ -147,6 +153,9 @@ def test_every_rank_has_a_glyph_we_can_draw() -> None:
     side of an edition, no two ranks share a glyph on the same kind of field."""
     assert set(GLYPHS) == set(Rank)
     assert all(set(g) <= set(CHARACTERS) for g in GLYPHS.values() if isinstance(g, str))
+    dos = set(DOS_DECK)
+    assert all(set(dos_glyph(c)) <= set(CHARACTERS) for c in dos)
+    assert len({(dos_glyph(c), c.color) for c in dos}) == len(dos)
     for variant in VARIANTS.values():
         for side in Side:
             ranks = {f.rank for f in variant.deck_faces(side)}
@@ -176,11 +185,7 @@ def test_hand_picture_shows_the_side_asked() -> None:
     image = decode(hand_picture([card], Side.DARK)).convert("RGBA")
     big = image.crop((PAD, PAD, PAD + 72, PAD + 96))
     assert (
-        big.tobytes()
-        == Image.alpha_composite(
-            Image.new("RGBA", big.size, (49, 51, 56, 255)),
-            card_image(Face.parse("purple draw five"), Side.DARK, 96),
-        ).tobytes()
+        big.tobytes() == _on_background(card_image(Face.parse("purple draw five"), Side.DARK, 96)).tobytes()
     )
 
 
@@ -189,8 +194,59 @@ def test_pictures_refuse_bad_layouts() -> None:
     faces = list(all_faces()[:3])
     with pytest.raises(ValueError, match="per_row"):
         cards_picture(faces, per_row=0)
-    with pytest.raises(ValueError, match="2 backs for 3 faces"):
-        cards_picture(faces, backs=[None, None])
+    with pytest.raises(ValueError, match="faces under 2 cards for 3 cards"):
+        cards_picture(faces, under=[[], []])
+    with pytest.raises(ValueError, match="an empty pile"):
+        row_picture([[DosCard.parse("red 3")], []])
+
+
+def _pixel(face: Face | DosCard, x: float, y: float) -> tuple[int, ...]:
+    """The colour at (``x``, ``y``), as shares of the width and height, of the face at 128 px."""
+    image = card_image(face, Side.LIGHT, 128)
+    return tuple(image.getpixel((round(x * image.width), round(y * image.height))))[:3]
+
+
+@pytest.mark.parametrize("number", [1, 3, 5, 9])
+@pytest.mark.parametrize("color", list(Color.of_side(Side.LIGHT)))
+def test_a_dos_card_is_not_taken_for_an_uno_card(color: Color, number: int) -> None:
+    """A DOS card has a paper band inside its ink edge and DOS's mark (an ink badge) in its
+    top-right corner, where the UNO card of the same color and number has its field: the two
+    differ there at 128 px and at 40 px."""
+    dos, uno = DosCard.parse(f"{color.value} {number}"), Face.parse(f"{color.value} {number}")
+    assert _pixel(dos, 0.06, 0.5) == PAPER != _pixel(uno, 0.06, 0.5)  # the band, left edge
+    assert max(_pixel(dos, 0.78, 0.2)) < 60 < max(_pixel(uno, 0.78, 0.2))  # the mark's ink
+    for height in (40, 128):
+        one, two = card_image(dos, Side.LIGHT, height), card_image(uno, Side.LIGHT, height)
+        same = ImageChops.difference(one.convert("RGB"), two.convert("RGB")).convert("L").histogram()[0]
+        differing = one.width * one.height - same
+        assert differing > one.width * one.height * 0.15, (height, differing)
+
+
+def test_row_picture_shows_each_pile_and_the_cards_matched_onto_it() -> None:
+    """The Center Row picture: each pile's card left to right at 96 px, and a pile's matched
+    cards (one, or a pair side by side) half as tall under it."""
+    w, h = card_size(96)
+    piles = [
+        [DosCard.parse("blue 5")],
+        [DosCard.parse("red 7"), DosCard.parse("red 3"), DosCard.parse("wild dos")],
+        [DosCard.parse("green wild number"), DosCard.parse("yellow 10")],
+    ]
+    image = decode(row_picture(piles, caption="Center Row")).convert("RGBA")
+    assert image.size == (2 * PAD + 3 * w + 2 * GAP, 2 * PAD + CAPTION + GAP + h + GAP // 2 + h // 2)
+    top = PAD + CAPTION + GAP
+    big = image.crop((PAD, top, PAD + w, top + h))
+    assert big.tobytes() == _on_background(card_image(piles[0][0], Side.LIGHT, 96)).tobytes()
+    small_w, small_h = card_size(48)
+    x, y = PAD + w + GAP, top + h + GAP // 2  # the pair under pile 2 fills its width
+    for n, card in enumerate(piles[1][1:]):
+        shown = image.crop((x + n * small_w, y, x + (n + 1) * small_w, y + small_h))
+        assert shown.tobytes() == _on_background(card_image(card, Side.LIGHT, 48)).tobytes()
+    empty_under_pile_1 = image.crop((PAD, y, PAD + w, y + small_h)).getcolors()
+    assert empty_under_pile_1 == [(w * small_h, (49, 51, 56, 255))]
+
+
+def _on_background(card: Image.Image) -> Image.Image:
+    return Image.alpha_composite(Image.new("RGBA", card.size, (49, 51, 56, 255)), card)
 
 
 def test_table_picture() -> None:

@@ -13,6 +13,7 @@ from bot.art import all_faces, emoji_name
 from bot.client import point_at
 from bot.emojis import CardEmojis
 from bot.engine.cards import Face, Side
+from bot.engine.dos.cards import DosCard
 from bot.local import local_settings
 from bot.settings import load_settings
 
@@ -31,7 +32,8 @@ def client() -> discord.Client:
 def test_each_face_finds_the_emoji_named_after_it() -> None:
     """Before any emoji is known every face answers None; once the application's emojis are
     learnt, each face answers the one with its name (a colored face on either side, a wild per
-    side) and emojis not named as a face are not counted."""
+    side, a DOS card its own, not the UNO card's of its color and number) and emojis not named
+    as a face are not counted."""
     emojis = CardEmojis(client())
     assert len(emojis) == 0 and all(emojis.for_face(f, s) is None for f, s in FACES)
     ids = {emoji_name(f, s): 1_000_000_000_000_000 + i for i, (f, s) in enumerate(FACES)}
@@ -44,6 +46,8 @@ def test_each_face_finds_the_emoji_named_after_it() -> None:
     assert emojis.for_face(red_7, Side.DARK) == emojis.for_face(red_7, Side.LIGHT)
     assert emojis.for_face(wild, Side.DARK) != emojis.for_face(wild, Side.LIGHT)
     assert str(emojis.for_face(red_7)) == f"<:uno_red_7:{ids['uno_red_7']}>"  # as text shows it
+    dos_red_7 = emojis.for_face(DosCard.parse("red 7"), Side.DARK)  # a DOS card has one look
+    assert str(dos_red_7) == f"<:dos_red_7:{ids['dos_red_7']}>" != str(emojis.for_face(red_7))
 
 
 def test_switched_off_by_the_setting() -> None:

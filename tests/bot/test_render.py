@@ -15,6 +15,9 @@ from bot.art import emoji_name
 from bot.engine import ai
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.dos.cards import DosCard
+from bot.engine.dos.game import DosGame
+from bot.engine.editions import AnyFace
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
@@ -691,7 +694,7 @@ class Emojis:
     def __init__(self, only: set[str] | None = None) -> None:
         self.only = only
 
-    def for_face(self, face: Face, side: Side = Side.LIGHT) -> discord.PartialEmoji | None:
+    def for_face(self, face: AnyFace, side: Side = Side.LIGHT) -> discord.PartialEmoji | None:
         name = emoji_name(face, side)
         if self.only is not None and name not in self.only:
             return None
@@ -779,3 +782,70 @@ def test_ten_flip_hands_of_twenty_cards_fit_with_emojis_too() -> None:
         _check_view(render.hand(table, seat.id, EN, faces=Emojis()))
     few = _dealt({"1": ["red 1 / pink 1"] * 3, "2": ["red 2 / pink 2"] * 3}, variant="flip")
     assert _mention("pink 1") in _fields(render.table(few, EN, Emojis()))["The dark side of every hand"]
+
+
+def _dos_dealt(hand: list[str], row: list[str]) -> Table:
+    """A DOS table of Ana and Ben, Ana to move with ``hand`` against the Center Row ``row``."""
+    table = _lobby(Options(), "dos")
+    table.game = DosGame.from_deal(
+        ["1", "2"],
+        dealer="2",
+        hands={"1": [DosCard.parse(c) for c in hand], "2": [DosCard.parse("yellow 6")] * 3},
+        row=[[DosCard.parse(c)] for c in row],
+        draw_pile=[DosCard.parse("green 1")] * 5,
+        turn="1",
+    )
+    table.state = "playing"
+    return table
+
+
+def _dos_mention(card: str) -> str:
+    return str(Emojis().for_face(DosCard.parse(card)))
+
+
+def test_dos_cards_show_their_emojis_in_the_row_the_hand_and_its_options() -> None:
+    """With card emojis a DOS table's Center Row and log and a DOS hand's cards show each card's
+    own DOS emoji before its name; the match options carry their first card's emoji, and the hand
+    has Show as picture. Without the emojis, the text ones exactly."""
+    table = _dos_dealt(["red 3", "blue 4", "green wild number", "wild dos"], ["blue 7", "red 5"])
+    table.log.append("Ana matched pile 1 with 🟥 red 1 + 🟦 blue 10 → blue, then 🌈 Wild DOS")
+    shown = render.table(table, EN, Emojis())
+    _check_view(shown)
+    assert f"**1.** {_dos_mention('blue 7')} blue 7 (**7**)" in _text(shown)
+    assert _fields(shown)["Last moves"] == (
+        f"Ana matched pile 1 with {_dos_mention('red 1')} red 1 + {_dos_mention('blue 10')} blue 10 → blue,"
+        f" then {_dos_mention('wild dos')} Wild DOS"
+    )
+    assert "<:uno_" not in _text(shown)
+    view = render.hand(table, "1", EN, faces=Emojis())
+    _check_view(view)
+    assert f"{_dos_mention('wild dos')} Wild DOS" in _fields(view)["Your cards"]
+    assert f"**2.** {_dos_mention('red 5')} red 5" in _text(view)
+    (select,) = [c for c in _parts(view) if c["type"] == 3]
+    options = {o["label"]: o["emoji"]["name"] for o in select["options"]}
+    assert options["Pile 1 (blue 7): red 3 + blue 4"] == "dos_red_3"
+    assert options["Pile 2 (red 5): green Wild #"] == "dos_green_wild_number"
+    buttons = {c["label"]: c.get("emoji", {}).get("name") for c in _parts(view) if c["type"] == 2}
+    assert buttons["Show as picture"] == "🖼️"
+    none = Emojis(only=set())
+    assert render.table(table, EN, none).to_components() == render.table(table, EN).to_components()
+    assert (
+        render.hand(table, "1", EN, faces=none).to_components() == render.hand(table, "1", EN).to_components()
+    )
+    assert "🟦 blue 7" in _text(render.table(table, EN))
+
+
+def test_a_dos_hand_of_forty_cards_fits_with_emojis() -> None:
+    """A long DOS hand and row with the longest emojis stay within Discord's limits: the card
+    list falls back to text where its emojis would pass 1,024 characters."""
+    cards = [f"{c} {n}" for c in ("red", "blue", "green", "yellow") for n in (1, 3, 4, 5, 6, 7, 8, 9, 10)]
+    table = _dos_dealt([*cards, "wild dos", "red wild number", "blue wild number", "wild dos"], cards[:12])
+    view = render.hand(table, "1", EN, faces=Emojis())
+    _check_view(view)
+    assert "<:dos_" not in _fields(view)["Your cards"] and "🟥 red 10" in _fields(view)["Your cards"]
+    assert f"**1.** {_dos_mention('red 1')} red 1" in _text(view)  # the row of 12 keeps them
+    table.log.extend([f"Ana matched pile {n} with 🟥 red 10 + 🟦 blue 10 + 🟩 green 10" for n in range(20)])
+    shown = render.table(table, EN, Emojis())
+    _check_view(shown)
+    log = _fields(shown)["Last moves"].splitlines()
+    assert len(log) <= 20 and "<:dos_" not in log[0] and "<:dos_" in log[-1]  # the oldest as text

@@ -428,12 +428,14 @@ DOS_SHOT = SCREENSHOT.with_name("browser-dos.png")
 DOS_TURNS = 3
 
 
-async def test_a_few_dos_turns_in_chromium(browser_env: LocalDiscord) -> None:
+async def test_a_few_dos_turns_in_chromium(cards_env: LocalDiscord) -> None:
     """alice opens a DOS table against a bot in the page and plays three turns from her hand (the
     match select, a Wild DOS's colors, the cards to place, End the turn, Draw), each shown on the
-    table message's Center Row and log (screenshot ``artifacts/browser-dos.png``)."""
+    table message's Center Row and log, the cards with their DOS card pictures (screenshot
+    ``artifacts/browser-dos.png``)."""
+    await cards_env.stand_in.wait_until(bot_of(cards_env).card_emojis.done.is_set, timeout=30)
     async with chromium(1280, 900, DOS_SHOT) as (page, problems):
-        await page.goto(browser_env.stand_in.base_url)
+        await page.goto(cards_env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
         line = page.locator("#line")
         await line.fill("/uno new variant:dos")
@@ -446,8 +448,10 @@ async def test_a_few_dos_turns_in_chromium(browser_env: LocalDiscord) -> None:
         await lobby.get_by_role("button", name="Start").click()
         table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
         await expect(table).to_contain_text("Center Row", timeout=WAIT_MS)
+        await expect(table.locator("img.emoji").first).to_be_visible(timeout=WAIT_MS)
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first  # kept up to date from now on
+        await expect(hand.locator("img.emoji").first).to_be_visible(timeout=WAIT_MS)
         for _ in range(DOS_TURNS):
             await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
             await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)

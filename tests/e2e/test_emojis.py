@@ -16,6 +16,8 @@ import pytest
 from bot.art import all_faces, card_png, emoji_name
 from bot.emojis import CONCURRENCY, EMOJI_PIXELS, MAX_EMOJIS_REACHED
 from bot.engine.cards import Face, Side
+from bot.engine.dos.cards import DECK as DOS_DECK
+from bot.engine.dos.cards import DosCard
 from bot.localdiscord import limits
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, png
@@ -82,18 +84,22 @@ async def plays(env: LocalDiscord) -> None:
 
 
 async def test_every_card_face_becomes_an_emoji_and_a_restart_uploads_nothing(uno: LocalDiscord) -> None:
-    """After start every face of every edition is an application emoji with its name and its
-    picture (served where its ``url`` says); a restarted bot lists them once and uploads none."""
+    """After start every face of every edition (DOS's 41 cards too: 169 in all, far below
+    Discord's 2,000 per application) is an application emoji with its name and its picture
+    (served where its ``url`` says); a restarted bot lists them once and uploads none."""
     s = uno.stand_in
     emojis = bot_of(uno).card_emojis
     await s.wait_until(emojis.done.is_set, timeout=60)
     assert sorted(e.name for e in s.state.emojis.values()) == sorted(NAMES)
-    assert emojis.created == len(NAMES) == len(emojis) and emoji_requests(s, "POST") == len(NAMES)
+    assert emojis.created == len(NAMES) == len(emojis) == 169 and emoji_requests(s, "POST") == len(NAMES)
+    assert all(emojis.for_face(card) is not None for card in DOS_DECK)
     async with aiohttp.ClientSession() as http:
         for face, side in [
             (RED_7, Side.LIGHT),
             (Face.parse("wild"), Side.DARK),
             (Face.parse("howler"), Side.LIGHT),
+            (DosCard.parse("green wild number"), Side.LIGHT),
+            (DosCard.parse("wild dos"), Side.LIGHT),
         ]:
             emoji = emojis.for_face(face, side)
             assert emoji is not None and emoji.name == emoji_name(face, side) and emoji.id in s.state.emojis
