@@ -1,6 +1,7 @@
 """How often the bot calls Discord for a table (docs/performance-load.md), through real
 discord.py: a move in a hand costs its player one call (the interaction's own response, the
-hand redrawn), or two when the save is slower than `ANSWER_DEADLINE`; the table message is
+hand redrawn), or two when the save is slower than `ANSWER_DEADLINE` (and a move whose answer
+Discord refuses still goes on); the table message is
 edited at most once per `TABLE_SPACING` and ends on the latest state within it, the computer
 seats' quick moves go in the edit of the move before them, a player who plays on is not pinged,
 and a watching player's hand waits for their turn."""
@@ -10,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.engine.game import Game
+from bot.localdiscord.limits import TOKEN_SECONDS
 from bot.localdiscord.records import InteractionRecord, RequestRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
@@ -33,6 +36,7 @@ from tests.e2e.helpers import (
     rig,
     table_message,
     table_of,
+    waiting_for,
 )
 
 pytestmark = pytest.mark.usefixtures("production_spacing")
@@ -68,6 +72,46 @@ async def test_a_move_costs_its_player_one_call(uno: LocalDiscord) -> None:
     assert _answer_calls(uno, run) == [f"POST /interactions/{run.id}/{run.token}/callback"]
 
 
+def _slow_saves(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], None] = lambda: None
+) -> list[float]:
+    """Make the bot's table saves take `ANSWER_DEADLINE` + 0.75 s (``meanwhile`` is called in
+    that time, once the move is acknowledged); returns when each save ended (the stand-in's
+    clock)."""
+    storage = bot_of(uno).storage
+    save, saved = storage.save_table, []
+
+    async def slow_save(*args: Any) -> None:
+        await asyncio.sleep(ANSWER_DEADLINE + 0.75)
+        meanwhile()
+        await save(*args)
+        saved.append(uno.stand_in.clock.now())
+
+    monkeypatch.setattr(storage, "save_table", slow_save)
+    return saved
+
+
+async def test_a_move_whose_answer_fails_still_goes_on(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move saved after its interaction's token expired (Discord refuses the answer) is still
+    made and shown: the table message names the next player."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    game = await drawing_only(uno)
+    message = await command(uno, alice, ch, "uno hand")
+    assert message is not None
+    await bot_of(uno).service.updates.done((ch.id, TABLE))
+    assert waiting_for(table_message(uno, ch)) == "alice"
+    _slow_saves(uno, monkeypatch, meanwhile=lambda: uno.stand_in.clock.advance(TOKEN_SECONDS + 1))
+    # The move's answer, the apology's followup, and the refresh of alice's hand (opened by
+    # /uno hand, whose token expired too).
+    uno.expect_error(50027, times=3)
+    run = await uno.stand_in.click(alice, message, label="Draw")
+    assert (await run.response()).type == 6
+    await uno.stand_in.wait_until(lambda: waiting_for(table_message(uno, ch)) == "bob", timeout=10)
+    assert str(game.pending.player) == str(uno.user("bob").id)
+
+
 async def test_a_slow_save_is_acknowledged_in_time_and_answered_after(
     uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -78,15 +122,7 @@ async def test_a_slow_save_is_acknowledged_in_time_and_answered_after(
     game = await drawing_only(uno)
     message = await command(uno, alice, ch, "uno hand")
     assert message is not None
-    storage = bot_of(uno).storage
-    save, saved = storage.save_table, []
-
-    async def slow_save(*args: Any) -> None:
-        await asyncio.sleep(ANSWER_DEADLINE + 0.75)
-        await save(*args)
-        saved.append(uno.stand_in.clock.now())
-
-    monkeypatch.setattr(storage, "save_table", slow_save)
+    saved = _slow_saves(uno, monkeypatch)
     run = await uno.stand_in.click(alice, message, label="Draw")
     answer = await run.answer(timeout=10)
     assert run.delivered_at is not None and run.acknowledged_at is not None and run.answered_at is not None
