@@ -379,9 +379,9 @@ class Table:
 
     def hand_to_bot(self, player_id: str) -> Seat:
         """A computer player takes over a player's seat in the game in progress, with its hand,
-        score and turn (docs/rules.md §5.3): the seat is renamed for the whole game
-        (``Game.replaced``), its journal included, so the game's record replays. Returns the
-        bot's seat, which takes the player's place in :attr:`seats`.
+        score and turn (docs/rules.md §5.3, in DOS §14.13 too): the seat is renamed for the whole
+        game (``Game.replaced``, ``DosGame.replaced``), its journal included, so the game's record
+        replays. Returns the bot's seat, which takes the player's place in :attr:`seats`.
 
         Raises:
             NotInGame: no game, or the player isn't in it (any more: a player who left or was
@@ -391,8 +391,6 @@ class Table:
         old = self.seat(player_id)
         if self.game is None or old is None or not self.in_game(player_id):
             raise NotInGame()
-        if isinstance(self.game, DosGame):
-            raise BadOption("In DOS a bot can't take a seat over yet: remove the player instead.")
         n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
         bot = Seat(f"ai:{n}", f"Bot {n} (for {old.name})")
         self.game = self.game.replaced(player_id, bot.id)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.engine import ai
@@ -26,7 +26,7 @@ from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DEFAULT_TARGET, VARIANT_ID, DosEvent, DosGame
-from bot.engine.errors import BadOption
+from bot.engine.errors import BadOption, BadState
 from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.engine.options import Options
@@ -98,6 +98,43 @@ def replay_game(data: Mapping[str, Any]) -> AnyGame:
     if data.get("variant") == VARIANT_ID:
         return DosGame.replay(data)
     return Game.replay(data)
+
+
+def replay_moves(data: Mapping[str, Any]) -> tuple[AnyGame, Iterator[tuple[str | None, list[AnyEvent]]]]:
+    """A recorded game (``GameResult.replay``) to play again move by move (either aggregate):
+    the game as seated, before its first deal, and an iterator that applies each journal entry
+    to it in turn and yields the entry's player (None for a deal) and the events it caused. At
+    its end the game is :func:`replay_game`'s.
+
+    Raises:
+        BadState: no journal, or a malformed replay (at once). UnoError: a journal action was
+            refused (from the iterator, at that action).
+    """
+    try:
+        journal, players = data["journal"], list(data["players"])
+        if journal is None:
+            raise BadState("The saved game has no journal.")
+        options, seed = Options.parse(data["options"]), int(data["seed"])
+        game: AnyGame
+        if data.get("variant") == VARIANT_ID:  # DOS journals name the player, UNO's the seat
+            game = DosGame(players, options=options, seed=seed)
+            entries = [(player, str(text)) for player, text in journal]
+        else:
+            game = Game(players, variant=data["variant"], options=options, seed=seed)
+            entries = [(None if seat is None else players[seat], str(text)) for seat, text in journal]
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise BadState(f"Saved game is malformed: {exc!r}.") from None
+
+    def moves() -> Iterator[tuple[str | None, list[AnyEvent]]]:
+        for player, text in entries:
+            if player is None:
+                yield None, list(game.start_round())
+            elif isinstance(game, DosGame):
+                yield player, list(game.apply(player, DosAction.parse(text)))
+            else:
+                yield player, list(game.apply(player, Action.parse(text)))
+
+    return game, moves()
 
 
 def leave_action(game: AnyGame) -> AnyAction:

@@ -54,6 +54,7 @@ from bot.engine.errors import (
 from bot.engine.events import Event, EventKind
 from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind
 from bot.engine.scoring import game_end, score_round
+from bot.engine.seats import renamed
 from bot.engine.variants import Variant, get_variant
 
 SCHEMA_VERSION = 1
@@ -1655,19 +1656,16 @@ class Game:
             BadOption: ``new`` sits at the table already.
             BadState: the game has no journal to replay (dealt by hand, or saved before journals).
         """
-        if old not in self.hands or old in self.out:
-            raise NotInGame()
-        if new in self.players:
-            raise BadOption(f"{new!r} is at the table already.")
-        data = self.to_dict()
-        if data["journal"] is None:
-            raise BadState("The game has no journal to replay.")
-        data["players"] = [new if p == old else p for p in self.players]
-        data["journal"] = [
-            [seat, text if seat is None else _retargeted(str(text), old, new)]
-            for seat, text in data["journal"]
-        ]
-        return Game.replay(data)
+        seated = old in self.hands and old not in self.out
+        return Game.replay(
+            renamed(
+                self.to_dict(),
+                old,
+                new,
+                seated=seated,
+                entry=lambda seat, text: [seat, text if seat is None else _retargeted(text, old, new)],
+            )
+        )
 
     _rng_saved: tuple[Any, str, Any] | None
     """The generator's state as :meth:`to_dict` writes it, while unchanged (see :attr:`rng`)."""

@@ -137,8 +137,9 @@ class UI:
              ``/emojis/{id}.png`` serves)}
 
         A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
-        "ephemeral", "loading", "edited", "time", "command", "thread"}`` (``thread``: ``{"id",
-        "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
+        "ephemeral", "loading", "edited", "revision", "time", "command", "thread"}``
+        (``revision``: how many edits the message has had; ``thread``: ``{"id", "name",
+        "messages", "archived"}`` of the thread started from it, or null). ``channels``
         lists each text channel followed by its threads (``{"id", "name", "parent", "archived"}``).
         """
         stand_in = self.stand_in
@@ -193,6 +194,7 @@ class UI:
             "ephemeral": message.ephemeral,
             "loading": message.loading,
             "edited": message.edited_timestamp is not None,
+            "revision": message.revision,
             "time": message.timestamp[11:19],
             "command": command,
             "thread": _thread_view(message.thread),

@@ -52,7 +52,8 @@ PENDING = {
     DosPendingKind.PLACE: N_("to place a card in the row"),
 }
 """The decision a DOS game waits for (§14.13), as ``"to …"``."""
-_DARK = 0x2B2D31
+ACCENT = EMBED_COLOR[Color.YELLOW]
+"""A DOS table's container color where no pile shows a color (DOS's box is yellow)."""
 
 
 def card_text(card: DosCard | str, tr: Tr, faces: Faces = TEXT_ONLY) -> str:
@@ -90,6 +91,14 @@ def _pile_color(game: DosGame, index: int) -> Color | None:
     return bottom.color
 
 
+def accent(game: DosGame) -> int:
+    """The color of a DOS table's and hand's container, as UNO's shows the color in play: the
+    leftmost pile's color (a Wild DOS pile has none of its own), else :data:`ACCENT`."""
+    colors = (c for i in range(len(game.row)) if (c := _pile_color(game, i)) is not None)
+    first = next(colors, None)
+    return ACCENT if first is None else EMBED_COLOR[first]
+
+
 def row_lines(game: DosGame, tr: Tr, faces: Faces = TEXT_ONLY) -> list[str]:
     """The Center Row, one line a pile: ``"**1.** 🟦 blue 5 ← 🟥 red 3 + 🌈 Wild DOS"`` (the cards
     matched onto it this turn after the arrow), each card with its emoji (``faces``) while the
@@ -108,6 +117,16 @@ def _pile_lines(game: DosGame, tr: Tr, faces: Faces) -> list[str]:
             line += " ← " + " + ".join(card_text(c, tr, faces) for c in pile[1:])
         lines.append(line)
     return lines
+
+
+def row_text(game: DosGame, tr: Tr) -> str:
+    """The Center Row in one plain line (a text file's): ``"Center Row: 1. 🟦 blue 5 (5) · 2. …"``."""
+    return tr._("Center Row") + ": " + " · ".join(line.replace("**", "") for line in row_lines(game, tr))
+
+
+def held_text(cards: Sequence[DosCard], tr: Tr) -> str:
+    """Cards as a hand lists them (most points first): ``"🌈 Wild DOS, 🟦 blue 5"`` (``"none"``)."""
+    return ", ".join(card_text(c, tr) for c in sorted(cards, key=sort_key)) or tr._("none")
 
 
 def _center_row(tr: Tr) -> str:
@@ -172,8 +191,6 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     if game.bonus and game.pending.player:
         lines.append(tr._("Bonus cards to place: {n}").format(n=game.bonus))
     lines.append(pending_text(tbl, game, tr))
-    first = _pile_color(game, 0) if game.row else None
-    accent = EMBED_COLOR.get(first, _DARK) if first else _DARK
     players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
     texts = [block(tr._("Players"), trim(players))]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
@@ -187,7 +204,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     texts.append(small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile))))
     top = heading("\n".join(lines))
     if tbl.state is not TableState.PLAYING:
-        return message(accent, [top], texts, [])
+        return message(accent(game), [top], texts, [])
     ch = tbl.channel_id
     buttons = rows(
         [
@@ -198,7 +215,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
             UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
         ]
     )
-    return message(accent, [top], texts, list(buttons))
+    return message(accent(game), [top], texts, list(buttons))
 
 
 def _fitted(lines: Sequence[str], tr: Tr, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
@@ -317,7 +334,7 @@ def hand(
         items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
     if not closed:
         items.append(UnoButton("h", ch, tbl.version, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
-    return message(_DARK, [heading(top), *rows(items)], texts, [])
+    return message(accent(game), [heading(top), *rows(items)], texts, [])
 
 
 def _match_label(game: DosGame, action: DosAction, tr: Tr) -> str:

@@ -1,9 +1,10 @@
 """Past games (``/uno history``): the channel's list, a game's rounds, and the whole game as text.
 
-A stored game is played again through the engine from its replay (``GameResult.replay``), and each
-deal and action is written with the table's own log lines (:func:`~bot.render.log.log_lines`), so
-the file reads as the table's log did, with every player's hand at each deal. Names are the seats'
-names as shown when the game was played, each :func:`~bot.render.words.plain`.
+A stored game of any edition is played again through the engine from its replay
+(``GameResult.replay``, by ``editions.replay_moves``), and each deal and action is written with the
+table's own log lines (:func:`bot.render.log_lines`), so the file reads as the table's log did, with
+every player's hand at each deal (and in DOS the Center Row after each deal and turn). Names are
+the seats' names as shown when the game was played, each :func:`~bot.render.words.plain`.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine.actions import Action
+from bot.engine.dos.game import DosEvent, DosEventKind, DosGame
+from bot.engine.editions import AnyGame, replay_moves
 from bot.engine.events import EventKind
-from bot.engine.game import Game
-from bot.engine.options import Options
 from bot.i18n import Tr
-from bot.render.log import log_lines
+from bot.render import dos, log_lines
 from bot.render.table import round_summary, standings
 from bot.render.words import as_label, cards_text, count, edition_name, named, plain, scoring_text, trim
 from bot.storage import GameRecord, GameResult
@@ -101,15 +101,18 @@ def _line(record: GameRecord, tr: Tr, *, mention: bool) -> tuple[str, str, str]:
     )
 
 
-def history_list(records: Sequence[GameRecord], tr: Tr) -> discord.Embed:
-    """The channel's last games, newest first: edition, date, players, winner and rounds."""
+def history_list(records: Sequence[GameRecord], tr: Tr, *, here: int | None = None) -> discord.Embed:
+    """The channel's last games, newest first: edition, date, the thread it was played in (a
+    game recorded elsewhere than ``here``, the channel asked about), players, winner and rounds."""
     lines = []
     for i, record in enumerate(records, 1):
         edition, players, outcome = _line(record, tr, mention=True)
         when = discord.utils.format_dt(datetime.datetime.fromtimestamp(record.finished_at, datetime.UTC), "f")
-        lines.append(trim(f"**{i}.** {edition} · {when}\n{players} · {outcome}", 400))
+        channel = record.result.channel_id
+        where = f" · <#{channel}>" if here is not None and channel != here else ""
+        lines.append(trim(f"**{i}.** {edition} · {when}{where}\n{players} · {outcome}", 400))
     embed = discord.Embed(
-        title=tr._("Last UNO games in this channel"),
+        title=tr._("Last games in this channel"),
         description="\n".join(lines) or tr._("No game has been recorded in this channel yet."),
     )
     if records:
@@ -148,14 +151,12 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
         raise ValueError(f"game {result.game_id} has no replay")
     players = list(replay["players"])
     seats = [Seat(p, str(n)) for p, n in zip(players, replay["names"], strict=True)]
-    game = Game(
-        players, variant=replay["variant"], options=Options.parse(replay["options"]), seed=int(replay["seed"])
-    )
+    game, moves = replay_moves(replay)
     table = Table(
         result.guild_id,
         result.channel_id,
         seats[0],
-        variant=game.variant.id,
+        variant=str(replay["variant"]),
         options=game.options,
         state=TableState.PLAYING,
         seats=seats,
@@ -163,8 +164,8 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
         game_id=result.game_id,
     )
     lines = [
-        tr._("UNO game {id}: {edition}, ended {when}").format(
-            id=result.game_id, edition=edition_name(game.variant.id, tr), when=_when(record.finished_at)
+        tr._("Game {id}: {edition}, ended {when}").format(
+            id=result.game_id, edition=edition_name(table.variant, tr), when=_when(record.finished_at)
         ),
         tr._("Scoring: {scoring}").format(scoring=scoring_text(game.options, tr)),
         tr._("Seats: {seats}").format(
@@ -173,26 +174,34 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
     ]
     rounds: list[str] = []
     holds = tr._("  {name} holds {cards}")
-    for seat, text in replay["journal"]:
-        if seat is None:
+    for player, events in moves:
+        if player is None:
             lines.append("")
-            lines += log_lines(table, game.start_round(), tr)
-            lines += [
-                holds.format(name=named(table, p, tr), cards=cards_text(_cards(game, p), game.side, tr))
-                for p in game.seated
-            ]
+            lines += log_lines(table, events, tr)
+            lines += _row(game, tr)
+            lines += [holds.format(name=named(table, p, tr), cards=_held(game, p, tr)) for p in game.seated]
             continue
-        events = game.apply(players[seat], Action.parse(text))
         lines += log_lines(table, events, tr)
-        if any(e.kind is EventKind.ROUND_OVER for e in events):
+        turn_ended = any(e.kind is DosEventKind.TURN_ENDED for e in events if isinstance(e, DosEvent))
+        if turn_ended and not game.round_over:
+            lines += _row(game, tr)  # the row after the turn's discards, refill and bonus cards
+        if any(e.kind in (EventKind.ROUND_OVER, DosEventKind.ROUND_OVER) for e in events):
             rounds.append(round_summary(table, game.round_winner, game.round_points, tr))
     lines.append("")
     lines += _final(table, tr)
     return Replayed(table, rounds, _fitted(lines, tr))
 
 
-def _cards(game: Game, player: str) -> list[str]:
-    return [c.name for c in game.hands[player]]
+def _held(game: AnyGame, player: str, tr: Tr) -> str:
+    """A player's hand, as the table's edition writes cards."""
+    if isinstance(game, DosGame):
+        return dos.held_text(game.hands[player], tr)
+    return cards_text([c.name for c in game.hands[player]], game.side, tr)
+
+
+def _row(game: AnyGame, tr: Tr) -> list[str]:
+    """DOS's Center Row as one line (UNO's start card is in its deal's log lines)."""
+    return ["  " + dos.row_text(game, tr)] if isinstance(game, DosGame) else []
 
 
 def _final(table: Table, tr: Tr) -> list[str]:

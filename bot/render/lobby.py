@@ -111,7 +111,13 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
             ),
         ]
     )
-    return _lobby(table, tr._("UNO lobby"), tr, _footer(table, tr), list(items))
+    return _lobby(
+        table,
+        tr._("{edition} lobby").format(edition=edition_name(table.variant, tr)),
+        tr,
+        _footer(table, tr),
+        list(items),
+    )
 
 
 def _footer(table: Table, tr: Tr) -> str:

@@ -134,7 +134,9 @@ class Change:
             self._over()
             self.posts.append(
                 Post(
-                    self.tr._("Only bots were left at the UNO table, so the game has ended."),
+                    self.tr._("Only bots were left at the {edition} table, so the game has ended.").format(
+                        edition=render.edition_name(table.variant, self.tr)
+                    ),
                     view=render.rematch(table, self.tr),
                 )
             )
@@ -249,7 +251,11 @@ def _game_result(table: Table) -> GameResult:
     assert game is not None
     # The rounds recorded so far: all of them at the game's end; an abandoned round doesn't count.
     return GameResult(
-        **_shared(table), winners=list(game.winners), rounds=table.recorded_rounds, replay=_replay(table)
+        **_shared(table),
+        winners=list(game.winners),
+        rounds=table.recorded_rounds,
+        replay=_replay(table),
+        parent_id=table.parent_id,
     )
 
 

@@ -42,12 +42,13 @@ class History:
         self.storage = service.storage
 
     async def show(self, interaction: discord.Interaction[Any]) -> None:
-        """``/uno history``: the channel's last games (at most ten), privately, with a select."""
+        """``/uno history``: the channel's last games (at most ten, those of its games' threads
+        included), privately, with a select."""
         channel_id = channel_of(interaction)
         await acknowledge(interaction)
         records = await self.storage.history(channel_id, limit=render.LISTED)
         tr = reader(interaction)
-        embed = render.history_list(records, tr)
+        embed = render.history_list(records, tr, here=channel_id)
         if not records:
             await interaction.followup.send(embed=embed, ephemeral=True)
             return
@@ -61,13 +62,16 @@ class History:
         """A game chosen in the list: its private summary, and its text file for its players.
 
         Raises:
-            BadClick: no game of this channel has that id (the select offered it: a game
-                recorded elsewhere is never listed here).
+            BadClick: no game of this channel (or of a thread of its own started here) has that
+                id (the select offered it: a game recorded elsewhere is never listed here).
         """
         # A new private answer (a component's usual acknowledgement would edit the list instead).
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.storage.game(game_id)
-        if record is None or record.result.channel_id != channel_of(interaction):
+        if record is None or channel_of(interaction) not in (
+            record.result.channel_id,
+            record.result.parent_id,
+        ):
             raise BadClick(
                 f"history of game {game_id[:40]!r}", N_("That game isn't in this channel's history.")
             )

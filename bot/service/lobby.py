@@ -319,7 +319,7 @@ class Lobby:
             return
         footer = N_("Start a new one with /uno new.")
         await self._lobby_over(
-            interaction, table, table.message_id, N_("UNO lobby (closed: everyone left)"), footer, ack
+            interaction, table, table.message_id, N_("{edition} lobby (closed: everyone left)"), footer, ack
         )
         self.service.after(change)
 
@@ -335,9 +335,10 @@ class Lobby:
         """Answer a change that ended the lobby (it closed, or the game started): a click on the
         lobby message redraws it without its components; a command is answered with ``ack``,
         and the lobby message is redrawn so in the background. The texts are English: ``title``
-        and ``footer`` are said in the table's language, ``ack`` in the user's."""
+        (its ``{edition}``: the table's edition) and ``footer`` are said in the table's language,
+        ``ack`` in the user's."""
         tr = translator(table.language)
-        title, footer = tr._(title), tr._(footer)
+        title, footer = tr._(title).format(edition=render.edition_name(table.variant, tr)), tr._(footer)
         if from_message(interaction):
             view = render.lobby_over(table, title, tr, footer)
             await interaction.edit_original_response(content=None, embed=None, view=view)
@@ -366,9 +367,8 @@ class Lobby:
             # answering, so no one sees a started table pointing at its lobby message.
             lobby_id, table.message_id = table.message_id, None
         footer = N_("The table is below; open your hand with its My hand button.")
-        await self._lobby_over(
-            interaction, table, lobby_id, N_("UNO: the game has started"), footer, N_("The game has started.")
-        )
+        title = N_("{edition}: the game has started")
+        await self._lobby_over(interaction, table, lobby_id, title, footer, N_("The game has started."))
         self.service.after(change)  # posts the table message and saves its id
 
 

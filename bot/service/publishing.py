@@ -254,10 +254,11 @@ class Publisher:
             allowed = discord.AllowedMentions(
                 users=[discord.Object(int(player))], everyone=False, roles=False
             )
-            text = translator(table.language)._("{mention}, it's your move at the UNO table.")
-            with handle_message_parameters(
-                text.format(mention=f"<@{player}>"), allowed_mentions=allowed
-            ) as params:
+            tr = translator(table.language)
+            text = tr._("{mention}, it's your move at the {edition} table.").format(
+                mention=f"<@{player}>", edition=render.edition_name(table.variant, tr)
+            )
+            with handle_message_parameters(text, allowed_mentions=allowed) as params:
                 posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
         async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
             if table.state is not TableState.OVER:  # the table as saved, if a failed save replaced it since

@@ -62,6 +62,9 @@ class GameResult:
             ``players`` (ids in seat order), ``journal`` (``[seat index or null, action text]``
             per version) and ``names`` (each seat's name as shown then, in seat order); None
             when its journal is unknown (a game saved before journals were kept).
+        parent_id: for a game played in a thread of its own (``channel_id``), the channel the
+            thread belongs to (``/uno history`` there lists it); None otherwise, and for a game
+            recorded before parents were kept.
     """
 
     game_id: str
@@ -73,6 +76,7 @@ class GameResult:
     players: list[str]
     rounds: int
     replay: dict[str, Any] | None = None
+    parent_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -153,8 +153,8 @@ async def _insert_game(db: Db, result: GameResult) -> None:
         "scores": [[_encode(ids, k), int(s)] for k, s in result.scores.items()],
     }
     await db.execute_fetchall(
-        "UPDATE games SET rounds = ?, result = ?, finished_at = ? WHERE id = ?",
-        (result.rounds, dumps(stored), time.time(), game),
+        "UPDATE games SET rounds = ?, result = ?, finished_at = ?, parent_id = ? WHERE id = ?",
+        (result.rounds, dumps(stored), time.time(), result.parent_id, game),
     )
     await db.executemany(
         "INSERT INTO game_players (game, person, won) VALUES (?, ?, ?)",
@@ -294,7 +294,8 @@ async def games(
     db: Db, *, channel_id: int | None = None, game_id: str | None = None, limit: int | None = None
 ) -> list[GameRecord]:
     """Finished games, newest first, each with its replay (None where none was kept): those of
-    ``channel_id`` and/or the one ``game_id`` (None: any), at most ``limit`` (None: all).
+    ``channel_id`` (played there, or in a thread of its own started there) and/or the one
+    ``game_id`` (None: any), at most ``limit`` (None: all).
 
     Raises:
         sqlite3.Error, asyncpg.PostgresError: the query failed.
@@ -302,11 +303,12 @@ async def games(
     """
     rows = await db.execute_fetchall(
         "SELECT g.game_id, g.guild_id, g.channel_id, g.variant, g.rounds, g.result, g.finished_at, "
-        "r.replay FROM games AS g LEFT JOIN game_replays AS r ON r.game = g.id "
-        "WHERE g.finished_at IS NOT NULL AND (CAST(? AS BIGINT) IS NULL OR g.channel_id = ?) "
+        "r.replay, g.parent_id FROM games AS g LEFT JOIN game_replays AS r ON r.game = g.id "
+        "WHERE g.finished_at IS NOT NULL "
+        "AND (CAST(? AS BIGINT) IS NULL OR g.channel_id = ? OR g.parent_id = ?) "
         "AND (CAST(? AS TEXT) IS NULL OR g.game_id = ?) "
         "ORDER BY g.finished_at DESC, g.id DESC" + ("" if limit is None else " LIMIT ?"),
-        (channel_id, channel_id, game_id, game_id, *([] if limit is None else [limit])),
+        (channel_id, channel_id, channel_id, game_id, game_id, *([] if limit is None else [limit])),
     )
     names: dict[int, str] = {}
     if rows:
@@ -316,7 +318,7 @@ async def games(
         return "+".join(names[m] for m in members)
 
     records = []
-    for gid, guild, channel, variant, rounds, text, finished_at, replay in rows:
+    for gid, guild, channel, variant, rounds, text, finished_at, replay, parent in rows:
         stored = orjson.loads(text)
         result = GameResult(
             game_id=gid,
@@ -328,6 +330,7 @@ async def games(
             players=[names[p] for p in stored["players"]],
             rounds=int(rounds or 0),
             replay=orjson.loads(replay) if replay is not None else None,
+            parent_id=parent,
         )
         records.append(GameRecord(result, float(finished_at)))
     return records
@@ -374,13 +377,16 @@ async def forget_user(db: Db, user_id: str) -> int:
 
 
 def _forgotten(replay: dict[str, Any], user_id: str, new_id: str) -> dict[str, Any]:
-    """A replay with ``user_id`` renamed ``new_id`` (its seat, and the actions that target it) and
-    their seat's name :data:`FORGOTTEN_NAME`; the game replays the same (the engine reads ids as
-    mere names).
+    """A replay with ``user_id`` renamed ``new_id`` (its seat, the actions that target it, and in
+    DOS's journal, which names each entry's player, its entries) and their seat's name
+    :data:`FORGOTTEN_NAME`; the game replays the same (the engine reads ids as mere names).
 
     >>> _forgotten({"players": ["7", "ai:1"], "names": ["Ana", "Bot 1"],
     ...             "journal": [[None, "deal"], [1, "catch target=7"]]}, "7", "forgotten:3")
     {'players': ['forgotten:3', 'ai:1'], 'names': ['a former player', 'Bot 1'], 'journal': [[None, 'deal'], [1, 'catch target=forgotten:3']]}
+    >>> _forgotten({"players": ["7", "8"], "names": ["Ana", "Ben"],
+    ...             "journal": [[None, "deal"], ["7", "draw"]]}, "7", "forgotten:3")["journal"]
+    [[None, 'deal'], ['forgotten:3', 'draw']]
     """
     seats = [new_id if p == user_id else p for p in replay["players"]]
     names = [
@@ -388,7 +394,10 @@ def _forgotten(replay: dict[str, Any], user_id: str, new_id: str) -> dict[str, A
     ]
     target = f"target={user_id}"
     journal = [
-        [seat, " ".join(f"target={new_id}" if word == target else word for word in text.split(" "))]
+        [
+            new_id if seat == user_id else seat,
+            " ".join(f"target={new_id}" if word == target else word for word in text.split(" ")),
+        ]
         for seat, text in replay["journal"]
     ]
     return {**replay, "players": seats, "names": names, "journal": journal}

@@ -63,6 +63,61 @@ def test_long_game_file_fits_discord() -> None:
     )
 
 
+def test_a_dos_game_file_and_its_check(tmp_path: Path) -> None:
+    """A DOS game (docs/rules.md §14) as a file, like UNO's: each deal with the Center Row and
+    every hand, each move's log line, the Center Row after each turn, and the standings; its
+    summary has a line per round; the replay check and ``python -m bot.replay`` pass on it."""
+    result = played(4, bots=2, variant="dos", target=200)
+    record = GameRecord(result, time.time())
+    game = replayed(record, EN)
+    text = game.text
+    assert text.startswith(f"Game {result.game_id}: DOS, ended ")
+    assert result.rounds >= 2 and len(game.rounds) == result.rounds
+    deals = text.split("\n\nRound ")[1:]
+    assert len(deals) == result.rounds
+    for deal in deals:  # "1: Bot 2 deals", the row, each hand
+        lines = deal.splitlines()
+        assert lines[0].endswith(" deals") and lines[1].startswith("  Center Row: 1. ")
+        assert [line.split(" holds ")[0] for line in lines[2:5]] == ["  \\*Ana\\*", "  Bot 1", "  Bot 2"]
+    turns = text.count("  Center Row: ") - result.rounds
+    assert turns > 10 and "matched pile" in text and ": DOS!" in text
+    assert text.rstrip().splitlines()[-4].startswith("🏆") and "wins the game" in text
+    embed = summary(record, game, EN)
+    assert embed.description is not None and embed.description.count("Round ") >= result.rounds
+    assert check(result) is None
+    db = tmp_path / "uno.db"
+
+    async def record_it() -> None:
+        storage = SqliteStorage(db, checkpoint_seconds=None)
+        await storage.open()
+        await storage.delete_table(2, [result])
+        await storage.close()
+
+    asyncio.run(record_it())
+    assert main(["--db", str(db), "--game", result.game_id]) == 0
+
+
+def test_a_forgotten_dos_player_s_game_still_replays(tmp_path: Path) -> None:
+    """``/uno forget-me`` renames the player in a DOS game's replay too (its journal names each
+    entry's player, not a seat number): the game still replays, to its file and its check."""
+    result = played(6, bots=1, variant="dos", target=100)
+    assert any(player == "10" for player, _ in result.replay["journal"])
+
+    async def forget() -> GameRecord | None:
+        storage = SqliteStorage(tmp_path / "uno.db", checkpoint_seconds=None)
+        await storage.open()
+        await storage.delete_table(2, [result])
+        await storage.forget_user("10")
+        record = await storage.game(result.game_id)
+        await storage.close()
+        return record
+
+    record = asyncio.run(forget())
+    assert record is not None and record.result.replay is not None and "10" not in record.result.players
+    assert "'10'" not in str(record.result.replay) and check(record.result) is None
+    assert "a former player holds " in replayed(record, EN).text
+
+
 def test_check_finds_a_record_its_replay_does_not_reach() -> None:
     """The check passes on a recorded game and names what differs on a tampered record."""
     result = played(3, bots=2, target=200)

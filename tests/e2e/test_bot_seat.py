@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from bot.engine.dos.game import DosGame
+from bot.engine.editions import AnyGame, replay_game
 from bot.engine.game import Game
 from bot.localdiscord.testing import LocalDiscord
 from bot.replay import check
@@ -21,7 +25,7 @@ from tests.e2e.helpers import (
 )
 
 
-def held(game: Game, player: str) -> list[str]:
+def held(game: AnyGame, player: str) -> list[str]:
     """A player's cards by name, sorted."""
     return sorted(c.name for c in game.hands[player])
 
@@ -88,14 +92,15 @@ async def test_the_host_gives_a_seat_to_a_bot(uno: LocalDiscord) -> None:
     assert table_of(uno, channel).seat(str(bob.id)) is not None and "ai:3" not in game.players
 
 
-async def test_a_seat_one_timeout_from_removal_is_offered_to_a_bot(uno: LocalDiscord) -> None:
+@pytest.mark.parametrize("variant", ["classic", "dos"])
+async def test_a_seat_one_timeout_from_removal_is_offered_to_a_bot(uno: LocalDiscord, variant: str) -> None:
     """bob runs out of time a second time (one short of removal at 3): the channel is told, with
     a button that gives his seat to a bot; carol (not the host) may not press it, alice (the
     host) does, and the bot holds bob's hand as the timeout left it; pressed again, it is
     refused."""
     s, channel = uno.stand_in, uno.channel("uno")
     alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
-    table = await open_table(uno, channel, alice, [bob], bots=1)
+    table = await open_table(uno, channel, alice, [bob], bots=1, variant=variant)
     table.turn_seconds = 0
     game = table.game
     assert game is not None
@@ -126,6 +131,40 @@ async def test_a_seat_one_timeout_from_removal_is_offered_to_a_bot(uno: LocalDis
     assert game is not None and str(bob.id) not in game.players
     assert [x.name for x in table.seats] == ["alice", "Bot 2 (for bob)", "Bot 1"]
     saved = game.to_dict()
-    assert held(Game.replay({**saved, "journal": saved["journal"][:version]}), "ai:2") == bobs
+    assert held(replay_game({**saved, "journal": saved["journal"][:version]}), "ai:2") == bobs
     answer = await click(uno, alice, offer, "Give bob's seat to a bot")
     assert answer is not None and answer.text == "That player isn't at this table."
+
+
+async def test_dos_seats_go_to_bots(uno: LocalDiscord) -> None:
+    """docs/rules.md §5.3 at a DOS table (§14.13): bob hands his seat to a bot with ``/uno leave
+    bot:True`` and the host gives carol's to another with ``/uno kick … bot:True``; the bots play
+    on with the hands they took over; alice plays the game to its end, whose record names
+    the bots, not bob or carol, and replays."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
+    table = await open_table(uno, channel, alice, [bob, carol], variant="dos", scoring="single-round")
+    table.turn_seconds = 0
+    game = table.game
+    assert isinstance(game, DosGame)
+    bobs, version = held(game, str(bob.id)), game.version  # nobody moves until a person does
+
+    answer = await command(uno, bob, channel, "uno leave", bot=True)
+    assert answer is not None and "A bot plays your seat" in answer.text, answer and answer.text
+    answer = await command(uno, alice, channel, "uno kick", member=carol, bot=True)
+    assert answer is not None and "a bot plays their seat now" in answer.text, answer.text
+    table = table_of(uno, channel)
+    game = table.game
+    assert isinstance(game, DosGame) and game.players[1:] == ["ai:1", "ai:2"]
+    assert [x.name for x in table.seats] == ["alice", "Bot 1 (for bob)", "Bot 2 (for carol)"]
+    saved = game.to_dict()  # the bot took bob's hand as it was (it may have played since)
+    assert held(replay_game({**saved, "journal": saved["journal"][:version]}), "ai:1") == bobs
+    log = "\n".join(table.log)
+    assert "bob handed their seat to Bot 1 (for bob)" in log and "carol's seat was given to Bot 2" in log
+
+    await play_out(uno, channel, table, {"alice": alice}, random.Random(4))
+    await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
+    record = (await bot_of(uno).storage.history(channel.id))[0].result
+    assert record.variant == "dos" and record.players == [str(alice.id), "ai:1", "ai:2"]
+    assert record.replay is not None and str(bob.id) not in str(record.replay)
+    assert check(record) is None

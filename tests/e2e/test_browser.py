@@ -17,7 +17,7 @@ import base64
 import contextlib
 import re
 import shutil
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ import pytest
 from bot.engine.cards import Color, Side
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Clock
+from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, png
 from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
@@ -455,21 +456,17 @@ async def test_a_few_dos_turns_in_chromium(cards_env: LocalDiscord) -> None:
         for _ in range(DOS_TURNS):
             await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
             await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
-            await play_a_dos_turn(hand)
+            await play_a_dos_turn(hand, cards_env.stand_in)
         await expect(table).to_contain_text("alice", timeout=WAIT_MS)
         problems += await overflowing(page, 1280)
     assert not problems, problems
 
 
-async def play_a_dos_turn(hand: Any) -> None:
+async def play_a_dos_turn(hand: Any, stand_in: StandIn) -> None:
     """alice's decisions until her turn is over: the first match offered (and the first color a
-    Wild DOS asks), else the first card to place, else End the turn, else Draw. The hand may be
-    redrawn between a look and a press (the bot's moves): then it looks again."""
+    Wild DOS asks), else the first card to place, else End the turn, else Draw; each one once the
+    page shows the bot's answer to the one before (:func:`answered`)."""
     for _ in range(20):
-        # The page may show the hand's answer before its own refresh of it: a choice made in
-        # between reached the stand-in as a stale one (refused, 400). Not understood yet; a
-        # half-second settle avoids it.
-        await hand.page.wait_for_timeout(500)
         text = await hand.inner_text()
         if "Your move" not in text:
             return
@@ -479,27 +476,43 @@ async def play_a_dos_turn(hand: Any) -> None:
         buttons = [
             hand.locator("button", has_text=re.compile(f"{w}$")) for w in ("Place .*", "End the turn", "Draw")
         ]
-        try:
-            if await selects.count():
-                await pick_first(selects.first)
-            else:
-                shown = [b for b in buttons if await b.count()]
-                await press(shown[0].first)
-        except (playwright_api.Error, IndexError):
-            continue  # redrawn meanwhile
-        await expect(hand).not_to_have_text(text, timeout=WAIT_MS)  # redrawn after the decision
+        if await selects.count():
+            await answered(hand, stand_in, pick_first(selects.first))
+        else:
+            shown = [b for b in buttons if await b.count()]
+            await answered(hand, stand_in, press(shown[0].first))
     raise AssertionError("alice's turn did not end")
 
 
+async def answered(hand: Any, stand_in: StandIn, choice: Awaitable[None]) -> None:
+    """Make ``choice`` (a click or pick in the hand) and wait until the page shows the bot's
+    answer to it: the hand message at the revision that answered (or a later one). Until then the
+    page may still show the hand as it was, whose components the answer replaced: a choice made
+    there reaches the stand-in for a component no longer on the message, which it refuses as
+    Discord does (400, a console error). Waiting for the text to change is not enough: an edit
+    made for another reason (the hand kept up to date after the bot's moves) changes it too."""
+    page = hand.page
+    async with page.expect_response(re.compile(r"/ui/(click|select)$"), timeout=WAIT_MS) as sent:
+        await choice
+    body = await (await sent.value).json()
+    assert "interaction" in body, body  # the stand-in took the click
+    message = (await stand_in.state.interactions[int(body["interaction"])].answer()).message
+    assert message is not None
+    await page.wait_for_function(
+        "([id, revision]) => +document.querySelector(`#side .msg[data-id='${id}']`)?.dataset.revision >= revision",
+        arg=[str(message.id), message.revision],
+        timeout=WAIT_MS,
+    )
+
+
 async def pick_first(select: Any) -> None:
-    """Choose a select's first option (refused after 3 s: see :func:`press`)."""
-    await select.select_option(index=1, timeout=3000)
+    """Choose a select's first option."""
+    await select.select_option(index=1, timeout=WAIT_MS)
 
 
 async def press(button: Any) -> None:
-    """Press a button of the hand, or give up after 3 s: the page may redraw the hand just as
-    Playwright looks at the button (the caller looks again)."""
-    await button.click(timeout=3000)
+    """Press a button of the hand."""
+    await button.click(timeout=WAIT_MS)
 
 
 async def bottom(page: Any) -> None:

@@ -1,6 +1,6 @@
 """A thread per game (the channel setting ``threads``): ``/uno new`` leaves a one-line pointer in
 the channel and opens the lobby in a public thread started from it; the whole game lives in the
-thread, and the pointer tells the result. A thread archived or deleted ends its game cleanly."""
+thread, the pointer tells the result, and the channel's ``/uno history`` lists it. A thread archived or deleted ends its game cleanly."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.tables import Table, TableState
 from tests.e2e.helpers import (
     bot_of,
+    choose,
     click,
     command,
     labels,
@@ -72,6 +73,12 @@ async def test_a_game_played_to_the_end_in_its_thread(uno: LocalDiscord) -> None
     assert [m.thread for m in public] == [thread, other]
     [record] = await bot_of(uno).storage.history(thread.id, limit=5)
     assert record.result.winners == table.game.winners
+    # /uno history in #uno lists the game played in its thread, and gives its players its file.
+    listing = await command(uno, alice, parent, "uno history")
+    assert listing is not None and f"<#{thread.id}>" in listing.text
+    assert [o["value"] for o in listing.selects[0]["options"]] == [record.result.game_id]
+    answer = await choose(uno, alice, listing, record.result.game_id)
+    assert answer is not None and "won!" in answer.text and len(answer.attachments) == 1
     assert second.state is TableState.PLAYING  # the other game goes on
     # /uno new in the thread opens the next lobby there (no thread in a thread), with #uno's settings.
     await command(uno, bob, thread, "uno new")

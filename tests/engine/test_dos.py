@@ -5,6 +5,7 @@ and the action text."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from bot.engine import ai
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DECK, DosCard
 from bot.engine.dos.game import DosGame, DosPendingKind, adds_up
-from bot.engine.errors import BadAction, BadCard, BadState
+from bot.engine.errors import BadAction, BadCard, BadOption, BadState, NotInGame
 
 
 def cards(*names: str) -> list[DosCard]:
@@ -135,6 +136,46 @@ def test_save_restore_and_replay() -> None:
         DosGame.from_dict(broken)
     with pytest.raises(BadState):
         DosGame.from_dict(dict(saved, variant="classic"))
+
+
+def test_a_seat_replaced_is_the_same_seat_under_another_name() -> None:
+    """docs/rules.md §5.3 in DOS: ``replaced`` gives the seat's hand, score, turn and standing
+    DOS call to the new id, names the old one nowhere (its journal's players and catch targets
+    included), replays to itself, and leaves the game as it was; a player out of the game, a
+    name already seated, or a game without journal is refused."""
+    game, rng, old = DosGame(["ana", "ben", "cy"], seed=3), random.Random(3), "ben"
+    game.start_round()
+    caught = False
+    for _ in range(2000):  # random matches, no calls: ben is caught, then calls on his turn
+        player = game.pending.player or ""
+        if game.round_over:
+            game.start_round()
+        elif old in game.catch_targets("ana"):
+            game.apply("ana", DosAction(DosActionKind.CATCH, target=old))
+            caught = True
+        elif caught and player == old and game.can_call_dos(old):
+            game.apply(old, DosAction(DosActionKind.DOS))
+            break
+        else:
+            game.apply(player, rng.choice(game.decisions(player)))
+    assert caught and old in game.called and game.pending.player == old
+    saved = game.to_dict()
+    new = game.replaced(old, "ai:1")
+    assert game.to_dict() == saved  # unchanged
+    text = json.dumps(new.to_dict())
+    assert f'"{old}"' not in text and f"={old}" not in text and "target=ai:1" in text
+    assert json.loads(text.replace("ai:1", old)) == saved
+    assert DosGame.replay(new.to_dict()).to_dict() == new.to_dict()
+    assert new.hands["ai:1"] == game.hands[old] and new.scores["ai:1"] == game.scores[old]
+    assert new.pending.player == "ai:1" and "ai:1" in new.called
+    new.apply("ai:1", ai.choose(new, "ai:1", random.Random(1)))  # it plays on
+    with pytest.raises(BadOption):
+        game.replaced(old, "ana")
+    game.apply(old, DosAction(DosActionKind.LEAVE))
+    with pytest.raises(NotInGame):
+        game.replaced(old, "ai:1")
+    with pytest.raises(BadState):
+        dealt(["red 7"], ["red 7", "yellow 8"]).replaced("ana", "ai:1")
 
 
 def test_views() -> None:

@@ -32,6 +32,25 @@ def with_replay(result: GameResult, replay: dict[str, Any] | None) -> GameResult
     return dataclasses.replace(result, replay=replay)
 
 
+def test_a_channel_s_history_lists_its_threads_games(storage: Backend) -> None:
+    """A game played in a thread of its own (its result naming the parent channel) is listed in
+    the thread's history and in its parent channel's, newest first with the channel's own, and
+    comes back with its parent; a sibling channel's history doesn't list it."""
+    in_thread = dataclasses.replace(game("t1", [ANA], [ANA, BEN], channel=20), parent_id=10)
+
+    async def main(s: Storage) -> tuple[list[Any], ...]:
+        await s.delete_table(10, [game("c1", [BEN], [ANA, BEN])])
+        await s.delete_table(20, [in_thread])
+        await s.delete_table(11, [game("c2", [BEN], [ANA, BEN], channel=11)])
+        return await s.history(10), await s.history(20), await s.history(11), [await s.game("t1")]
+
+    parent, thread, sibling, one = storage.run(main)
+    assert [r.result.game_id for r in parent] == ["t1", "c1"]
+    assert parent[0].result == in_thread and one[0] == parent[0]
+    assert [r.result.game_id for r in thread] == ["t1"] and parent[1].result.parent_id is None
+    assert [r.result.game_id for r in sibling] == ["c2"]
+
+
 def test_history_keeps_each_games_replay(storage: Backend) -> None:
     """Games come back newest first with their replay (None where none was kept), at most
     ``limit``, only the channel's; one game by id."""

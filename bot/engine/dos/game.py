@@ -44,6 +44,7 @@ from bot.engine.errors import (
 from bot.engine.game import shuffle
 from bot.engine.options import Options
 from bot.engine.scoring import game_end, score_round
+from bot.engine.seats import renamed
 
 SCHEMA_VERSION = 1
 HAND_SIZE = 7
@@ -1006,6 +1007,32 @@ class DosGame:
                 game.apply(player, DosAction.parse(text))
         return game
 
+    def replaced(self, old: str, new: str) -> DosGame:
+        """The game as if ``new`` had sat in ``old``'s seat from the start: the same seat, hand,
+        score, turn, pending decision and DOS call (or catch window), and ``old`` named nowhere,
+        its journal included (so :meth:`replay` of the result's save rebuilds it). A computer
+        player taking over a seat (docs/rules.md §5.3, §14.13), as ``Game.replaced``.
+
+        Made by replaying the journal with the seat renamed; this game is not changed. Not an
+        action: it changes no card, score or turn, only the seat's name.
+
+        Raises:
+            NotInGame: ``old`` isn't seated (never was, or left or was eliminated: their hand
+                is gone).
+            BadOption: ``new`` sits at the table already.
+            BadState: the game has no journal to replay (dealt by hand).
+        """
+        seated = old in self.hands and old not in self.out
+        return DosGame.replay(
+            renamed(
+                self.to_dict(),
+                old,
+                new,
+                seated=seated,
+                entry=lambda player, text: [new if player == old else player, _retargeted(text, old, new)],
+            )
+        )
+
     @classmethod
     def from_deal(
         cls,
@@ -1064,6 +1091,14 @@ class DosGame:
         """True if a call by ``player`` could stand now: two cards, or more on their own turn."""
         n = len(self.hands[player])
         return n == 2 or (n > 2 and self.pending.player == player)
+
+
+def _retargeted(text: str, old: str, new: str) -> str:
+    """A journal entry's action text with its target ``old`` (a catch's) named ``new``."""
+    if "target=" not in text:  # a deal, or an action that names no player
+        return text
+    action = DosAction.parse(text)
+    return action._replace(target=new).text() if action.target == old else text
 
 
 _SIMPLE = {

@@ -1,0 +1,93 @@
+"""A DOS table's words and colors (docs/rules.md §14): the lobby, once started, and the ping name
+the edition, not UNO; the table's and the hand's containers take a pile's color, as UNO's take
+the color in play, in English and in French."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.cards import Color
+from bot.localdiscord.records import Message
+from bot.localdiscord.testing import LocalDiscord
+from bot.render.dos import ACCENT
+from bot.render.words import EMBED_COLOR
+from tests.e2e.helpers import (
+    bot_of,
+    click,
+    command,
+    hand,
+    lobby_message,
+    open_table,
+    table_message,
+    table_of,
+)
+from tests.e2e.test_dos import rig_dos
+
+WORDS = {
+    "en": ("DOS: the game has started", "it's your move at the DOS table."),
+    "fr": ("DOS : la partie a commencé", "c’est à toi de jouer à la table DOS."),
+}
+
+
+def accent(message: Message) -> int | None:
+    """The accent color of a Components V2 message's container."""
+    return next(c.get("accent_color") for c in message.all_components() if c["type"] == 17)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_a_started_dos_lobby_and_its_ping_name_dos(uno: LocalDiscord, language: str) -> None:
+    """The started lobby is headed with the edition's name, and the player to move is pinged at
+    the DOS table, in the channel's language."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await command(uno, alice, channel, "uno new", variant="dos")
+    await click(uno, bob, lobby_message(uno, channel), "Join")
+    table_of(uno, channel).language = language  # as /uno settings language: would (the lobby as drawn)
+    lobby = lobby_message(uno, channel)
+    await click(uno, alice, lobby, "Start")
+    started, ping = WORDS[language]
+
+    def heading() -> str:
+        return s.state.get_message(channel, lobby.id).text.splitlines()[0]
+
+    await s.wait_until(lambda: started in heading(), 10)
+    assert "UNO" not in heading()
+    game = table_of(uno, channel).game
+    assert game is not None
+    mention = f"<@{game.pending.player}>, "
+    await s.wait_until(lambda: any(m.text == mention + ping for m in s.messages(channel)), 10)
+
+
+async def test_dos_table_and_hand_take_a_pile_s_color(uno: LocalDiscord) -> None:
+    """The table's and alice's hand's containers take the leftmost colored pile's color (a Wild
+    DOS pile has none of its own); with no colored pile, DOS's own accent."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    table = await open_table(uno, channel, alice, [bob], variant="dos")
+    hands = {"alice": ["blue 1", "green 9"], "bob": ["red 3", "yellow 10"]}
+    rig_dos(uno, channel, hands=hands, row=["wild dos", "red 7"], draw=["blue 9"])
+    bot_of(uno).service.publisher.publish(table)
+    red = EMBED_COLOR[Color.RED]
+    await s.wait_until(lambda: accent(table_message(uno, channel)) == red, 10)
+    assert accent(await hand(uno, alice, channel)) == red
+    rig_dos(uno, channel, hands=hands, row=["wild dos"], draw=["blue 9"])
+    bot_of(uno).service.publisher.publish(table)
+    await s.wait_until(lambda: accent(table_message(uno, channel)) == ACCENT, 10)
+    assert accent(await hand(uno, alice, channel)) == ACCENT
+
+
+async def test_a_dos_lobby_and_its_closing_name_dos(uno: LocalDiscord) -> None:
+    """The lobby of a DOS table is headed "DOS lobby", and /uno end in it says the DOS table was
+    closed and heads the lobby "DOS lobby (closed)"; a classic lobby still says UNO."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice = uno.user("alice")
+    await command(uno, alice, channel, "uno new", variant="dos")
+    lobby = lobby_message(uno, channel)
+    assert lobby.text.splitlines()[0] == "### DOS lobby"
+    answer = await command(uno, alice, channel, "uno end")
+    assert answer is not None and answer.text == f"The DOS table was closed by <@{alice.id}>."
+    await s.wait_until(
+        lambda: s.state.get_message(channel, lobby.id).text.startswith("### DOS lobby (closed)"), 10
+    )
+    await command(uno, alice, channel, "uno new")
+    assert lobby_message(uno, channel).text.splitlines()[0] == "### UNO lobby"
