@@ -18,7 +18,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import UnoButton, UnoSelect, Unreadable
+from bot.components import UnoButton, UnoSelect, Unreadable, dispatch_lean
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
 from bot.i18n import LANGUAGES, translator
@@ -28,6 +28,7 @@ from bot.service import TableService, threads
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import Storage
+from bot.storage.common import collector_paused
 from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,7 @@ class UnoBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
+        dispatch_lean(self)  # a click is dispatched without rebuilding its whole message
         for lang in LANGUAGES:  # compiled now (about 50 ms each), not in the middle of a game
             translator(lang)
         await self.tree.set_translator(CommandTranslator())  # localized names and descriptions
@@ -122,15 +124,18 @@ class UnoBot(commands.AutoShardedBot):
         elif not (self.settings.discord.sync_commands and guild_id):
             # Without a sync the commands are whatever was synced last: none on a new application.
             log.info("commands not synced: set discord.dev_guild_id, or run once with --sync-global")
-        restored = await self.service.restore(self.shards_run.serves)
-        if restored:
-            log.info("restored %d table(s)", restored)
-        self.service.leases.start()
-        self.card_emojis.start()
-        # What start-up made (modules, discord.py, the restored tables) lives on: keep it out of
-        # the collector's full passes, which otherwise pause every table for 0.1 s and more.
-        gc.collect()
-        gc.freeze()
+        # Thousands of games parsed and rebuilt make no garbage but many objects: the collector's
+        # passes would walk them again and again (docs/performance.md, "Restore").
+        with collector_paused():
+            restored = await self.service.restore(self.shards_run.serves)
+            if restored:
+                log.info("restored %d table(s)", restored)
+            self.service.leases.start()
+            self.card_emojis.start()
+            # What start-up made (modules, discord.py, the restored tables) lives on: keep it out of
+            # the collector's full passes, which otherwise pause every table for 0.1 s and more.
+            gc.collect()
+            gc.freeze()
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread archived (by a member, or by Discord after its inactivity) ends its game."""

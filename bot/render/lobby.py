@@ -11,7 +11,7 @@ from bot.engine.editions import EDITIONS, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.i18n import Tr
-from bot.render.layout import block, heading, message, rows, small
+from bot.render.layout import ACCENT, block, heading, message, rows, small
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
@@ -158,7 +158,7 @@ def _lobby(
     if footer:
         texts.append(small(footer))
     top = heading(f"### {title}\n{options_text(table, tr)}")
-    return message(0xD72600, [top], texts, items)
+    return message(ACCENT, [top], texts, items)
 
 
 def lobby_over(table: Table, title: str, tr: Tr, footer: str = "") -> discord.ui.LayoutView:

@@ -44,6 +44,29 @@ async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> 
     assert not store._views and not store._synced_message_views
 
 
+async def test_a_click_does_not_rebuild_its_whole_message(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click on a hand's button (Draw) is dispatched from the clicked component alone:
+    discord.py's rebuilding of the whole clicked Components V2 message as a view (every
+    container, text, thumbnail, row and button, on the way to the acknowledgement) does not run,
+    and the move is made as before."""
+    rebuilt: list[int] = []
+    from_message = discord.ui.LayoutView.from_message.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[discord.ui.LayoutView], message: discord.Message, **kwargs: object) -> object:
+        rebuilt.append(message.id)
+        return from_message(cls, message, **kwargs)
+
+    monkeypatch.setattr(discord.ui.LayoutView, "from_message", classmethod(counted))
+    game = await drawing_only(uno)
+    alice = uno.user("alice")
+    message = await hand(uno, alice, uno.channel("uno"))
+    await click(uno, alice, message, "Draw")
+    assert game.pending.player == table_of(uno, uno.channel("uno")).seats[1].id  # alice's draw passed
+    assert rebuilt == []
+
+
 async def test_table_edits_collapse_into_one_showing_the_latest_state(
     uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
