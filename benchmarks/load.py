@@ -74,7 +74,8 @@ Prints one JSON line::
 where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
 ``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``ack_mean_ms``,
 ``ack_p99_from_creation_ms``, ``unacknowledged``, ``answer_p50_ms``, ``answer_p99_ms``, ``unanswered`` (acknowledged, never
-answered), ``discord_errors`` (stand-in requests answered with an error other than 429),
+answered), ``responses`` (how many callbacks of each type: 4 a new message, 5 and 6 deferred,
+7 the clicked message updated: a move answered in one call), ``discord_errors`` (stand-in requests answered with an error other than 429),
 ``rate_limited`` (requests answered 429; only with ``--rate-limits``, which turns on Discord's
 rate limits in the stand-in: 5 messages per 5 s per channel, 50 requests/s),
 ``bot_log_warnings`` (WARNING or worse logged in the bot once ready), ``refusals`` (ephemeral
@@ -1058,6 +1059,7 @@ def summarize(
         "answer_p50_ms": _ms(percentile(answers, 0.5)),
         "answer_p99_ms": _ms(percentile(answers, 0.99)),
         "unanswered": unanswered,
+        "responses": dict(Counter(str(r.response_type) for r in records if r.response_type is not None)),
         "by_kind": by_kind,
     }
 

@@ -145,6 +145,11 @@ class UnoBot(commands.AutoShardedBot):
         if payload.data.get("thread_metadata", {}).get("archived"):
             await self.service.threads.gone(payload.thread_id, threads.ARCHIVED)
 
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A guild's tables whose thread or channel went while the bot was offline end; the
+        others, restored at start, resume."""
+        await self.service.guild_available(guild)
+
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread deleted ends its game."""
         await self.service.threads.gone(payload.thread_id, threads.DELETED)

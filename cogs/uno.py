@@ -327,10 +327,13 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
                 for variant, counts in sorted(s.by_variant.items())
             ]
         games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
+        if games:
+            texts.append(block(tr._("Recent games"), "\n".join(stats_render.recent_lines(games, tr))))
+        # The record answers at once; the chart (a second or more the first time: matplotlib's
+        # import) is edited in when drawn.
+        answer = await interaction.followup.send(view=panel(title, texts), allowed_mentions=NONE, wait=True)
         if not games:
-            await interaction.followup.send(view=panel(title, texts), allowed_mentions=NONE)
             return
-        texts.append(block(tr._("Recent games"), "\n".join(stats_render.recent_lines(games, tr))))
         won = sum(g.won for g in games)
         caption = tr._("{name} · last {games}: {won} won").format(
             name=who.display_name[:40], games=render.count(len(games), "game", tr), won=won
@@ -345,8 +348,8 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             small(tr._("Points over time: green dots are games won, red ones games lost."))
         )
         chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
-        await interaction.followup.send(
-            view=panel(title, texts, [gallery, note]), file=chart, allowed_mentions=NONE
+        await answer.edit(
+            view=panel(title, texts, [gallery, note]), attachments=[chart], allowed_mentions=NONE
         )
 
     @app_commands.command(name="history")

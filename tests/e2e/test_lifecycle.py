@@ -347,7 +347,8 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     # One edition played: its record would repeat the total, so it is not shown twice.
     assert texts[:2] == ["### alice's UNO record", record]
     assert texts[2].startswith("**Recent games**\n✅ Won · UNO · +0 · <t:")
-    # Points over time, as a chart attached to the answer and shown in its media gallery.
+    # Points over time, as a chart edited into the answer once drawn, shown in its media gallery.
+    await uno.stand_in.wait_until(lambda: stats.attachments)
     [chart] = stats.attachments
     assert chart["filename"] == "uno-stats.png" and chart["size"] > 5000
     [gallery] = [c for c in stats.all_components() if c["type"] == 12]
