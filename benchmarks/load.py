@@ -43,6 +43,18 @@ its moves (it acknowledges before taking the table's lock and saving), so the ti
 user sees the answer (``answered_at``: the callback with content, or the deferred answer's
 ``@original`` edit or followup) is reported beside it.
 
+Shards across processes: ``--processes N --shards S`` runs the UNO bot as N processes (S shards
+split between them in contiguous runs: 2 processes of 4 shards run {0,1} and {2,3}), against one
+stand-in with one guild per shard (successive guilds fall on successive shards) and the tables
+spread over the guilds, table ``i`` in guild ``i % S``; each process serves the tables of its own
+guilds, and restores nothing (the run starts empty). They share one PostgreSQL database with
+``--url`` (a fresh schema, dropped after), else each has its own SQLite file. The first process
+starts alone (it makes the application's card emojis), then the others. The pong run is skipped
+(the pong bot runs no shards). To compare one process with two at the same load per process::
+
+    .venv/bin/python -m benchmarks.load --only uno --think 1 --url "$URL" --processes 1 --shards 2 --tables 100
+    .venv/bin/python -m benchmarks.load --only uno --think 1 --url "$URL" --processes 2 --shards 4 --tables 200
+
 By default the bot runs in its own process (the stand-in and the simulated users in this
 one), as Discord and the bot run on different machines; ``--in-process`` shares one event loop
 (this process's, a plain one). Both bots run on the production bot's event loop
@@ -57,12 +69,13 @@ life) and of this process during the measured window (``DIR/<run>-stand-in.prof`
 
 Prints one JSON line::
 
-    {"tables", "seconds", "uno": {...}, "pong": {...}, "p99_ratio"}
+    {"tables", "seconds", "processes", "shards", "storage", "uno": {...}, "pong": {...}, "p99_ratio"}
 
 where each run has ``interactions`` (acknowledged, created in the window), ``per_second``,
 ``ack_p50_ms``, ``ack_p99_ms`` and, for diagnosis, ``ack_max_ms``, ``ack_mean_ms``,
 ``ack_p99_from_creation_ms``, ``unacknowledged``, ``answer_p50_ms``, ``answer_p99_ms``, ``unanswered`` (acknowledged, never
-answered), ``discord_errors`` (stand-in requests answered with an error other than 429),
+answered), ``responses`` (how many callbacks of each type: 4 a new message, 5 and 6 deferred,
+7 the clicked message updated: a move answered in one call), ``discord_errors`` (stand-in requests answered with an error other than 429),
 ``rate_limited`` (requests answered 429; only with ``--rate-limits``, which turns on Discord's
 rate limits in the stand-in: 5 messages per 5 s per channel, 50 requests/s),
 ``bot_log_warnings`` (WARNING or worse logged in the bot once ready), ``refusals`` (ephemeral
@@ -73,7 +86,15 @@ window per interaction), ``cpu`` (cores used in the window by this process, the 
 and the whole machine: other programs running at the same time show as ``machine`` above the
 sum) and ``by_kind`` (count, p50, p99 per command or component verb: ``table:hand`` is My hand,
 ``hand:p`` a card played...) and ``gc`` (the bot process's garbage-collector passes in the
-window per generation: ``passes``, ``ms`` in all, ``max_ms``; None with ``--in-process``).
+window per generation: ``passes``, ``ms`` in all, ``max_ms``, and the same in CPU time,
+``cpu_ms``, ``cpu_max_ms``; None with ``--in-process``). ``--memory FILE`` writes what the bot
+process holds when it stops (`memory_report`; with several processes, ``FILE-N`` for each).
+With shards the UNO run also has ``processes``: per bot process, ``pid``, ``shards``,
+``guilds``, ``tables``, the interaction figures above for the interactions of its guilds
+(``interactions``, ``per_second``, ``ack_p50_ms``, ``ack_p99_ms``...), its own REST calls per
+interaction (``bot_requests_per_interaction``, counted by the process), its ``cpu`` (cores) and
+``bot_cpu_ms_per_interaction``, ``gc``, ``rss_mb`` and ``rss_kb_growth``; the run's own figures
+are the combined ones (``cpu.bot`` the sum of the processes', ``gc`` None with several).
 ``p99_ratio`` is the UNO p99 over the pong p99. Progress, the
 busiest routes, error samples and the machine go to stderr. The exit status is 1 if an
 interaction went unacknowledged or the stand-in answered any request with an error.
@@ -98,6 +119,7 @@ import re
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -108,7 +130,10 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from benchmarks import loopstats
+from benchmarks.storage import fresh_schema
 from bot.client import UnoBot, point_at
+from bot.heap import HEAP
 from bot.local import local_settings
 from bot.localdiscord.interactions import CommandUsageError
 from bot.localdiscord.ratelimits import GLOBAL_EXEMPT
@@ -117,7 +142,7 @@ from bot.localdiscord.server import StandIn, point_discord_py_at, start_stand_in
 from bot.localdiscord.state import State
 from bot.run import new_event_loop
 from bot.settings import load_settings
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.choose import make_storage
 
 BotKind = Literal["uno", "pong"]
 T = TypeVar("T")
@@ -147,7 +172,7 @@ class BotSpec:
     token: str
     guild_id: int
     ai_delay: float
-    database: str
+    database: str  # an SQLite file's path, or a PostgreSQL URL (`bot.storage.choose.make_storage`)
     profile: str | None = None
     gc_log: str | None = None
     sent_log: str | None = None
@@ -155,6 +180,10 @@ class BotSpec:
     behind_log: str | None = None  # where the bot writes how far behind its messages were
     stock_buckets: bool = False  # discord.py's own bucket scan, not `bot.pacing`'s
     rate_limits: bool = False  # the stand-in enforces Discord's rate limits (the bot paces itself)
+    shard_count: int | None = None  # None: no shards (one connection, as Discord recommends here)
+    shard_ids: tuple[int, ...] = ()  # the shards this process runs, of ``shard_count``
+    memory_log: str | None = None  # where the bot writes what it holds (`memory_report`)
+    memory_trace: bool = False  # tracemalloc from ready on, for `memory_report`
 
     @property
     def base_url(self) -> str:
@@ -164,7 +193,9 @@ class BotSpec:
 
 class CallbackSends:
     """An aiohttp trace (``discord.Client(http_trace=...)``) noting when the bot writes each
-    interaction callback: interaction id → epoch seconds (``time.time()``, the stand-in's clock).
+    interaction callback: interaction id → epoch seconds (``time.time()``, the stand-in's clock);
+    and when it starts each request (``requests``: epoch seconds, to count each process's calls
+    when several share the stand-in).
 
     The moment is taken just before the request's body goes to the socket, in the same pass of
     the event loop, so it is the bot's acknowledgement without the trip through the loopback and
@@ -176,8 +207,13 @@ class CallbackSends:
 
     def __init__(self) -> None:
         self.sent: dict[int, float] = {}
+        self.requests: list[float] = []
         self.config = aiohttp.TraceConfig()
         self.config.on_request_chunk_sent.append(self._chunk_sent)
+        self.config.on_request_start.append(self._started)
+
+    async def _started(self, session: Any, context: Any, params: aiohttp.TraceRequestStartParams) -> None:
+        self.requests.append(time.time())
 
     async def _chunk_sent(
         self, session: Any, context: Any, params: aiohttp.TraceRequestChunkSentParams
@@ -194,9 +230,13 @@ def make_uno_bot(spec: BotSpec) -> UnoBot:
     settings.game.turn_seconds = 0
     # Paced below Discord's global limit only when the stand-in enforces it (`--rate-limits`).
     settings.discord.global_requests_per_second = 50 if spec.rate_limits else 0
+    if spec.shard_count:
+        settings.discord.shard_count, settings.discord.shard_ids = spec.shard_count, list(spec.shard_ids)
     settings = local_settings(settings, spec)
     point_at(settings)
-    return UnoBot(settings, SqliteStorage(spec.database), guild_ready_timeout=0.05)
+    # Sharded, the commands are global, to reach every guild (as tests/e2e/sharding.py's bots).
+    storage = make_storage(spec.database)
+    return UnoBot(settings, storage, sync_global=bool(spec.shard_count), guild_ready_timeout=0.05)
 
 
 class PongButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pong:again"):
@@ -306,9 +346,13 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
                 await asyncio.sleep(0.05)
             if not task.done():
                 handler.armed = True
+                if spec.memory_trace:
+                    tracemalloc.start()
                 ready.set()
             while not stop.is_set() and not task.done():
                 await asyncio.sleep(0.1)
+            if spec.memory_log:
+                Path(spec.memory_log).write_text(json.dumps(memory_report(client)))
             if task.done() and not task.cancelled() and task.exception() is not None:
                 sink.put(f"ERROR bot: client.start() died: {task.exception()!r}")
             await client.close()
@@ -317,7 +361,7 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     finally:
         root.removeHandler(handler)
         if spec.sent_log:
-            Path(spec.sent_log).write_text(json.dumps(sends.sent))
+            Path(spec.sent_log).write_text(json.dumps({"sent": sends.sent, "requests": sends.requests}))
         if spec.behind_log:
             behind = client.service.updates.behind if isinstance(client, UnoBot) else None
             Path(spec.behind_log).write_text(
@@ -325,6 +369,59 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
                     {"behind": behind or [], "scans": scans.scans, "buckets": len(client.http._buckets)}
                 )
             )
+
+
+def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
+    """What the bot process holds, for finding what a table costs: the objects `bot.heap` kept
+    frozen (``frozen``) and how many of them were cyclic garbage waiting for its next thorough
+    pass (``frozen_garbage``, freed here), the objects the collector tracks by type (count, and
+    KiB by ``sys.getsizeof``, which leaves out what they point to and every untracked object:
+    strings, numbers), the sizes of discord.py's and the service's caches, and while tracemalloc
+    runs (``--memory-trace``, from ready on: the tables, not start-up) the KiB still allocated by
+    source file and by line."""
+    gc.collect()
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    # What `bot.heap` froze that has become cyclic garbage since (it waits for a thorough pass).
+    report: dict[str, Any] = {"frozen": frozen, "frozen_garbage": gc.collect()}
+    gc.unfreeze()  # that pass froze its survivors again: list them all
+    types: Counter[str] = Counter()
+    sizes: Counter[str] = Counter()
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        types[name] += 1
+        sizes[name] += sys.getsizeof(obj)
+    state = client._connection
+    report |= {
+        "tracked_objects": types.total(),
+        "types": [[name, types[name], round(size / 1024)] for name, size in sizes.most_common(top)],
+        "caches": {
+            "messages": len(state._messages or ()),
+            "views": len(state._view_store._views),
+            "synced_message_views": len(state._view_store._synced_message_views),
+            "users": len(state._users),
+            "buckets": len(client.http._buckets),
+        },
+    }
+    report["thorough_passes"] = HEAP.thorough_passes
+    if isinstance(client, UnoBot):
+        report["caches"]["tables"] = len(list(client.service.tables))
+        report["caches"]["open_hands"] = len(client.service.hands.open)
+    if tracemalloc.is_tracing():
+        snapshot = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        site, root = str(Path(discord.__file__).parent.parent), str(Path(__file__).parent.parent)
+
+        def rows(key: str) -> list[list[Any]]:
+            stats = snapshot.statistics(key)[:top]
+            return [
+                [str(s.traceback[0]).replace(site, "site").replace(root, "."), round(s.size / 1024), s.count]
+                for s in stats
+            ]
+
+        report["traced_kb"] = round(sum(s.size for s in snapshot.statistics("filename")) / 1024)
+        report["by_file"], report["by_line"] = rows("filename"), rows("lineno")
+    return report
 
 
 class BucketScans:
@@ -354,28 +451,33 @@ class BucketScans:
 
 class GcPasses:
     """A `gc.callbacks` entry noting each collector pass: (epoch seconds at its end, generation,
-    milliseconds)."""
+    milliseconds, CPU milliseconds of this thread: on a busy machine a pass's wall time includes
+    its waits for a CPU)."""
 
     def __init__(self) -> None:
-        self.passes: list[tuple[float, int, float]] = []
-        self._began = 0.0
+        self.passes: list[tuple[float, int, float, float]] = []
+        self._began = self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._began = time.perf_counter()
+            self._began, self._cpu = time.perf_counter(), time.thread_time()
         else:
-            self.passes.append((time.time(), info["generation"], 1000 * (time.perf_counter() - self._began)))
+            wall, cpu = time.perf_counter() - self._began, time.thread_time() - self._cpu
+            self.passes.append((time.time(), info["generation"], 1000 * wall, 1000 * cpu))
 
 
-def gc_figures(passes: list[tuple[float, int, float]], start: float, end: float) -> dict[str, Any]:
-    """Per generation, the passes that ended in ``[start, end)``: count, total and longest ms."""
+def gc_figures(passes: list[list[float]], start: float, end: float) -> dict[str, Any]:
+    """Per generation, the passes that ended in ``[start, end)``: count, total and longest ms
+    (wall), and total and longest CPU ms."""
     figures: dict[str, Any] = {}
     for generation in range(3):
-        ms = [d for at, g, d in passes if g == generation and start <= at < end]
+        ms = [(wall, cpu) for at, g, wall, cpu in passes if g == generation and start <= at < end]
         figures[f"gen{generation}"] = {
             "passes": len(ms),
-            "ms": round(sum(ms, 0.0), 1),
-            "max_ms": round(max(ms, default=0.0), 1),
+            "ms": round(sum((w for w, _ in ms), 0.0), 1),
+            "max_ms": round(max((w for w, _ in ms), default=0.0), 1),
+            "cpu_ms": round(sum((c for _, c in ms), 0.0), 1),
+            "cpu_max_ms": round(max((c for _, c in ms), default=0.0), 1),
         }
     return figures
 
@@ -388,6 +490,8 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     # as the production bot does (they end with it: their pool's pipes close).
     MP.current_process().daemon = False
     profiler = cProfile.Profile(time.thread_time) if spec.profile else None
+    # `UNO_LOOP_STATS=DIR`: the loop's stretches in CPU time (benchmarks/loopstats.py).
+    loop_stats = loopstats.install() if os.environ.get(loopstats.ENV) else None
     passes = GcPasses()
     gc.callbacks.append(passes)
     if profiler is not None:
@@ -401,6 +505,19 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
             profiler.dump_stats(spec.profile)
         if spec.gc_log:
             Path(spec.gc_log).write_text(json.dumps(passes.passes))
+        if loop_stats is not None:
+            shards = "".join(f"-{n}" for n in spec.shard_ids)  # one file per process with shards
+            loop_stats.dump(str(Path(os.environ[loopstats.ENV]) / f"{spec.kind}{shards}-loop.json"))
+
+
+def rss_kb_of(pid: int | None) -> int | None:
+    """A process's resident memory in KiB (Linux; ``None``: this process), None if unknown."""
+    try:
+        status = Path(f"/proc/{pid or 'self'}/status").read_text()
+    except OSError:
+        return None
+    match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
+    return int(match[1]) if match else None
 
 
 class BotRunner:
@@ -474,14 +591,7 @@ class BotRunner:
 
     def rss_kb(self) -> int | None:
         """The bot process's resident memory in KiB (Linux), None in-process."""
-        if self.pid is None:
-            return None
-        try:
-            status = Path(f"/proc/{self.pid}/status").read_text()
-        except OSError:
-            return None
-        match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.M)
-        return int(match[1]) if match else None
+        return None if self.pid is None else rss_kb_of(self.pid)
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU seconds of the bot process so far (Linux), None in-process."""
@@ -888,10 +998,19 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-def summarize(state: State, start: float, end: float, sent: dict[int, float]) -> dict[str, Any]:
-    """Figures for the interactions created in ``[start, end)`` (stand-in clock); ``sent``: when
-    the bot wrote each callback (`CallbackSends`)."""
-    records = [r for r in state.interactions.values() if start <= r.created_at < end]
+def summarize(
+    state: State,
+    start: float,
+    end: float,
+    sent: dict[int, float],
+    keep: Callable[[InteractionRecord], bool] | None = None,
+) -> dict[str, Any]:
+    """Figures for the interactions created in ``[start, end)`` (stand-in clock), those ``keep``
+    accepts if given (one bot process's); ``sent``: when the bot wrote each callback
+    (`CallbackSends`)."""
+    records = [
+        r for r in state.interactions.values() if start <= r.created_at < end and (keep is None or keep(r))
+    ]
     latencies: list[float] = []
     sends: list[float] = []
     from_creation: list[float] = []
@@ -940,6 +1059,7 @@ def summarize(state: State, start: float, end: float, sent: dict[int, float]) ->
         "answer_p50_ms": _ms(percentile(answers, 0.5)),
         "answer_p99_ms": _ms(percentile(answers, 0.99)),
         "unanswered": unanswered,
+        "responses": dict(Counter(str(r.response_type) for r in records if r.response_type is not None)),
         "by_kind": by_kind,
     }
 
@@ -1001,39 +1121,151 @@ def _log(text: str) -> None:
     print(f"[loadbench] {text}", file=sys.stderr, flush=True)
 
 
+def split_shards(processes: int, shards: int) -> list[tuple[int, ...]]:
+    """The shards each bot process runs: contiguous runs, as even as can be (``[()]`` for one
+    unsharded process).
+
+    >>> split_shards(2, 4), split_shards(1, 2), split_shards(1, 0)
+    ([(0, 1), (2, 3)], [(0, 1)], [()])
+    """
+    if not shards:
+        return [()]
+    return [tuple(range(k * shards // processes, (k + 1) * shards // processes)) for k in range(processes)]
+
+
+async def stand_in_for(args: argparse.Namespace, guilds: int) -> tuple[StandIn, list[str]]:
+    """A fresh stand-in with ``--tables`` channels spread over ``guilds`` guilds (table ``i`` in
+    guild ``i % guilds``; the guilds fall on successive shards) and two users per table; the
+    users' names, two per channel in the order of ``stand_in.channels``."""
+    n = args.tables
+    channels = [f"table-{i:03d}" for i in range(n)]
+    users = [f"u{i:03d}{side}" for i in range(n) for side in "ab"]
+    stand_in = await start_stand_in(
+        "127.0.0.1", 0, "Load Bench", users, channels=channels[0::guilds], rate_limits=args.rate_limits
+    )
+    for g in range(1, guilds):  # every user is a member of each
+        stand_in.add_guild(f"Load Bench {g}", channels=channels[g::guilds])
+    return stand_in, users
+
+
+@dataclass
+class Process:
+    """One bot process of a run and the guilds it serves (its shards')."""
+
+    runner: BotRunner
+    shard_ids: tuple[int, ...]
+    guilds: set[int]
+    sent_log: Path
+    behind_log: Path
+    cpu: list[float | None] = field(default_factory=list)  # CPU seconds at the window's start, end
+    rss: list[int | None] = field(default_factory=list)  # KiB when ready, at the window's end
+
+    def serves(self, record: InteractionRecord) -> bool:
+        """Whether the interaction came to this process (its channel's guild is on its shards)."""
+        return record.channel.guild_id in self.guilds
+
+    def cores(self, seconds: float) -> float | None:
+        """Cores the process used in the window of ``seconds`` (None in-process)."""
+        cpu0, cpu1 = self.cpu
+        return None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) / seconds
+
+    def mark(self) -> None:
+        """Note the CPU time and memory at the window's end."""
+        self.cpu.append(self.runner.cpu_seconds())
+        self.rss.append(self.runner.rss_kb())
+
+
+def process_figures(
+    process: Process,
+    state: State,
+    start: float,
+    end: float,
+    sent: dict[int, float],
+    requests: list[float],
+    passes: list[Any] | None,
+) -> dict[str, Any]:
+    """One process's share of a run: its interactions (`summarize`), calls, CPU and memory."""
+    figures = summarize(state, start, end, sent, process.serves)
+    figures.pop("by_kind")
+    seconds = end - start
+    offset = state.clock.now() - time.time()  # the bot's epoch seconds on the stand-in's clock
+    calls = sum(start <= at + offset < end for at in requests)
+    used = process.cores(seconds)
+    cores = None if used is None else round(used, 2)
+    rss0, rss1 = process.rss
+    return {
+        "pid": process.runner.pid,
+        "shards": list(process.shard_ids),
+        "guilds": len(process.guilds),
+        "tables": sum(1 for c in state.channels.values() if c.type == 0 and c.guild_id in process.guilds),
+        **figures,
+        "bot_requests_per_interaction": round(calls / figures["interactions"], 2)
+        if figures["interactions"]
+        else None,
+        "cpu": cores,
+        "bot_cpu_ms_per_interaction": (
+            round(1000 * cores / figures["per_second"], 2)
+            if cores is not None and figures["per_second"]
+            else None
+        ),
+        "gc": None if passes is None else gc_figures(passes, start, end),
+        "rss_mb": None if rss1 is None else round(rss1 / 1024, 1),
+        "rss_kb_growth": None if rss0 is None or rss1 is None else rss1 - rss0,
+    }
+
+
 async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | None = None) -> dict[str, Any]:
     """One run (``uno`` or ``pong``) on a fresh stand-in; returns its figures. ``pong_rate``:
     the pong run's target interactions per second (None: pause ``--pong-gap`` per round)."""
     gc.collect()  # the previous run's stand-in, now (a full collection can take a second)
     n = args.tables
-    channels = [f"table-{i:03d}" for i in range(n)]
-    users = [f"u{i:03d}{side}" for i in range(n) for side in "ab"]
-    stand_in = await start_stand_in(
-        "127.0.0.1", 0, "Load Bench", users, channels=channels, rate_limits=args.rate_limits
-    )
+    shards = args.shards
+    stand_in, users = await stand_in_for(args, max(1, shards))
     profile_dir = Path(args.profile) if args.profile else None
     if profile_dir is not None:
         profile_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="uno-loadbench-") as tmp:
-        sent_log = Path(tmp) / "sent.json"  # written by the bot when it stops (`CallbackSends`)
-        behind_log = Path(tmp) / "behind.json"  # likewise (`Updates.behind`, `BucketScans`)
-        spec = BotSpec(
-            kind=kind,
-            api_url=stand_in.api_url,
-            gateway_url=stand_in.gateway_url,
-            token=stand_in.token,
-            guild_id=stand_in.guild_id,
-            ai_delay=args.ai_delay,
-            database=str(Path(tmp) / "uno.db"),
-            profile=str(profile_dir / f"{kind}-bot.prof") if profile_dir and not args.in_process else None,
-            gc_log=None if args.in_process else str(Path(tmp) / "gc.json"),
-            sent_log=str(sent_log),
-            lazy_tasks=args.lazy_tasks,
-            behind_log=str(behind_log),
-            stock_buckets=args.stock_buckets,
-            rate_limits=args.rate_limits,
-        )
-        bot = BotRunner(spec, in_process=args.in_process)
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="uno-loadbench-")))
+        url = (await stack.enter_async_context(fresh_schema(args.url, "load")))[0] if args.url else None
+        processes: list[Process] = []
+        for k, shard_ids in enumerate(split_shards(args.processes, shards)):
+            guilds = {g.id for g in stand_in.guilds if not shards or (g.id >> 22) % shards in shard_ids}
+            suffix = f"-{k}" if args.processes > 1 else ""
+            spec = BotSpec(
+                kind=kind,
+                api_url=stand_in.api_url,
+                gateway_url=stand_in.gateway_url,
+                token=stand_in.token,
+                guild_id=min(guilds),  # the bot is ready once it has this guild
+                ai_delay=args.ai_delay,
+                database=url or str(tmp / f"uno{suffix}.db"),  # one PostgreSQL database, or a file each
+                profile=(
+                    str(profile_dir / f"{kind}-bot{suffix}.prof")
+                    if profile_dir and not args.in_process
+                    else None
+                ),
+                gc_log=None if args.in_process else str(tmp / f"gc{suffix}.json"),
+                sent_log=str(
+                    tmp / f"sent{suffix}.json"
+                ),  # written by the bot when it stops (`CallbackSends`)
+                lazy_tasks=args.lazy_tasks,
+                behind_log=str(tmp / f"behind{suffix}.json"),  # likewise (`Updates.behind`, `BucketScans`)
+                stock_buckets=args.stock_buckets,
+                rate_limits=args.rate_limits,
+                shard_count=shards or None,
+                shard_ids=shard_ids,
+                memory_log=str(tmp / f"memory{suffix}.json") if args.memory else None,
+                memory_trace=args.memory_trace,
+            )
+            processes.append(
+                Process(
+                    BotRunner(spec, in_process=args.in_process),
+                    shard_ids,
+                    guilds,
+                    Path(spec.sent_log or ""),
+                    Path(spec.behind_log or ""),
+                )
+            )
         watcher = Watcher(stand_in.state)
         driver = Driver(
             stand_in,
@@ -1047,10 +1279,17 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
         tasks: list[asyncio.Task[None]] = []
         logs: list[str] = []
         try:
-            await bot.start()
-            await stand_in.wait_until(lambda: stand_in.commands(), 10)
-            _log(f"{kind}: bot ready ({'in-process' if args.in_process else f'pid {bot.pid}'})")
-            rss_ready = bot.rss_kb()
+            # The first process makes the application's card emojis, which the others then find
+            # (started together, each would make them, and all but one be refused: name taken).
+            await processes[0].runner.start()
+            await asyncio.gather(*(p.runner.start() for p in processes[1:]))
+            await stand_in.wait_until(lambda: stand_in.commands(guild=not shards), 10)
+            pids = (
+                "in-process" if args.in_process else "pid " + ", ".join(str(p.runner.pid) for p in processes)
+            )
+            _log(f"{kind}: bot ready ({pids})")
+            for process in processes:
+                process.rss.append(process.runner.rss_kb())
             watcher.start()
             _texts.clear()
             begun = time.monotonic()
@@ -1071,7 +1310,9 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
                 f"{kind}: {driver.opened}/{n} tables open after {open_seconds:.1f} s; measuring {args.seconds} s"
             )
             profiler = cProfile.Profile(time.thread_time) if profile_dir is not None else None
-            cpu_bot0, cpu_self0, busy0 = bot.cpu_seconds(), time.process_time(), machine_busy_seconds()
+            for process in processes:
+                process.cpu.append(process.runner.cpu_seconds())
+            cpu_self0, busy0 = time.process_time(), machine_busy_seconds()
             if profiler is not None:
                 profiler.enable()
             gc.freeze()  # collected at the start of the run
@@ -1080,14 +1321,18 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
                 start = stand_in.clock.now()
                 await asyncio.sleep(args.seconds)
                 end = stand_in.clock.now()
+                if os.environ.get(loopstats.ENV):
+                    window = Path(os.environ[loopstats.ENV]) / f"window-{kind}.json"
+                    window.write_text(json.dumps({"start": start, "end": end}))
             finally:
                 gc.enable()
                 gc.unfreeze()
             if profiler is not None and profile_dir is not None:
                 profiler.disable()
                 profiler.dump_stats(str(profile_dir / f"{kind}-stand-in.prof"))
-            cpu_bot1, cpu_self1, busy1 = bot.cpu_seconds(), time.process_time(), machine_busy_seconds()
-            rss_end = bot.rss_kb()
+            cpu_self1, busy1 = time.process_time(), machine_busy_seconds()
+            for process in processes:
+                process.mark()
             driver.stopping = True
             _, pending = await asyncio.wait(tasks, timeout=ACK_TIMEOUT + 5)
             for task in pending:
@@ -1099,25 +1344,49 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             for task in tasks:
                 task.cancel()
             await watcher.close()
-            logs = await bot.stop()
+            for stopped in await asyncio.gather(*(p.runner.stop() for p in processes)):
+                logs += stopped
             await stand_in.close()
-        gc_log = Path(spec.gc_log) if spec.gc_log else None
-        passes = json.loads(gc_log.read_text()) if gc_log is not None and gc_log.exists() else None
-        sent = {int(k): v for k, v in json.loads(sent_log.read_text()).items()} if sent_log.is_file() else {}
-        logged = json.loads(behind_log.read_text()) if behind_log.is_file() else {}
+        sent: dict[int, float] = {}
+        requests: list[list[float]] = []
+        behind: list[Any] = []
+        scans: list[Any] = []
+        buckets: int | None = None
+        passes: list[list[Any] | None] = []
+        for process in processes:
+            written = json.loads(process.sent_log.read_text()) if process.sent_log.is_file() else {}
+            sent.update({int(k): v for k, v in written.get("sent", {}).items()})
+            requests.append(written.get("requests", []))
+            logged = json.loads(process.behind_log.read_text()) if process.behind_log.is_file() else {}
+            behind += logged.get("behind", [])
+            scans += logged.get("scans", [])
+            if logged.get("buckets") is not None:
+                buckets = (buckets or 0) + logged["buckets"]
+            gc_log = Path(process.runner.spec.gc_log) if process.runner.spec.gc_log else None
+            passes.append(json.loads(gc_log.read_text()) if gc_log is not None and gc_log.exists() else None)
+            memory_log = Path(process.runner.spec.memory_log or "")
+            if args.memory and memory_log.is_file():
+                written_to = args.memory + memory_log.stem.removeprefix("memory")
+                Path(written_to).write_text(memory_log.read_text())
+                _log(f"{kind}: what the bot holds written to {written_to}")
     figures = summarize(stand_in.state, start, end, sent)
     in_window = [r for r in stand_in.state.requests if start <= r.at < end]
     routes = Counter(route_of(r.method, r.path) for r in in_window)
     errors = [r for r in stand_in.errors if r.status != 429]  # 429s: discord.py waited and retried
     seconds = end - start
     cpu_stand_in = round((cpu_self1 - cpu_self0) / seconds, 2)
+    cores = [p.cores(seconds) for p in processes]
+    known = [c for c in cores if c is not None]
     cpu: dict[str, float | None] = {
         "stand_in": cpu_stand_in,
-        "bot": None if cpu_bot0 is None or cpu_bot1 is None else round((cpu_bot1 - cpu_bot0) / seconds, 2),
+        "bot": round(sum(known), 2) if len(known) == len(cores) else None,
         "machine": None if busy0 is None or busy1 is None else round((busy1 - busy0) / seconds, 2),
     }
     bot_cpu = cpu["bot"] if cpu["bot"] is not None else cpu_stand_in
     per_second = figures["per_second"]
+    rss = [kb for p in processes for kb in p.rss if kb is not None]  # ready, end of each process
+    rss_known = len(rss) == 2 * len(processes)
+    rss_end = sum(rss[1::2])
     figures.update(
         {
             "bot_cpu_ms_per_interaction": round(1000 * bot_cpu / per_second, 2) if per_second else None,
@@ -1137,23 +1406,24 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
             "usage_errors": sum(driver.usage_errors.values()),
             "stalls": driver.stalls,
             "cpu": cpu,
-            "gc": None if passes is None else gc_figures(passes, start, end),
-            "rss_kb_per_table": (
-                round((rss_end - rss_ready) / n, 1) if rss_end is not None and rss_ready is not None else None
-            ),
-            "rss_mb": None if rss_end is None else round(rss_end / 1024, 1),
+            "gc": None if len(processes) > 1 or passes[0] is None else gc_figures(passes[0], start, end),
+            "rss_kb_per_table": round((rss_end - sum(rss[0::2])) / n, 1) if rss_known else None,
+            "rss_mb": round(rss_end / 1024, 1) if rss_known else None,
             "global_limit": global_figures(stand_in, in_window, start, end),
             "by_route": {
                 route: round(count / figures["interactions"], 3) for route, count in routes.most_common()
             }
             if figures["interactions"]
             else {},
-            "behind": behind_figures(logged.get("behind", []), stand_in.clock, start, end),
-            "bucket_scans": scan_figures(
-                logged.get("scans", []), logged.get("buckets"), stand_in.clock, start, end
-            ),
+            "behind": behind_figures(behind, stand_in.clock, start, end),
+            "bucket_scans": scan_figures(scans, buckets, stand_in.clock, start, end),
         }
     )
+    if shards or len(processes) > 1:
+        figures["processes"] = [
+            process_figures(p, stand_in.state, start, end, sent, calls, passed)
+            for p, calls, passed in zip(processes, requests, passes, strict=True)
+        ]
     if kind == "pong":
         figures["pace"] = (
             {"target_per_second": round(pong_rate, 1)} if pong_rate else {"gap_seconds": round(gap, 3)}
@@ -1179,10 +1449,16 @@ async def run_one(kind: BotKind, args: argparse.Namespace, pong_rate: float | No
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     """The UNO run, then the pong run; the JSON figures."""
-    result: dict[str, Any] = {"tables": args.tables, "seconds": args.seconds}
+    result: dict[str, Any] = {
+        "tables": args.tables,
+        "seconds": args.seconds,
+        "processes": args.processes,
+        "shards": args.shards,
+        "storage": "postgresql" if args.url else "sqlite",
+    }
     if args.only in (None, "uno"):
         result["uno"] = await run_one("uno", args)
-    if args.only in (None, "pong"):
+    if args.only in (None, "pong") and not args.shards:  # the pong bot runs no shards
         rate = args.pong_rate
         if rate is None and "uno" in result:
             rate = result["uno"]["per_second"]
@@ -1248,6 +1524,24 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="the two bots' level at each table (default normal; hard searches in a worker process)",
     )
     parser.add_argument("--only", choices=("uno", "pong"), help="run only one of the two bots")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="UNO bot processes, each running its share of --shards (default 1; more need --shards)",
+    )
+    parser.add_argument(
+        "--shards",
+        type=int,
+        default=0,
+        help="shards (1-8) split between the processes, one guild each, the tables spread over the "
+        "guilds (default 0: one unsharded process and one guild, as before; no pong run with shards)",
+    )
+    parser.add_argument(
+        "--url",
+        help="postgresql://...: the processes share a fresh schema of this database (default: an "
+        "SQLite file per process)",
+    )
     parser.add_argument("--in-process", action="store_true", help="run the bot on this process's event loop")
     parser.add_argument(
         "--lazy-tasks",
@@ -1266,7 +1560,24 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_true",
         help="enforce Discord's rate limits in the stand-in (429s are counted as rate_limited)",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--memory",
+        metavar="FILE",
+        help="write what the bot process holds when it stops to FILE (JSON: objects by type, caches; "
+        "with --memory-trace, KiB by file and line)",
+    )
+    parser.add_argument(
+        "--memory-trace",
+        action="store_true",
+        help="with --memory: trace the bot's allocations from ready on (tracemalloc; it slows the bot "
+        "several times: open the tables slowly, e.g. --open-rate 5)",
+    )
+    args = parser.parse_args(argv)
+    if args.processes < 1 or args.processes > max(1, args.shards) or not 0 <= args.shards <= 8:
+        parser.error("--processes must be 1 to --shards (0 to 8; several processes need shards)")
+    if args.shards and (args.only == "pong" or args.in_process):
+        parser.error("--shards runs the UNO bot in processes of its own (no --only pong, no --in-process)")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,7 +2,8 @@
 
 :func:`measure_rlcard` plays ``games`` complete 4-player games twice, timed with
 ``time.process_time`` (CPU seconds of this process, so other load on the machine does not
-skew the comparison):
+skew the comparison), each loop after a ``gc.collect()`` with the collector on, as
+``benchmarks.engine`` times its own rounds:
 
 * ``env_*``: the RL layer, ``rlcard.make('uno')`` with a ``RandomAgent`` in each seat and
   ``env.run(is_training=False)`` (includes rlcard's state encoding and trajectories);
@@ -22,6 +23,7 @@ made. Its ``UnoGame.get_payoffs`` assumes 2 players; payoffs are not used here.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import random
 import sys
@@ -61,6 +63,7 @@ def measure_rlcard(games: int, seed: int) -> RlcardBaseline | None:
     saved = np.random.get_state()
     np.random.seed(seed)  # RandomAgent draws from numpy's global generator
     try:
+        gc.collect()  # each timed loop starts from a collected heap, as the engine's own does
         start = time.process_time()
         for _ in range(games):
             env.run(is_training=False)
@@ -73,6 +76,7 @@ def measure_rlcard(games: int, seed: int) -> RlcardBaseline | None:
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
     game_steps = 0
+    gc.collect()
     start = time.process_time()
     for _ in range(games):
         game.init_game()

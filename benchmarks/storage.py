@@ -50,6 +50,7 @@ from typing import Any
 from bot.engine.ai import random_action
 from bot.engine.game import Game
 from bot.storage import Storage
+from bot.storage.common import collector_paused
 from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Synchronous
@@ -201,9 +202,10 @@ async def restore(make: Make, games: int, seed: int) -> dict[str, Any]:
     start = time.perf_counter()
     storage = make()
     await storage.open()
-    snapshots = await storage.load_tables()
-    loaded = time.perf_counter()
-    restored = [Game.from_dict(s["game"]) for s in snapshots]
+    with collector_paused():  # as the bot restores (`UnoBot.setup_hook`)
+        snapshots = await storage.load_tables()
+        loaded = time.perf_counter()
+        restored = [Game.from_dict(s["game"]) for s in snapshots]
     done = time.perf_counter()
     await storage.close()
     if len(restored) != games:
@@ -235,28 +237,36 @@ def sqlite_databases(
 def postgres_databases(url: str) -> Callable[[str], Any]:
     """Each measurement's fresh schema of the PostgreSQL database at ``url``, dropped after (its
     tables' size in ``database_bytes``)."""
-    import asyncpg
 
     @asynccontextmanager
     async def database(name: str) -> AsyncIterator[tuple[Make, dict[str, Any]]]:
-        schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
-        admin = await asyncpg.connect(url)
-        await admin.execute(f"CREATE SCHEMA {schema}")
-        extra: dict[str, Any] = {}
-        try:
-            at = f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+        async with fresh_schema(url, name) as (at, admin):
+            extra: dict[str, Any] = {}
             yield (lambda: PostgresStorage(at)), extra
             extra["database_bytes"] = await admin.fetchval(
                 "SELECT CAST(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))) AS BIGINT) "
-                "FROM pg_tables WHERE schemaname = $1",
-                schema,
+                "FROM pg_tables WHERE schemaname = current_schema()",
             )
             extra["postgresql"] = await admin.fetchval("SHOW server_version")
-        finally:
-            await admin.execute(f"DROP SCHEMA {schema} CASCADE")
-            await admin.close()
 
     return database
+
+
+@asynccontextmanager
+async def fresh_schema(url: str, name: str) -> AsyncIterator[tuple[str, Any]]:
+    """A new, empty schema of the PostgreSQL database at ``url``, dropped after: the URL that
+    uses it (``search_path``), and an asyncpg connection there."""
+    import asyncpg
+
+    schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(url)
+    await admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        await admin.execute(f"SET search_path = {schema}")
+        yield f"{url}{'&' if '?' in url else '?'}search_path={schema}", admin
+    finally:
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
 
 
 async def main_async(args: argparse.Namespace, database: Callable[[str], Any]) -> dict[str, Any]:

@@ -8,7 +8,6 @@ when it is set; a global sync is a deliberate act (``--sync-global``). The clien
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from typing import Any
 
@@ -18,9 +17,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import UnoButton, UnoSelect, Unreadable
+from bot.components import UnoButton, UnoSelect, Unreadable, dispatch_lean
 from bot.emojis import CardEmojis
 from bot.errors import reply_error
+from bot.heap import HEAP
 from bot.i18n import LANGUAGES, translator
 from bot.metrics import Metrics, MetricsServer
 from bot.pacing import install
@@ -28,6 +28,7 @@ from bot.service import TableService, threads
 from bot.settings import Settings
 from bot.shards import Shards
 from bot.storage import Storage
+from bot.storage.common import collector_paused
 from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,7 @@ class UnoBot(commands.AutoShardedBot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,  # the bot reads no cached message (and gets no message events)
             shard_count=settings.discord.shard_count,
             **options,
         )
@@ -92,6 +94,7 @@ class UnoBot(commands.AutoShardedBot):
         self.add_listener(self._on_interaction, "on_interaction")
         self.metrics_server: MetricsServer | None = None
         """The ``/metrics`` and ``/health`` endpoint, while ``metrics.port`` is set."""
+        self._heap_started = False
 
     async def setup_hook(self) -> None:
         """Open storage, load cogs and components, sync commands, restore saved tables, then
@@ -107,6 +110,7 @@ class UnoBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
+        dispatch_lean(self)  # a click is dispatched without rebuilding its whole message
         for lang in LANGUAGES:  # compiled now (about 50 ms each), not in the middle of a game
             translator(lang)
         await self.tree.set_translator(CommandTranslator())  # localized names and descriptions
@@ -122,20 +126,29 @@ class UnoBot(commands.AutoShardedBot):
         elif not (self.settings.discord.sync_commands and guild_id):
             # Without a sync the commands are whatever was synced last: none on a new application.
             log.info("commands not synced: set discord.dev_guild_id, or run once with --sync-global")
-        restored = await self.service.restore(self.shards_run.serves)
-        if restored:
-            log.info("restored %d table(s)", restored)
-        self.service.leases.start()
-        self.card_emojis.start()
-        # What start-up made (modules, discord.py, the restored tables) lives on: keep it out of
-        # the collector's full passes, which otherwise pause every table for 0.1 s and more.
-        gc.collect()
-        gc.freeze()
+        # Thousands of games parsed and rebuilt make no garbage but many objects: the collector's
+        # passes would walk them again and again (docs/performance.md, "Restore").
+        with collector_paused():
+            restored = await self.service.restore(self.shards_run.serves)
+            if restored:
+                log.info("restored %d table(s)", restored)
+            self.service.leases.start()
+            self.card_emojis.start()
+            # What start-up made (modules, discord.py, the restored tables) lives on: keep it, and
+            # whatever outlives each later full pass, out of the collector's full passes, which
+            # otherwise pause every table for 0.1 s and more (1.5 s at 2,000 tables).
+            HEAP.start()
+            self._heap_started = True
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread archived (by a member, or by Discord after its inactivity) ends its game."""
         if payload.data.get("thread_metadata", {}).get("archived"):
             await self.service.threads.gone(payload.thread_id, threads.ARCHIVED)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A guild's tables whose thread or channel went while the bot was offline end; the
+        others, restored at start, resume."""
+        await self.service.guild_available(guild)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread deleted ends its game."""
@@ -188,3 +201,6 @@ class UnoBot(commands.AutoShardedBot):
             if self.metrics_server is not None:
                 await self.metrics_server.close()
             await self.storage.close()
+            if self._heap_started:
+                self._heap_started = False
+                HEAP.stop()

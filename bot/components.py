@@ -20,6 +20,7 @@ too, to be refused.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -28,6 +29,7 @@ import discord
 if TYPE_CHECKING:
     from bot.service import TableService
 
+log = logging.getLogger(__name__)
 _ID = r"(?P<scope>[lthgr]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<arg>.+))?"
 MAX_ID = 100
 _UNREADABLE = r"(?!unos?:" + re.sub(r"\?P<\w+>", "?:", _ID) + r"\Z)unos?(?::(?s:.*))?"
@@ -235,6 +237,68 @@ def _handled(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) 
     response, the view and its items), which only a collector pass would free."""
     release(item.view)
     interaction.message = None
+
+
+def dispatch_lean(client: discord.Client) -> None:
+    """Dispatch a click on a dynamic item from the clicked component alone.
+
+    discord.py (2.7, ``ViewStore.schedule_dynamic_item_call``) rebuilds the whole clicked
+    message as a view (``View``/``LayoutView.from_message``: an item for every container,
+    section, text display, thumbnail, row and button) to find the one clicked, on the way to its
+    acknowledgement; a Components V2 hand is 30 to 40 components, and that rebuild and the
+    garbage it leaves were the V2 messages' cost on every click (docs/performance-load.md,
+    "Components V2 messages"). Our items read only the clicked component (a select its options)
+    and no view, so here only that component becomes an item; the rest of discord.py's steps
+    (the item's state from the click, its interaction check, its callback, errors logged) are
+    the same.
+    """
+    store = client._connection._view_store
+
+    async def call(
+        component_type: int,
+        factory: type[discord.ui.DynamicItem[discord.ui.Item[Any]]],
+        interaction: discord.Interaction[Any],
+        custom_id: str,
+        match: re.Match[str],
+    ) -> None:
+        message = interaction.message
+        clicked = _clicked(message.components, component_type, custom_id) if message is not None else None
+        if clicked is None:
+            return
+        base_item = discord.ui.view._component_to_item(clicked)
+        try:
+            item = await factory.from_custom_id(interaction, base_item, match)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item creation for %r", factory)
+            return
+        item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
+        try:
+            allow = await item.interaction_check(interaction)
+        except Exception:
+            allow = False
+        if not allow:
+            return
+        try:
+            await item.callback(interaction)
+        except Exception:
+            log.exception("Ignoring exception in dynamic item callback for %r", item)
+
+    store.schedule_dynamic_item_call = call  # type: ignore[method-assign,assignment]
+
+
+def _clicked(components: list[Any], component_type: int, custom_id: str) -> Any:
+    """The component of type ``component_type`` and ``custom_id`` among ``components`` and
+    their children (rows', containers', sections' and their accessories), or None."""
+    stack = list(components)
+    while stack:
+        component = stack.pop()
+        if component.type.value == component_type and getattr(component, "custom_id", None) == custom_id:
+            return component
+        stack.extend(getattr(component, "children", None) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return None
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ from bot.engine.options import HouseRule, Scoring
 from bot.errors import reader
 from bot.i18n import LANGUAGES, N_, Tr, channel_language, refusal, translator
 from bot.render import stats as stats_render
+from bot.render.layout import block, panel, small
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
 from bot.settings import check_turn_seconds
@@ -302,8 +303,8 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             + tr.n("{n} round won", "{n} rounds won", r.rounds_won)
             for i, r in enumerate(rows)
         ]
-        embed = discord.Embed(title=title, description="\n".join(lines) or tr._("No games finished yet."))
-        await interaction.followup.send(embed=embed, allowed_mentions=NONE)
+        view = panel(title, ["\n".join(lines) or tr._("No games finished yet.")])
+        await interaction.followup.send(view=view, allowed_mentions=NONE)
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record (default: yours)")
@@ -319,26 +320,37 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             tr, games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
         title = tr._("{name}'s UNO record").format(name=render.plain(who.display_name))
-        embed = discord.Embed(title=title[:256], description=total)
-        for variant, counts in sorted(s.by_variant.items()):
-            name = render.edition_name(variant, tr)
-            embed.add_field(name=name, value=render.record_text(tr, **counts))
+        texts = [total]
+        if len(s.by_variant) > 1:  # one edition's record would repeat the total
+            texts += [
+                block(render.edition_name(variant, tr), render.record_text(tr, **counts))
+                for variant, counts in sorted(s.by_variant.items())
+            ]
         games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
+        if games:
+            texts.append(block(tr._("Recent games"), "\n".join(stats_render.recent_lines(games, tr))))
+        # The record answers at once; the chart (a second or more the first time: matplotlib's
+        # import) is edited in when drawn.
+        answer = await interaction.followup.send(view=panel(title, texts), allowed_mentions=NONE, wait=True)
         if not games:
-            await interaction.followup.send(embed=embed, allowed_mentions=NONE)
             return
-        recent = "\n".join(stats_render.recent_lines(games, tr))
-        embed.add_field(name=tr._("Recent games"), value=recent, inline=False)
         won = sum(g.won for g in games)
-        title = tr._("{name} · last {games}: {won} won").format(
+        caption = tr._("{name} · last {games}: {won} won").format(
             name=who.display_name[:40], games=render.count(len(games), "game", tr), won=won
         )
         # Tens of milliseconds of drawing: off the event loop, which serves every table meanwhile.
-        png = await asyncio.to_thread(stats_render.chart, games, title, tr)
-        embed.set_image(url=f"attachment://{stats_render.CHART_FILE}")
-        embed.set_footer(text=tr._("Points over time: green dots are games won, red ones games lost."))
+        png = await asyncio.to_thread(stats_render.chart, games, caption, tr)
+        # The chart is an attachment shown in a media gallery; V2 messages need no Embed Links.
+        gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery(
+            discord.MediaGalleryItem(f"attachment://{stats_render.CHART_FILE}", description=caption[:1024])
+        )
+        note: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(
+            small(tr._("Points over time: green dots are games won, red ones games lost."))
+        )
         chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
-        await interaction.followup.send(embed=embed, file=chart, allowed_mentions=NONE)
+        await answer.edit(
+            view=panel(title, texts, [gallery, note]), attachments=[chart], allowed_mentions=NONE
+        )
 
     @app_commands.command(name="history")
     async def history(self, interaction: discord.Interaction[UnoBot]) -> None:

@@ -23,7 +23,7 @@ import struct
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any, NamedTuple, NoReturn, cast
+from typing import Any, NamedTuple, NoReturn, TypeVar, cast
 
 from bot.engine import effects
 from bot.engine.actions import Action, ActionKind
@@ -56,6 +56,17 @@ from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind
 from bot.engine.scoring import game_end, score_round
 from bot.engine.seats import renamed
 from bot.engine.variants import Variant, get_variant
+
+# Enum members read on every decision, bound once: in Python 3.11 reading ``PendingKind.TURN``
+# goes through ``EnumType.__getattr__``'s hook, about ten times the cost of reading a global.
+_PENDING_TURN, _PENDING_DRAW_DECISION = PendingKind.TURN, PendingKind.DRAW_DECISION
+_PENDING_CHALLENGE, _PENDING_PENALTY, _PENDING_HOWLER = (
+    PendingKind.CHALLENGE,
+    PendingKind.PENALTY,
+    PendingKind.HOWLER,
+)
+_LIGHT, _KIND_PLAY, _KIND_DRAW = Side.LIGHT, ActionKind.PLAY, ActionKind.DRAW
+_PLAYED, _DRAWN = EventKind.CARD_PLAYED, EventKind.CARDS_DRAWN
 
 SCHEMA_VERSION = 1
 HAND_SIZE = 7
@@ -153,15 +164,21 @@ class Game:
     # Slots: faster attribute access than an instance dict (a Game has more attributes than
     # CPython shares dict keys for) and less memory.
     __slots__ = (
+        "_effects",
         "_events",
         "_journal",
         "_jump_in",
         "_no_bluffing",
+        "_notes",
         "_reshuffled",
         "_rng",
         "_rng_saved",
+        "_sheds",
         "_special_ranks",
         "_target_ranks",
+        "_unfollowed",
+        "_until_playable",
+        "_victim_ranks",
         "called",
         "catchable",
         "color",
@@ -187,7 +204,6 @@ class Game:
         "scores",
         "seed",
         "side",
-        "unfollowed",
         "variant",
         "version",
         "winners",
@@ -237,12 +253,29 @@ class Game:
     # ------------------------------------------------------------------ setup
 
     def _derive(self) -> None:
-        """Values that follow from the variant and options, kept for speed."""
-        rules = self.options.house_rules
-        self._no_bluffing = HouseRule.NO_BLUFFING in rules
-        self._jump_in = HouseRule.JUMP_IN in rules
-        self._target_ranks = effects.target_ranks(self)
-        self._special_ranks = self._target_ranks  # non-wild ranks whose plays need a target
+        """Values that follow from the variant and options, kept for speed (worked out once
+        per variant and options: a new game costs no more than a copy)."""
+        key = (self.variant.id, self.options)
+        derived = _DERIVED.get(key)
+        if derived is None:
+            rules = self.options.house_rules
+            seven_o = HouseRule.SEVEN_O in rules
+            derived = _Derived(
+                HouseRule.NO_BLUFFING in rules,
+                HouseRule.JUMP_IN in rules,
+                HouseRule.DRAW_UNTIL_PLAYABLE in rules,
+                effects.target_ranks(self),
+                # The ranks whose victim gets a decision, and the effects a play carries out (a
+                # 0 or 7 without Seven-O only passes the turn, as a number does).
+                frozenset(r for r in Rank if effects.victim_decides(self, r)),
+                {r: e for r, e in effects.EFFECTS.items() if seven_o or r not in (Rank.SEVEN, Rank.ZERO)},
+            )
+            if len(_DERIVED) >= _DERIVED_KEPT:  # hosts' options vary little: a bound, not an LRU
+                _DERIVED.clear()
+            _DERIVED[key] = derived
+        self._no_bluffing, self._jump_in, self._until_playable = derived[0], derived[1], derived[2]
+        self._target_ranks = self._special_ranks = derived[3]  # non-wild ranks that need a target
+        self._victim_ranks, self._effects = derived[4], derived[5]
 
     def _reset_round(self) -> None:
         self.hands: dict[str, list[Card]] = {p: [] for p in self.seated}
@@ -261,7 +294,9 @@ class Game:
         self.round_winner: str | None = None
         self.round_points = 0
         self.repeats: dict[str, int] = {}
-        self.unfollowed: dict[str, list[Unfollowed]] = {}
+        self._notes: dict[str, list[tuple[Side, Color | None, Rank, int]]] = {}
+        self._sheds: dict[str, int] = {}
+        self._unfollowed: dict[str, list[Unfollowed]] | None = {}
         self._reshuffled = False
         self._events: list[Event] = []
 
@@ -296,7 +331,9 @@ class Game:
             self.dealer = self.next_seat(self.dealer, LEFT)
         self.emit(EventKind.ROUND_STARTED, None, round=self.round_no, dealer=self.dealer)
         shuffle(self.rng, cards)
-        order = [self.next_seat(self.dealer, LEFT, k) for k in range(1, len(self.seated) + 1)]
+        seated = self.seated  # the dealer among them; the deal starts on their left
+        at = seated.index(self.dealer) + 1
+        order = seated[at:] + seated[:at]
         # One card at a time to each player in order, from the top (the end) of the shuffled cards.
         dealt = cards[: -HAND_SIZE * len(order) - 1 : -1]
         del cards[-HAND_SIZE * len(order) :]
@@ -401,9 +438,9 @@ class Game:
         return face.color is self.color or face.rank is top.rank
 
     def _holds_color(self, player: str, color: Color | None) -> bool:
-        side = self.side
+        light = self.side is _LIGHT
         for card in self.hands[player]:
-            f = card.face(side)
+            f = card.light if light else card.back  # card.face, without a call per card
             if f.color is color and not f.wild:
                 return True
         return False
@@ -503,35 +540,40 @@ class Game:
         out: list[Action] = []
         hand = self.hands[player]
         kind = p.kind
-        if kind is PendingKind.TURN:
-            light, color = self.side is Side.LIGHT, self.color
+        if kind is _PENDING_TURN:
+            light, color = self.side is _LIGHT, self.color
             top = self.discard_pile[-1]
             top_rank = (top.light if light else top.back).rank
             bluff_ok = not self._no_bluffing or not self._holds_color(player, color)
             special = self._special_ranks
-            for card in dict.fromkeys(hand):
+            listed: list[Card] = []  # each card once, in hand order (cheaper than dict.fromkeys)
+            for card in hand:
                 face = card.light if light else card.back
                 if face.wild:
-                    if bluff_ok or not face.restricted:
-                        out.extend(self._expand(ActionKind.PLAY, player, card))
-                elif face.color is color or face.rank is top_rank:
-                    if face.rank in special:
-                        out.extend(self._expand(ActionKind.PLAY, player, card))
-                    else:
-                        out.append(_play_action(card))
+                    if not bluff_ok and face.restricted:
+                        continue
+                elif face.color is not color and face.rank is not top_rank:
+                    continue
+                if card in listed:
+                    continue
+                listed.append(card)
+                if face.wild or face.rank in special:
+                    out.extend(self._expand(_KIND_PLAY, player, card))
+                else:
+                    out.append(_PLAY_ACTIONS[card])
             out.append(DRAW)
-        elif kind is PendingKind.DRAW_DECISION:
+        elif kind is _PENDING_DRAW_DECISION:
             assert self.drawn is not None
             out.extend(self._expand(ActionKind.PLAY_DRAWN, player, self.drawn))
             if HouseRule.FORCED_PLAY not in self.options.house_rules:
                 out.append(_KEEP)
-        elif kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
-            out.append(_REVEAL if kind is PendingKind.HOWLER else _ACCEPT)
-            if kind is PendingKind.CHALLENGE:
+        elif kind in (_PENDING_PENALTY, _PENDING_CHALLENGE, _PENDING_HOWLER):
+            out.append(_REVEAL if kind is _PENDING_HOWLER else _ACCEPT)
+            if kind is _PENDING_CHALLENGE:
                 out.append(_CHALLENGE)
             for card in dict.fromkeys(hand):
                 if effects.answer(self, card.face(self.side)):
-                    out.extend(self._expand(ActionKind.PLAY, player, card))
+                    out.extend(self._expand(_KIND_PLAY, player, card))
         elif kind is PendingKind.COLOR:
             out.extend(_actions(ActionKind.CHOOSE_COLOR, None, self.colors))
         elif kind is PendingKind.DISCARD:
@@ -541,14 +583,10 @@ class Game:
 
     def _expand(self, kind: ActionKind, player: str, card: Card) -> Sequence[Action]:
         side = self.side
-        face = card.face(side)
-        colors: tuple[Color | None, ...] = (
-            Color.of_side(side) if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR else _NO_COLOR
-        )
-        if face.rank not in self._target_ranks:
-            return _actions(kind, card, colors)
+        if (card.light if side is _LIGHT else card.back).rank not in self._target_ranks:
+            return _EXPANDED[kind, card, side]
         targets = [t for t in self.seated if t != player]
-        return [Action(kind, card, c, t) for c in colors for t in targets]
+        return [Action(kind, card, c, t) for c in _named_colors(card, side) for t in targets]
 
     def _jump_in_open(self) -> bool:
         return self._jump_in and self.pending.kind is PendingKind.TURN
@@ -570,8 +608,13 @@ class Game:
         """
         kind = action.kind
         card = action.card
-        if kind is ActionKind.PLAY and card.__class__ is Card:  # the most common: no lookup
+        if kind is _KIND_PLAY and card.__class__ is Card:  # the most common: no lookup
             events = self.play(player, card, color=action.color, target=action.target)
+            if self._journal is not None:
+                self._journal.append((player, action))
+            return events
+        if kind is _KIND_DRAW:  # the next most common
+            events = self.draw(player)
             if self._journal is not None:
                 self._journal.append((player, action))
             return events
@@ -598,16 +641,16 @@ class Game:
         not returned.
         """
         kind = action.kind
-        if kind is ActionKind.PLAY and action.card is not None:
+        if kind is _KIND_PLAY and action.card is not None:
             card = action.card
-            if self.pending.kind is PendingKind.TURN:
+            if self.pending.kind is _PENDING_TURN:
                 self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
                 self._play(player, card, action.color, action.target)
             else:
                 how = effects.answer(self, card.face(self.side))
                 assert how is not None
                 self._answer(player, card, action.color, how)
-        elif kind is ActionKind.DRAW:
+        elif kind is _KIND_DRAW:
             self.catchable.clear()
             self._note_unfollowed(player)
             self._draw_for_turn(player)
@@ -647,6 +690,11 @@ class Game:
             new.rng = rng
         new._no_bluffing, new._jump_in = self._no_bluffing, self._jump_in
         new._target_ranks, new._special_ranks = self._target_ranks, self._special_ranks
+        new._until_playable, new._victim_ranks, new._effects = (
+            self._until_playable,
+            self._victim_ranks,
+            self._effects,
+        )
         new.out, new.scores, new.deck = dict(self.out), dict(self.scores), self.deck  # the deck never changes
         new.round_no, new.dealer, new.version = self.round_no, self.dealer, self.version
         new._journal = list(self._journal) if journal and self._journal is not None else None
@@ -658,7 +706,8 @@ class Game:
         new.revealed = {v: {t: list(c) for t, c in r.items()} for v, r in self.revealed.items()}
         new.drawn, new.round_over, new.round_winner = self.drawn, self.round_over, self.round_winner
         new.round_points, new.repeats = self.round_points, dict(self.repeats)
-        new.unfollowed = {p: list(n) for p, n in self.unfollowed.items()}
+        new._notes, new._sheds = {p: list(n) for p, n in self._notes.items()}, dict(self._sheds)
+        new._unfollowed = None
         new._reshuffled, new._events = self._reshuffled, list(self._events)
         return new
 
@@ -690,13 +739,17 @@ class Game:
             raise NotYourTurn()
         found = card if card.__class__ is Card and card in self.hands[player] else self._find(player, card)
         named = color if color is None or color.__class__ is Color else _as_color(color)
-        if p.kind is PendingKind.TURN:
-            self._validate_play(player, found, named, target)
+        if p.kind is _PENDING_TURN:
+            face = found.light if self.side is _LIGHT else found.back
+            if face.wild or face.rank in self._target_ranks:
+                self._validate_play(player, found, named, target)
+            elif face.color is not self.color and face.rank is not self.top.rank:
+                raise IllegalPlay()  # (the rest of _validate_play concerns wilds and targets)
             self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
             self._play(player, found, named, target)
-        elif p.kind is PendingKind.DRAW_DECISION:
+        elif p.kind is _PENDING_DRAW_DECISION:
             raise NotExpected("Play the card you drew, or keep it.")
-        elif p.kind in (PendingKind.PENALTY, PendingKind.CHALLENGE, PendingKind.HOWLER):
+        elif p.kind in (_PENDING_PENALTY, _PENDING_CHALLENGE, _PENDING_HOWLER):
             how = effects.answer(self, found.face(self.side))
             if how is None:
                 raise IllegalPlay("That card can't answer this. Accept it, or answer with a card that can.")
@@ -715,8 +768,17 @@ class Game:
         Raises:
             NotInGame, RoundOver, NotYourTurn, NotExpected.
         """
-        self._expect(player, PendingKind.TURN)
-        self._turn_begins()
+        p = self.pending
+        if (
+            p.player != player
+            or p.kind is not _PENDING_TURN
+            or self.round_over
+            or self.game_over
+            or player in self.out
+            or player not in self.hands
+        ):
+            self._expect(player, _PENDING_TURN)  # raises the reason
+        self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
         self._note_unfollowed(player)
         self._draw_for_turn(player)
         return self._flush()
@@ -725,26 +787,54 @@ class Game:
         """``player`` chose to draw on their turn, or to play a wild from their hand (which is
         now without it): note what they did not follow (the last :data:`UNFOLLOWED_KEPT` such
         turns)."""
-        notes = self.unfollowed.setdefault(player, [])
+        shed = self._sheds.get(player, 0)
+        notes = self._notes.get(player)
+        if notes is None:
+            notes = self._notes[player] = []
+        elif len(notes) >= UNFOLLOWED_KEPT:  # keep the latest that may still be held
+            notes[:] = [n for n in notes if n[3] > shed]  # (others are left out of unfollowed)
         side = self.side
         top = self.discard_pile[-1]
         rank = (top.light if side is Side.LIGHT else top.back).rank
-        notes.append(_new_note(Unfollowed, (side, self.color, rank, len(self.hands[player]))))
+        notes.append((side, self.color, rank, len(self.hands[player]) + shed))
         if len(notes) > UNFOLLOWED_KEPT:
             del notes[0]
+        self._unfollowed = None
 
     def _shed(self, player: str) -> None:
         """A card left ``player``'s hand by their own play or discard: one fewer of the cards
-        held at each :attr:`unfollowed` turn may remain."""
-        notes = self.unfollowed.get(player)
-        if notes:  # (tuple.__new__: NamedTuple's _replace cost a tenth of a benchmark round)
-            self.unfollowed[player] = [
-                _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - 1)) for n in notes if n[3] > 1
-            ]
+        held at each :attr:`unfollowed` turn may remain (counted, not written into each note:
+        this runs on most plays, :attr:`unfollowed` is read once a search decision)."""
+        self._sheds[player] = self._sheds.get(player, 0) + 1
+        self._unfollowed = None
+
+    @property
+    def unfollowed(self) -> dict[str, list[Unfollowed]]:
+        """Per player, the turns of this round they drew on instead of playing, or played a wild
+        from their hand on (:class:`Unfollowed`, oldest first, at most :data:`UNFOLLOWED_KEPT`;
+        a note goes when none of the cards it counts may remain): public, for the hard AI's
+        sampling. Read-only: assign a new mapping to change it."""
+        view = self._unfollowed
+        if view is None:
+            # A note keeps the hand's size then plus the cards shed before it (``_sheds``);
+            # the cards shed since make the difference.
+            view = self._unfollowed = {}
+            for p, notes in self._notes.items():
+                shed = self._sheds.get(p, 0)
+                view[p] = [
+                    _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - shed)) for n in notes if n[3] > shed
+                ]
+        return view
+
+    @unfollowed.setter
+    def unfollowed(self, notes: Mapping[str, Sequence[Unfollowed]]) -> None:
+        self._notes = {p: [(n[0], n[1], n[2], n[3]) for n in ns] for p, ns in notes.items()}
+        self._sheds = {}
+        self._unfollowed = None
 
     def _draw_for_turn(self, player: str) -> Card | None:
         drawn: list[Card] = []
-        until = HouseRule.DRAW_UNTIL_PLAYABLE in self.options.house_rules
+        until = self._until_playable
         while True:
             card = self._take()
             if card is None:
@@ -755,7 +845,7 @@ class Game:
         self._give(player, drawn, "turn")
         if drawn and self.playable(player, drawn[-1]):
             self.drawn = drawn[-1]
-            self.pending = _draw_decision_of(player)
+            self.pending = _DRAW_DECISIONS[player]
             return drawn[-1]
         self.pass_turn(player)
         return None
@@ -772,7 +862,7 @@ class Game:
         self._check_actor(player)
         if self.pending.player != player:
             raise NotYourTurn()
-        if self.pending.kind is not PendingKind.DRAW_DECISION or self.drawn is None:
+        if self.pending.kind is not _PENDING_DRAW_DECISION or self.drawn is None:
             raise NotPlayable()
         named = _as_color(color)
         self._validate_play(player, self.drawn, named, target)
@@ -1106,7 +1196,7 @@ class Game:
         *,
         answer: bool = False,
     ) -> None:
-        if self.side is Side.LIGHT:
+        if self.side is _LIGHT:
             face, top = card.light, self.discard_pile[-1].light
         else:
             face, top = card.back, self.discard_pile[-1].back
@@ -1175,8 +1265,9 @@ class Game:
         return self.draw_pile.pop()
 
     def _give(self, player: str, cards: list[Card], reason: str) -> None:
-        data = {"count": len(cards), "cards": [c.name for c in cards], "reason": reason}
-        self._events.append(_new_event(Event, (EventKind.CARDS_DRAWN, player, data)))  # emit, inlined
+        names = [cards[0].name] if len(cards) == 1 else [c.name for c in cards]  # mostly one card
+        data = {"count": len(cards), "cards": names, "reason": reason}
+        self._events.append(_new_event(Event, (_DRAWN, player, data)))  # emit, inlined
         if cards:
             self.hands[player].extend(cards)
             self.called.discard(player)  # a call lapses when the hand grows
@@ -1212,7 +1303,8 @@ class Game:
 
     def _after_hands_moved(self, players: list[str]) -> None:
         for p in players:
-            self.unfollowed.pop(p, None)  # other cards now
+            if self._notes.pop(p, None) is not None:  # other cards now
+                self._unfollowed = None
             self.catchable.discard(p)
             if len(self.hands[p]) != 1:
                 self.called.discard(p)
@@ -1265,11 +1357,11 @@ class Game:
 
     def set_turn(self, player: str) -> None:
         """Wait on an ordinary turn of ``player``."""
-        self.pending = _turn_of(player)
+        self.pending = _TURNS[player]
 
     def pass_turn(self, player: str) -> None:
         """Play continues with the player after ``player`` (an ordinary turn)."""
-        self.pending = _turn_of(self.next_seat(player))
+        self.pending = _TURNS[self.next_seat(player)]
 
     def draw_cards(self, player: str, count: int, reason: str) -> None:
         """``player`` draws ``count`` cards (fewer if the piles run out; docs/rules.md ruling 7).
@@ -1364,13 +1456,11 @@ class Game:
             self.block(victim, rank)
             self.set_turn(victim)
             return
-        if answerable and effects.victim_decides(self, rank):
-            kind = PendingKind.CHALLENGE if rank.is_restricted else PendingKind.PENALTY
+        if answerable and rank in self._victim_ranks:  # effects.victim_decides
+            kind = _PENDING_CHALLENGE if rank.is_restricted else _PENDING_PENALTY
             # A challenge judges the hand as it was when the wild was played (now), not as it is
             # when challenged: a catch may add cards meanwhile (docs/rules.md §1.9).
-            guilty = (
-                self._holds_color(source, prev_color) if kind is PendingKind.CHALLENGE and source else None
-            )
+            guilty = self._holds_color(source, prev_color) if kind is _PENDING_CHALLENGE and source else None
             self.pending = Pending(
                 kind, victim, source=source, rank=rank, total=total, prev_color=prev_color, guilty=guilty
             )
@@ -1393,30 +1483,30 @@ class Game:
         """Move a validated card to the discard pile and carry out its effect."""
         hand = self.hands[player]
         hand.remove(card)
-        if player in self.unfollowed:
+        if player in self._notes:
             self._shed(player)
-        face = card.light if self.side is Side.LIGHT else card.back
-        if face.wild and hand and not jump_in and self.pending.kind is PendingKind.TURN:
+        face = card.light if self.side is _LIGHT else card.back
+        if face.wild and hand and not jump_in and self.pending.kind is _PENDING_TURN:
             self._note_unfollowed(player)  # a wild from the hand: it chose not to follow either
         self.discard_pile.append(card)
         prev_color = self.color
         self.color = face.color if face.color is not None else color
         data = {"card": card.name, "color": _COLOR_NAMES.get(self.color), "jump_in": jump_in}
-        self._events.append(_new_event(Event, (EventKind.CARD_PLAYED, player, data)))  # emit, inlined
+        self._events.append(_new_event(Event, (_PLAYED, player, data)))  # emit, inlined
         if not hand:
             effects.last_card(self, player, face)
             self._end_round(player)
             return
         if len(hand) == 1 and player not in self.called:
             self.catchable.add(player)  # the catch window opens (docs/rules.md §1.7)
-        effect = effects.EFFECTS.get(face.rank)
+        effect = self._effects.get(face.rank)
         if effect is None:  # numbers and plain wilds: play continues with the next player
             seats = self.players
-            self.pending = _turn_of(
+            self.pending = _TURNS[
                 seats[(seats.index(player) + self.direction) % len(seats)]
                 if not self.out
                 else self.next_seat(player)
-            )
+            ]
         else:
             effect(self, _new_play(effects.Play, (player, card, face, target, prev_color)))
         if face.wild and face.rank is not Rank.SAVE_THE_DAY:
@@ -1427,7 +1517,7 @@ class Game:
         p = self.pending
         hand = self.hands[player]
         hand.remove(card)
-        if player in self.unfollowed:
+        if player in self._notes:
             self._shed(player)
         self.discard_pile.append(card)
         face = card.face(self.side)
@@ -1975,6 +2065,21 @@ def _color_name(color: Color | None) -> str | None:
 _COLOR_NAMES: dict[Color | None, str] = {c: c.value for c in Color}
 
 
+class _Derived(NamedTuple):
+    """What :meth:`Game._derive` works out from a variant and options."""
+
+    no_bluffing: bool
+    jump_in: bool
+    draw_until: bool
+    target_ranks: frozenset[Rank]
+    victim_ranks: frozenset[Rank]
+    effects: dict[Rank, effects.Effect]
+
+
+_DERIVED: dict[tuple[str, Options], _Derived] = {}
+_DERIVED_KEPT = 256
+
+
 DRAW = Action(ActionKind.DRAW)
 _KEEP, _ACCEPT = Action(ActionKind.KEEP), Action(ActionKind.ACCEPT)
 _CHALLENGE, _REVEAL = Action(ActionKind.CHALLENGE), Action(ActionKind.REVEAL)
@@ -1994,9 +2099,25 @@ _OWN_DECISIONS = frozenset(
 )
 
 
-@cache
-def _play_action(card: Card) -> Action:
-    return Action(ActionKind.PLAY, card)
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Made(dict[_K, _V]):
+    """A cache that makes a missing value with ``make``: ``made[key]`` costs a dict lookup, less
+    than a call to a ``functools.cache``d function (asked several times a decision)."""
+
+    def __init__(self, make: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: _K) -> _V:
+        value = self[key] = self.make(key)
+        return value
+
+
+_PLAY_ACTIONS: _Made[Card, Action] = _Made(lambda card: Action(ActionKind.PLAY, card))
+"""Playing each card, with no color nor target (actions are immutable: shared)."""
 
 
 _NO_COLOR: tuple[Color | None, ...] = (None,)
@@ -2008,14 +2129,25 @@ def _actions(kind: ActionKind, card: Card | None, colors: tuple[Color | None, ..
     return tuple(Action(kind, card, c) for c in colors)
 
 
-@cache
-def _turn_of(player: str) -> Pending:
-    return Pending(PendingKind.TURN, player)
+def _named_colors(card: Card, side: Side) -> tuple[Color | None, ...]:
+    """The colors a play of ``card`` names with ``side`` up: a wild's four (Wild Super Hero's and
+    Villain's are named later), else none."""
+    face = card.face(side)
+    if face.wild and face.rank not in effects.VICTIM_NAMES_COLOR:
+        return Color.of_side(side)
+    return _NO_COLOR
 
 
-@cache
-def _draw_decision_of(player: str) -> Pending:
-    return Pending(PendingKind.DRAW_DECISION, player)
+_EXPANDED: _Made[tuple[ActionKind, Card, Side], tuple[Action, ...]] = _Made(
+    lambda key: _actions(key[0], key[1], _named_colors(key[1], key[2]))
+)
+"""``(kind, card, side)``: the actions of a card that needs no target (see ``Game._expand``)."""
+
+
+_TURNS: _Made[str, Pending] = _Made(lambda player: Pending(PendingKind.TURN, player))
+"""An ordinary turn of each player (``Pending`` is immutable: shared)."""
+_DRAW_DECISIONS: _Made[str, Pending] = _Made(lambda player: Pending(PendingKind.DRAW_DECISION, player))
+"""Each player's decision on a drawn playable card."""
 
 
 def _missing() -> NoReturn:

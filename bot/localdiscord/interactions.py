@@ -15,11 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import limits
-from .limits import ACK_SECONDS, FLAG_EPHEMERAL, FLAG_LOADING, JSON, TOKEN_SECONDS
+from .limits import ACK_SECONDS, ATTACHMENT_SIZE_LIMIT, FLAG_EPHEMERAL, FLAG_LOADING, JSON, TOKEN_SECONDS
 from .records import Channel, InteractionRecord, Message, Role, User
 from .state import State
 
-ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 _OPTION_TYPES = {
     3: "a string",
     4: "an integer",
@@ -118,11 +117,11 @@ def find_command(
     return top, scope, chain, leaf
 
 
-def command_paths(state: State, locale: str = "en-US") -> list[JSON]:
-    """Every invocable slash command as ``{"path": "uno new", "description", "options":
-    [{"name", "type", "description", "required", "choices"}]}`` (for autocomplete), as a client
-    in ``locale`` shows them: names, descriptions and choices in its language where the command
-    has them (``*_localizations``), as Discord's client does."""
+def command_paths(state: State, locale: str = "en-US", guild_id: int | None = None) -> list[JSON]:
+    """Every slash command invocable in the guild (default: the first) as ``{"path": "uno new",
+    "description", "options": [{"name", "type", "description", "required", "choices"}]}`` (for
+    autocomplete), as a client in ``locale`` shows them: names, descriptions and choices in its
+    language where the command has them (``*_localizations``), as Discord's client does."""
     out: list[JSON] = []
 
     def visit(prefix: list[str], node: JSON) -> None:
@@ -149,7 +148,7 @@ def command_paths(state: State, locale: str = "en-US") -> list[JSON]:
             visit([*prefix, localized(sub, "name", locale)], sub)
 
     seen: set[str] = set()
-    for scope in (state.guild_id, None):
+    for scope in (guild_id or state.guild_id, None):
         for command in state.commands.get(scope, []):
             if command.get("type", 1) == 1 and command["name"] not in seen:
                 seen.add(command["name"])
@@ -446,7 +445,7 @@ def by_token(state: State, token: str, application_id: str | None = None) -> Int
 
 
 def callback(
-    state: State, interaction_id: str, token: str, body: JSON, files: Sequence[tuple[str, int]] = ()
+    state: State, interaction_id: str, token: str, body: JSON, files: Sequence[tuple[str, bytes]] = ()
 ) -> JSON:
     """Handle ``POST /interactions/{id}/{token}/callback`` and return the ``with_response``
     body ``{"interaction": {...}, "resource": {"type", "message"?}}`` (the message only for
@@ -525,7 +524,7 @@ def callback(
 
 
 def followup(
-    state: State, record: InteractionRecord, body: JSON, files: Sequence[tuple[str, int]] = ()
+    state: State, record: InteractionRecord, body: JSON, files: Sequence[tuple[str, bytes]] = ()
 ) -> Message:
     """Handle ``POST /webhooks/{app}/{token}``: a new message, or, after a deferred "thinking"
     response that is still loading, the edit that replaces it (keeping its ephemerality).

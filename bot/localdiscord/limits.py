@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Sequence
 from typing import Any
 
 JSON = dict[str, Any]
@@ -40,6 +40,11 @@ FLAG_SUPPRESS_EMBEDS = 1 << 2
 MAX_V2_TEXT = 4000
 V2_LEGACY_FIELDS = ("content", "embeds", "poll", "sticker_ids")
 MEDIA_SCHEMES = ("http", "https", "attachment")
+# Uploads (https://discord.com/developers/docs/reference#uploading-files): up to 10 files a
+# message, each within the guild's upload limit (the stand-in's guild: 25 MiB, as its
+# interactions' ``attachment_size_limit`` says).
+MAX_ATTACHMENTS = 10
+ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 
 # Application emojis (https://discord.com/developers/docs/resources/emoji, "Application-Owned
 # Emoji", "Create Application Emoji", "Emoji Formats"): 2,000 per application, a 256 KiB image
@@ -87,6 +92,37 @@ class DiscordError(Exception):
         if self.errors:
             body["errors"] = self.errors
         return body
+
+
+def check_uploads(files: Sequence[tuple[str, bytes]]) -> None:
+    """Refuse more files than a message holds, or one over the upload limit, as Discord does.
+
+    Raises:
+        DiscordError: 400 (50035) for more than `MAX_ATTACHMENTS` files; 413 (40005) for a
+            file over `ATTACHMENT_SIZE_LIMIT` bytes.
+    """
+    if len(files) > MAX_ATTACHMENTS:
+        raise invalid_form(
+            [(("files",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_ATTACHMENTS} or fewer in length.")]
+        )
+    if any(len(data) > ATTACHMENT_SIZE_LIMIT for _, data in files):
+        raise DiscordError(413, 40005, "Request entity too large")
+
+
+def media_of(components: list[JSON], embeds: list[JSON]) -> list[JSON]:
+    """Every media object a message shows, each ``{"url", ...}``: its thumbnails' and files'
+    (a component's ``media`` or ``file``), its galleries' items', its embeds' images and
+    thumbnails."""
+    parts = list(walk_components(components))
+    items = [*parts, *(i for c in parts for i in c.get("items") or [])]
+    found = [c.get("media") or c.get("file") for c in items]
+    found += [e.get(key) for e in embeds for key in ("image", "thumbnail")]
+    return [m for m in found if isinstance(m, dict)]
+
+
+def image_type(data: bytes) -> str | None:
+    """The image format of ``data`` by its first bytes (``"image/png"``), or None."""
+    return next((mime for mime, magic in _IMAGE_MAGIC.items() if magic(data)), None)
 
 
 def unauthorized() -> DiscordError:

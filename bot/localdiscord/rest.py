@@ -23,7 +23,7 @@ from .state import PERMISSIONS, State
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 RECORD = web.RequestKey("record", RequestRecord)
-FILES = web.RequestKey("files", Sequence[tuple[str, int]])
+FILES = web.RequestKey("files", Sequence[tuple[str, bytes]])
 _NO_AUTH = (f"{API}/webhooks/", f"{API}/interactions/", f"{API}/gateway")
 
 
@@ -34,11 +34,15 @@ def json_response(body: Any, status: int = 200) -> web.Response:
     return web.Response(body=orjson.dumps(body), status=status, headers={"Content-Type": "application/json"})
 
 
-async def read_body(request: web.Request) -> tuple[Any, list[tuple[str, int]]]:
-    """The JSON body (``payload_json`` for multipart) and uploaded files as (name, size)."""
+async def read_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
+    """The JSON body (``payload_json`` for multipart) and uploaded files as (name, bytes).
+
+    Raises:
+        DiscordError: more files than a message holds, or one too large (`limits.check_uploads`).
+    """
     if request.content_type.startswith("multipart/"):
         body: Any = None
-        files: list[tuple[str, int]] = []
+        files: list[tuple[str, bytes]] = []
         reader = await request.multipart()
         while (part := await reader.next()) is not None:
             if not isinstance(part, BodyPartReader):
@@ -47,7 +51,8 @@ async def read_body(request: web.Request) -> tuple[Any, list[tuple[str, int]]]:
             if part.name == "payload_json":
                 body = orjson.loads(data)
             elif part.filename:
-                files.append((part.filename, len(data)))
+                files.append((part.filename, bytes(data)))
+        limits.check_uploads(files)
         return body, files
     text = await request.text()
     return (orjson.loads(text) if text else None), []
@@ -333,6 +338,16 @@ class Rest:
         if emoji is None:
             raise web.HTTPNotFound()
         return web.Response(body=emoji.image, content_type=emoji.content_type)
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        """``GET /attachments/{channel_id}/{attachment_id}/{name}`` outside ``/api``, as Discord's
+        CDN serves an uploaded file: its bytes (an image with its type), 404 for an unknown one."""
+        attachment_id = request.match_info["attachment_id"]
+        upload = self.state.files.get(int(attachment_id)) if attachment_id.isdigit() else None
+        if upload is None or upload[0] != request.match_info["name"]:
+            raise web.HTTPNotFound()
+        data = upload[1]
+        return web.Response(body=data, content_type=limits.image_type(data) or "application/octet-stream")
 
     # ------------------------------------------------------------------ interactions
 

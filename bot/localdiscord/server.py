@@ -18,7 +18,7 @@ import discord
 import yarl
 from aiohttp import web
 
-from . import interactions
+from . import interactions, limits
 from .gateway import Gateway
 from .interactions import CommandUsageError
 from .limits import JSON
@@ -133,12 +133,16 @@ class StandIn:
         self.rest = Rest(self.state, lambda: self.gateway_url)
         self.rate_limits = rate_limits
         self.ui = UI(self)
-        self.app = web.Application(middlewares=[self.rest.middleware])
+        # A request may carry a message's every upload (aiohttp's default refuses over 1 MiB):
+        # Discord's own limits then answer as Discord does (`limits.check_uploads`).
+        most = limits.MAX_ATTACHMENTS * (limits.ATTACHMENT_SIZE_LIMIT + 1) + 1024 * 1024
+        self.app = web.Application(middlewares=[self.rest.middleware], client_max_size=most)
         self.app.add_routes(self.rest.routes())
         self.app.add_routes(
             [
                 web.get("/gateway", self.gateway.handle),
                 web.get("/emojis/{file}", self.rest.emoji_image),
+                web.get("/attachments/{channel_id}/{attachment_id}/{name}", self.rest.attachment),
                 *self.ui.routes(),
             ]
         )
@@ -157,6 +161,7 @@ class StandIn:
         server = site._server
         assert server is not None and server.sockets  # type: ignore[attr-defined]
         self.host, self.port = host, server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self.state.cdn_base = self.base_url  # uploads are served here, as Discord's CDN serves them
         return self
 
     async def close(self) -> None:

@@ -128,6 +128,8 @@ class State:
         self.messages: dict[int, Message] = {}
         self.commands: dict[int | None, list[JSON]] = {}
         self.emojis: dict[int, Emoji] = {}
+        self.files: dict[int, tuple[str, bytes]] = {}  # attachment id -> uploaded (file name, bytes)
+        self.cdn_base = "http://127.0.0.1"  # where attachments are served (`StandIn.start` sets its own)
         # Report (`fail`) text or media naming a custom emoji that does not exist: Discord shows
         # such text as ":name:" and such an image as broken, without refusing (tests turn it on).
         self.check_emojis = False
@@ -433,9 +435,9 @@ class State:
         interaction: InteractionRecord | None = None,
         type: int = 0,
         validate: bool = True,
-        files: Sequence[tuple[str, int]] = (),
+        files: Sequence[tuple[str, bytes]] = (),
     ) -> Message:
-        """Store a new message from a create body (and uploaded ``files`` as (name, size)) and
+        """Store a new message from a create body (and uploaded ``files`` as (name, bytes)) and
         dispatch MESSAGE_CREATE (not for ephemerals). Flag 64 makes it ephemeral for
         ``ephemeral_for``.
 
@@ -476,7 +478,7 @@ class State:
         body: JSON,
         *,
         base: tuple[str, ...] = (),
-        files: Sequence[tuple[str, int]] = (),
+        files: Sequence[tuple[str, bytes]] = (),
     ) -> Message:
         """Apply an edit body (present keys replace; ``null`` clears) and dispatch MESSAGE_UPDATE
         (not for ephemerals).
@@ -611,18 +613,34 @@ class State:
             "available": True,
         }
 
-    def _add_files(self, message: Message, files: Sequence[tuple[str, int]]) -> None:
-        """Record uploaded files (name, size) as attachments of ``message``, replacing the
-        upload descriptions (``{"id": 0, "filename"}``) the body carried."""
+    def _add_files(self, message: Message, files: Sequence[tuple[str, bytes]]) -> None:
+        """Keep uploaded files (name, bytes) as attachments of ``message``, served at their
+        ``url`` (`Rest.attachment`), replacing the upload descriptions (``{"id": 0, "filename"}``)
+        the body carried; an ``attachment://name`` in its components' media or its embeds'
+        images becomes that address, as Discord answers it."""
         if not files:
             return
         message.attachments = [a for a in message.attachments if "url" in a]
-        for name, size in files:
+        urls: dict[str, str] = {}
+        for name, data in files:
             attachment_id = self.ids.next()
-            url = f"http://127.0.0.1/attachments/{message.channel.id}/{attachment_id}/{name}"
-            message.attachments.append(
-                {"id": str(attachment_id), "filename": name, "size": size, "url": url, "proxy_url": url}
+            url = urls[f"attachment://{name}"] = (
+                f"{self.cdn_base}/attachments/{message.channel.id}/{attachment_id}/{name}"
             )
+            self.files[attachment_id] = (name, data)
+            entry: JSON = {
+                "id": str(attachment_id),
+                "filename": name,
+                "size": len(data),
+                "url": url,
+                "proxy_url": url,
+            }
+            if (mime := limits.image_type(data)) is not None:
+                entry["content_type"] = mime
+            message.attachments.append(entry)
+        for media in limits.media_of(message.components, message.embeds):
+            if media.get("url") in urls:
+                media["url"] = media["proxy_url"] = urls[media["url"]]
 
     # ------------------------------------------------------------------ visibility
 

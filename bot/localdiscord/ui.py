@@ -3,7 +3,7 @@ endpoints it uses; ``/ui/ws`` tells open pages "something changed" so they refet
 
 Endpoints (JSON bodies; errors answer 400 ``{"error": text}``):
 
-- ``GET /ui/state?user=ID&channel=ID`` → the view of one user (see `UI.snapshot`)
+- ``GET /ui/state?user=ID&channel=ID&guild=ID`` → the view of one user (see `UI.snapshot`)
 - ``POST /ui/users {"name", "locale"?}`` → ``{"id", "name", "locale"}`` (refused if the name is
   taken, in any case, or over Discord's 32 characters, or the locale is none of Discord's)
 - ``POST /ui/locale {"user", "locale"}``: the language of that user's Discord client (their
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .interactions import CommandUsageError, command_paths
-from .limits import ACK_SECONDS, JSON, LOCALES, DiscordError, walk_components
+from .limits import ACK_SECONDS, JSON, LOCALES, DiscordError, media_of, walk_components
 from .records import Channel, InteractionRecord, Message, User
 
 if TYPE_CHECKING:
@@ -112,11 +112,15 @@ class UI:
 
     async def state(self, request: web.Request) -> web.Response:
         """``GET /ui/state``: the snapshot for ``?user=`` (default: first human) in
-        ``?channel=`` (a channel or thread; default: the first channel)."""
+        ``?channel=`` (a channel or thread, of any guild; default: the first channel of
+        ``?guild=``, itself by default the first guild)."""
         users, channels = self.stand_in.users, self.stand_in.channels
         user = self._pick(users, request.query.get("user")) or (users[0] if users else None)
+        guild = self._pick(self.stand_in.guilds, request.query.get("guild"))
         channel = (
-            self._pick([*channels, *self.stand_in.threads()], request.query.get("channel")) or channels[0]
+            self._pick([*channels, *self.stand_in.threads()], request.query.get("channel"))
+            or next((c for c in channels if guild is not None and c.guild_id == guild.id), None)
+            or channels[0]
         )
         if user is None:
             user = self.stand_in.add_user("player")
@@ -129,20 +133,25 @@ class UI:
     def snapshot(self, user: User, channel: Channel) -> JSON:
         """What ``user`` sees with ``channel`` open::
 
-            {"guild", "me", "channel", "users": [{"id", "name", "bot", "locale"}], "locales":
-             [Discord's locales], "channels": [{"id", "name"}], "commands": [command paths, as
-             ``user``'s client shows them in its language], "messages": [view] (channel, public),
+            {"guild", "guild_id", "guilds": [{"id", "name"}], "me", "channel", "users": [{"id",
+             "name", "bot", "locale"}], "locales": [Discord's locales], "channels": [{"id",
+             "name"}], "commands": [command paths, as ``user``'s client shows them in its
+             language], "messages": [view] (channel, public),
              "side": [view] (own ephemerals anywhere, DMs), "modal": {...} | null,
              "notices": [text], "emojis": {id: name} (the application's, whose images
              ``/emojis/{id}.png`` serves)}
 
         A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
-        "ephemeral", "loading", "edited", "revision", "time", "command", "thread"}``
-        (``revision``: how many edits the message has had; ``thread``: ``{"id", "name",
-        "messages", "archived"}`` of the thread started from it, or null). ``channels``
-        lists each text channel followed by its threads (``{"id", "name", "parent", "archived"}``).
+        "attachments", "ephemeral", "loading", "edited", "revision", "time", "command", "thread"}``
+        (``attachments``: ``{"url", "filename", "image"}`` of the files that no component or embed
+        shows, `_loose_files`; ``revision``: how many edits the message has had; ``thread``:
+        ``{"id", "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
+        lists each text channel of ``channel``'s guild (``guild``, ``guild_id``; ``guilds`` are
+        all of them, for the page to choose) followed by its threads (``{"id", "name", "parent",
+        "archived"}``); ``commands`` are that guild's and the global ones.
         """
         stand_in = self.stand_in
+        guild = stand_in.state.guilds.get(channel.guild_id or 0) or stand_in.guilds[0]
         seen = stand_in.visible_messages(user)
         public = [m for m in seen if m.channel is channel and not m.ephemeral]
         private = [m for m in seen if m.ephemeral or m.channel.is_dm]
@@ -155,13 +164,17 @@ class UI:
         ]
         every = [*stand_in.users, stand_in.bot]
         return {
-            "guild": stand_in.state.guild_name,
+            "guild": guild.name,
+            "guild_id": str(guild.id),
+            "guilds": [{"id": str(g.id), "name": g.name} for g in stand_in.guilds],
             "me": str(user.id),
             "channel": str(channel.id),
             "users": [{"id": str(u.id), "name": u.name, "bot": u.bot, "locale": u.locale} for u in every],
             "locales": sorted(LOCALES),
-            "channels": _channel_list(stand_in.channels, stand_in.threads()),
-            "commands": command_paths(stand_in.state, user.locale),
+            "channels": _channel_list(
+                [c for c in stand_in.channels if c.guild_id == guild.id], stand_in.threads()
+            ),
+            "commands": command_paths(stand_in.state, user.locale, guild.id),
             "messages": [self._view(m) for m in public],
             "side": [self._view(m) for m in private],
             "modal": next(
@@ -191,6 +204,7 @@ class UI:
             "content": message.content,
             "embeds": message.embeds,
             "components": message.components,
+            "attachments": _loose_files(message),
             "ephemeral": message.ephemeral,
             "loading": message.loading,
             "edited": message.edited_timestamp is not None,
@@ -351,3 +365,18 @@ async def _notify(ws: web.WebSocketResponse) -> None:
     """Tell one page that the state changed; a page closing meanwhile is simply gone."""
     with contextlib.suppress(ConnectionError):
         await ws.send_str('{"type": "changed"}')
+
+
+def _loose_files(message: Message) -> list[JSON]:
+    """The message's attachments that none of its components or embeds shows (Discord lists
+    those under the message): ``{"url", "filename", "image"}``, ``image`` for a picture."""
+    shown = {m.get("url") for m in media_of(message.components, message.embeds)}
+    return [
+        {
+            "url": a["url"],
+            "filename": a["filename"],
+            "image": str(a.get("content_type", "")).startswith("image/"),
+        }
+        for a in message.attachments
+        if a.get("url") not in shown
+    ]

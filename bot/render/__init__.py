@@ -1,5 +1,5 @@
 """Pure rendering: lobbies, tables, hands and events to Discord messages (the lobby, the table and
-the hands as Components V2 layouts; standings as embeds), text and components.
+the hands and the standings as Components V2 layouts), text and components.
 
 Nothing here changes a game; every function takes the table (and a player) and returns what to
 show. Card names are the engine's (``"red draw two"``), with a color emoji before them.

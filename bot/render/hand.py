@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import discord
@@ -39,6 +40,7 @@ from bot.render.words import (
     face_button,
     face_label,
     face_order,
+    face_short,
     face_text,
     named,
     seat_name,
@@ -242,22 +244,46 @@ def _card_entries(game: Game, player: str, decisions: list[Action], tr: Tr, face
     return sorted(entries.values(), key=lambda e: (kinds.index(e[0].kind), face_order(e[2])))
 
 
+def _back(card: Card, game: Game, tr: Tr) -> str:
+    """A two-sided card's back in short, public (docs/rules.md §7): ``"(back: 🩷1)"``."""
+    return tr._(" (back: {card})").format(card=face_short(card.face(game.side.other), tr)).strip()
+
+
+def _description(card: Card | None, game: Game, tr: Tr) -> str | None:
+    """A select option's description: the back of a two-sided card, else none."""
+    return _back(card, game, tr) if card is not None and game.variant.two_sided else None
+
+
 def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) -> list[discord.ui.Item[Any]]:
     """The cards the player can act with: buttons (row 0, five a row) if they fit in ``room``
-    components, else a select of `SELECT_PAGE` of them a page (row 0) with ◀ ▶ (row 1)."""
+    components, else a select of `SELECT_PAGE` of them a page (row 0) with ◀ ▶ (row 1). A
+    two-sided card's back is public (docs/rules.md §7): each option says it, and a button says it
+    where another button shows the same face."""
+    game = tbl.game
+    assert isinstance(game, Game)
     ch, v = tbl.channel_id, tbl.version
     if len(entries) + -(-len(entries) // ROW_WIDTH) <= room:
+        alike = Counter(label for _, label, _, _ in entries) if game.variant.two_sided else Counter[str]()
+        shown = [
+            label if alike[label] < 2 or action.card is None else f"{label} {_back(action.card, game, tr)}"
+            for action, label, _, _ in entries
+        ]
         return [
             UnoButton(
                 "h", ch, v, "a", action.text(), label=label, style=button_style(face), emoji=emoji, row=0
             )
-            for action, label, face, emoji in entries
+            for (action, _, face, emoji), label in zip(entries, shown, strict=True)
         ]
     pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
     page = max(0, min(page, pages - 1))
     chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
     options = [
-        discord.SelectOption(label=label[:100], value=action.text(), emoji=emoji)
+        discord.SelectOption(
+            label=label[:100],
+            value=action.text(),
+            emoji=emoji,
+            description=_description(action.card, game, tr),
+        )
         for action, label, _, emoji in chunk
     ]
     return [
@@ -292,7 +318,9 @@ def _decision_items(
         pages = (len(order) + SELECT_PAGE - 1) // SELECT_PAGE
         page = max(0, min(page, pages - 1))
         options = [
-            discord.SelectOption(label=label[:100], value=a.text(), emoji=emoji)
+            discord.SelectOption(
+                label=label[:100], value=a.text(), emoji=emoji, description=_description(a.card, game, tr)
+            )
             for a in order[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
             if a.card is not None
             for label, emoji in [face_button(a.card.face(side), side, tr, faces)]

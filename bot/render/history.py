@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -20,7 +21,8 @@ from bot.engine.editions import AnyGame, replay_moves
 from bot.engine.events import EventKind
 from bot.i18n import Tr
 from bot.render import dos, log_lines
-from bot.render.table import round_summary, standings
+from bot.render.layout import panel, rows, small
+from bot.render.table import round_summary, standings_text
 from bot.render.words import as_label, cards_text, count, edition_name, named, plain, scoring_text, trim
 from bot.storage import GameRecord, GameResult
 from bot.tables import Seat, Table, TableState
@@ -101,9 +103,16 @@ def _line(record: GameRecord, tr: Tr, *, mention: bool) -> tuple[str, str, str]:
     )
 
 
-def history_list(records: Sequence[GameRecord], tr: Tr, *, here: int | None = None) -> discord.Embed:
+def history_list(
+    records: Sequence[GameRecord],
+    tr: Tr,
+    select: discord.ui.Item[Any] | None = None,
+    *,
+    here: int | None = None,
+) -> discord.ui.LayoutView:
     """The channel's last games, newest first: edition, date, the thread it was played in (a
-    game recorded elsewhere than ``here``, the channel asked about), players, winner and rounds."""
+    game recorded elsewhere than ``here``, the channel asked about), players, winner and rounds
+    (Components V2), with ``select`` (a game to choose) below them."""
     lines = []
     for i, record in enumerate(records, 1):
         edition, players, outcome = _line(record, tr, mention=True)
@@ -111,15 +120,12 @@ def history_list(records: Sequence[GameRecord], tr: Tr, *, here: int | None = No
         channel = record.result.channel_id
         where = f" · <#{channel}>" if here is not None and channel != here else ""
         lines.append(trim(f"**{i}.** {edition} · {when}{where}\n{players} · {outcome}", 400))
-    embed = discord.Embed(
-        title=tr._("Last games in this channel"),
-        description="\n".join(lines) or tr._("No game has been recorded in this channel yet."),
-    )
+    texts = ["\n".join(lines) or tr._("No game has been recorded in this channel yet.")]
     if records:
-        embed.set_footer(
-            text=tr._("Choose one below: its rounds, and for its players the whole game as a file.")
+        texts.append(
+            small(tr._("Choose one below: its rounds, and for its players the whole game as a file."))
         )
-    return embed
+    return panel(tr._("Last games in this channel"), texts, rows([select] if select is not None else []))
 
 
 def history_options(records: Sequence[GameRecord], tr: Tr) -> list[discord.SelectOption]:
@@ -211,8 +217,8 @@ def _final(table: Table, tr: Tr) -> list[str]:
     if not game.game_over:
         scores = " · ".join(f"{named(table, k, tr)} {v}" for k, v in game.scores.items())
         return [tr._("The game ended before anyone won. Scores: {scores}").format(scores=scores)]
-    embed = standings(table, tr)
-    return [str(embed.title), str(embed.description)]
+    title, lines = standings_text(table, tr)
+    return [title, *lines]
 
 
 def _fitted(lines: list[str], tr: Tr) -> str:
@@ -225,9 +231,10 @@ def _fitted(lines: list[str], tr: Tr) -> str:
     return cut[: cut.rfind("\n")] + note
 
 
-def summary(record: GameRecord, game: Replayed | None, tr: Tr) -> discord.Embed:
-    """A game's private summary: each round's winner and points, and how it ended (``game``:
-    its replay; None for a game recorded without one, summed up from its result alone)."""
+def summary(record: GameRecord, game: Replayed | None, tr: Tr, note: str = "") -> discord.ui.LayoutView:
+    """A game's private summary (Components V2): each round's winner and points, and how it
+    ended (``game``: its replay; None for a game recorded without one, summed up from its result
+    alone), then ``note`` (why no file comes with it) in small text."""
     result = record.result
     title = f"{_edition(result.variant, tr)} · {_when(record.finished_at)}"
     if game is None:
@@ -235,9 +242,9 @@ def summary(record: GameRecord, game: Replayed | None, tr: Tr) -> discord.Embed:
         text = f"{players}\n{outcome.capitalize()}.\n" + tr._(
             "This game was recorded before replays were kept."
         )
-        return discord.Embed(title=title, description=text)
-    lines = [*game.rounds, "", *_final(game.table, tr)]
-    return discord.Embed(title=title, description=trim("\n".join(lines), 4096))
+    else:
+        text = "\n".join([*game.rounds, "", *_final(game.table, tr)])
+    return panel(title, [text], [discord.ui.TextDisplay(small(note))] if note else [])
 
 
 def game_file_name(record: GameRecord) -> str:

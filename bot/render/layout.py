@@ -17,6 +17,7 @@ from bot.render.words import Faces, trim
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 ROW_WIDTH = 5  # buttons in an action row (a select fills one alone)
+ACCENT = 0xD72600  # the editions' accent: the lobby's and the standings' container
 Item = discord.ui.Item[Any]
 
 
@@ -107,6 +108,13 @@ def message(accent: int, top: list[Item], texts: list[str], bottom: list[Item]) 
     body: list[Item] = [discord.ui.TextDisplay(t) for t in fit([t for t in texts if t], MAX_TEXT - used)]
     container = discord.ui.Container(*top, *body, *bottom, accent_colour=accent)
     return layout_of(container)
+
+
+def panel(title: str, texts: list[str], bottom: Iterable[Item] = ()) -> discord.ui.LayoutView:
+    """A titled answer in the editions' accent: ``title`` as its ``###`` heading, the ``texts``
+    as text blocks (cut to fit, `message`), then the ``bottom`` items (action rows, a media
+    gallery, a small note)."""
+    return message(ACCENT, [heading(f"### {trim(title, 256)}")], texts, list(bottom))
 
 
 def _texts(item: Item) -> list[discord.ui.TextDisplay[Any]]:

@@ -11,7 +11,7 @@ from bot.engine.editions import EDITIONS, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.i18n import Tr
-from bot.render.layout import block, heading, message, rows, small
+from bot.render.layout import ACCENT, block, heading, message, rows, small
 from bot.render.words import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
@@ -111,7 +111,13 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
             ),
         ]
     )
-    return _lobby(table, tr._("UNO lobby"), tr, _footer(table, tr), list(items))
+    return _lobby(
+        table,
+        tr._("{edition} lobby").format(edition=edition_name(table.variant, tr)),
+        tr,
+        _footer(table, tr),
+        list(items),
+    )
 
 
 def _footer(table: Table, tr: Tr) -> str:
@@ -152,7 +158,7 @@ def _lobby(
     if footer:
         texts.append(small(footer))
     top = heading(f"### {title}\n{options_text(table, tr)}")
-    return message(0xD72600, [top], texts, items)
+    return message(ACCENT, [top], texts, items)
 
 
 def lobby_over(table: Table, title: str, tr: Tr, footer: str = "") -> discord.ui.LayoutView:

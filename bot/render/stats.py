@@ -66,7 +66,7 @@ def chart(games: Sequence[PlayerGame], title: str, tr: Tr) -> bytes:
     axes.grid(color=_GRID, linewidth=0.6)
     axes.set_xlim(0.5, len(games) + 0.5)
     axes.set_ylim(bottom=0, top=max(1, total[-1]) * 1.12)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # whole games only
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))  # whole games only
     for side in axes.spines.values():
         side.set_color(_GRID)
     figure.tight_layout()

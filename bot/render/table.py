@@ -12,7 +12,7 @@ from bot.engine.cards import Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
 from bot.i18n import Tr
-from bot.render.layout import MAX_TEXT, block, heading, message, picture, rows, small
+from bot.render.layout import MAX_TEXT, block, heading, message, panel, picture, rows, small
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
@@ -231,8 +231,15 @@ def _last_moves(log: Sequence[str], side: Side, tr: Tr, faces: Faces, limit: int
     return fitted(lines[start:], side, tr, faces, max(limit, 1))
 
 
-def standings(tbl: Table, tr: Tr) -> discord.Embed:
-    """Final (or current) standings, best first, in ``tr``'s language."""
+MEDALS = ("🥇", "🥈", "🥉")
+"""The first three places' marks in the standings (a number from the fourth)."""
+
+
+def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
+    """The finished game's title (``"🏆 alice won!"``) and one line a player or partnership, best
+    first (``"🥇 **alice** — 512 points"``; in single-round scoring, docs/rules.md §2.3, the
+    cards each was left holding; players tied share a place, a bot is marked 🤖), in ``tr``'s
+    language: short lines, no columns, so that a phone 390 px wide shows each one whole."""
     game = tbl.game
     assert game is not None
     if game.options.effective_scoring is Scoring.SINGLE_ROUND:
@@ -247,31 +254,42 @@ def standings(tbl: Table, tr: Tr) -> discord.Embed:
             n = sum(map(len, hands))
             return n, tr.n("{n} card left", "{n} cards left", n)
 
-        ranked = sorted(game.scores, key=lambda p: (p not in game.winners, left(p)[0]))
-        lines = [f"{i + 1}. {named(tbl, p, tr)} — {left(p)[1]}" for i, p in enumerate(ranked)]
+        rank = {p: (p not in game.winners, left(p)[0]) for p in game.scores}
+        results = {p: left(p)[1] for p in game.scores}
     else:
         low_wins = game.options.effective_scoring is Scoring.RUNNING_TALLY
-        order = sorted(
-            game.scores.items(), key=lambda kv: (kv[0] not in game.winners, kv[1] if low_wins else -kv[1])
+        rank = {k: (k not in game.winners, v if low_wins else -v) for k, v in game.scores.items()}
+        results = {k: count(v, "point", tr) for k, v in game.scores.items()}
+    lines = []
+    for key in sorted(rank, key=rank.__getitem__):
+        place = sum(other < rank[key] for other in rank.values())  # tied players share a place
+        seat = tbl.seat(key)
+        who = ("🤖 " if seat and seat.is_ai else "") + named(tbl, key, tr)
+        lines.append(
+            f"{MEDALS[place] if place < len(MEDALS) else f'{place + 1}.'} **{who}** — {results[key]}"
         )
-        lines = [f"{i + 1}. {named(tbl, k, tr)} — {v}" for i, (k, v) in enumerate(order)]
     winners = " & ".join(named(tbl, w, tr) for w in game.winners) or tr._("nobody")
-    title = tr._("🏆 {winners} won!").format(winners=winners)
-    embed = discord.Embed(title=trim(title, 256), description="\n".join(lines), color=0xECD407)
+    return tr._("🏆 {winners} won!").format(winners=winners), lines
+
+
+def standings(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
+    """The finished game's standings (Components V2, in ``tr``'s language): in the edition's
+    accent (the lobby's), the winners as the heading, one line a player best first
+    (`standings_text`), the edition and rounds in small text, and the Rematch button."""
+    game = tbl.game
+    assert game is not None
+    title, lines = standings_text(tbl, tr)
     rounds = count(game.round_no, "round", tr)
-    embed.set_footer(text=f"{edition_name(tbl.variant, tr)} · {rounds}")
-    return embed
+    texts = ["\n".join(lines), small(f"{edition_name(tbl.variant, tr)} · {rounds}")]
+    return panel(title, texts, rows([_rematch_button(tbl, tr)]))
 
 
 REMATCH = "r"
 """The Rematch button's ``custom_id`` scope (``uno:r:<channel>:0:rematch:<game id>.<host id>``)."""
 
 
-def rematch(tbl: Table, tr: Tr) -> discord.ui.View:
-    """The finished game's Rematch button, for its standings: it carries the game's id (its
-    edition, options and seats are read back from its record) and its host's, so it works
-    days later and after restarts."""
-    button = UnoButton(
+def _rematch_button(tbl: Table, tr: Tr) -> UnoButton:
+    return UnoButton(
         REMATCH,
         tbl.channel_id,
         0,
@@ -281,7 +299,14 @@ def rematch(tbl: Table, tr: Tr) -> discord.ui.View:
         emoji="🔁",
         style=discord.ButtonStyle.primary,
     )
-    return view_of(button)
+
+
+def rematch(tbl: Table, tr: Tr) -> discord.ui.View:
+    """The finished game's Rematch button alone (under the notice of a game that ended for want
+    of players; the standings carry their own): it carries the game's id (its edition, options
+    and seats are read back from its record) and its host's, so it works days later and after
+    restarts."""
+    return view_of(_rematch_button(tbl, tr))
 
 
 def round_summary(tbl: Table, winner: str | None, points: int, tr: Tr) -> str:

@@ -100,6 +100,8 @@ class TableService:
         """Channels whose saved table could not be read at the last start, and why."""
         self.dispatch = Dispatch(self)
         self.threads = Threads(self)
+        self._available: set[int] = set()  # guilds whose GUILD_CREATE came (`guild_available`)
+        self._held: dict[int, list[int]] = {}  # per guild: restored tables not yet resumed
 
     def after(self, change: Change, *, publish: bool = True, point: bool = True) -> None:
         """What follows a change once the table's lock is released and its interaction answered
@@ -170,13 +172,34 @@ class TableService:
             count += 1
             if table.game is not None:
                 table.log.append("♻️ The bot restarted; the game goes on.")
-                self.publisher.publish(table, repost=True)
-                self.hands.refresh(table)
-                self.publisher.ping(table)
-            elif table.message_id is None:  # a lobby saved just before the bot stopped
-                self.publisher.publish(table, repost=True)
-            self.scheduler.schedule(table)
+            if table.guild_id in self._available:
+                self._resume(table)
+            else:
+                self._held.setdefault(table.guild_id, []).append(table.channel_id)
         return count
+
+    async def guild_available(self, guild: discord.Guild) -> None:
+        """``guild`` is available (its GUILD_CREATE, at start or after an outage): its tables
+        whose thread or channel went while the bot was offline end (`Threads.check`), and the
+        restored ones resume (their messages, hands, pings, timers and computer moves), which
+        :meth:`restore` holds until then so that nothing is sent into a thread or channel that
+        is gone."""
+        self._available.add(guild.id)
+        await self.threads.check(guild)
+        for channel_id in self._held.pop(guild.id, []):
+            table = self.tables.get(channel_id)
+            if table is not None and table.state is not TableState.OVER:
+                self._resume(table)
+
+    def _resume(self, table: Table) -> None:
+        """A restored table's messages, hands, ping, timers and computer moves start again."""
+        if table.game is not None:
+            self.publisher.publish(table, repost=True)
+            self.hands.refresh(table)
+            self.publisher.ping(table)
+        elif table.message_id is None:  # a lobby saved just before the bot stopped
+            self.publisher.publish(table, repost=True)
+        self.scheduler.schedule(table)
 
     async def _lost(self, channel_id: int) -> None:
         """Forget a table whose lease another process took (it restores and serves it)."""

@@ -54,12 +54,11 @@ class NotSaved(UnoError):
 
 @dataclass
 class Post:
-    """A message for the table's channel, said after the change (``content`` and/or ``embed``,
-    with a ``view`` of its components)."""
+    """A message for the table's channel, said after the change: ``content`` with a ``view`` of
+    its components, or a Components V2 ``view`` alone (a `discord.ui.LayoutView`: the standings)."""
 
     content: str | None = None
-    embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None
 
 
 @dataclass
@@ -118,9 +117,7 @@ class Change:
                 self.results.append(_round_result(table))
             if game.game_over:
                 self._over()
-                self.posts.append(
-                    Post(embed=render.standings(table, self.tr), view=render.rematch(table, self.tr))
-                )
+                self.posts.append(Post(view=render.standings(table, self.tr)))
                 return
             self.posts.append(
                 Post(render.round_summary(table, game.round_winner, game.round_points, self.tr))
@@ -134,7 +131,9 @@ class Change:
             self._over()
             self.posts.append(
                 Post(
-                    self.tr._("Only bots were left at the UNO table, so the game has ended."),
+                    self.tr._("Only bots were left at the {edition} table, so the game has ended.").format(
+                        edition=render.edition_name(table.variant, self.tr)
+                    ),
                     view=render.rematch(table, self.tr),
                 )
             )

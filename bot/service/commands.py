@@ -195,10 +195,15 @@ class Commands:
         if was_lobby:
             footer = tr._("Closed by {name}.").format(name=render.plain(interaction.user.display_name))
             self.service.publisher.show_lobby_over(
-                table, table.message_id, tr._("UNO lobby (closed)"), footer
+                table,
+                table.message_id,
+                tr._("{edition} lobby (closed)").format(edition=render.edition_name(table.variant, tr)),
+                footer,
             )
         await interaction.followup.send(
-            tr._("The UNO table was closed by {mention}.").format(mention=interaction.user.mention),
+            tr._("The {edition} table was closed by {mention}.").format(
+                mention=interaction.user.mention, edition=render.edition_name(table.variant, tr)
+            ),
             allowed_mentions=NONE,
         )
         self.service.after(change)

@@ -7,6 +7,7 @@ lobby command, an engine action, or a redraw of the player's hand.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -17,12 +18,13 @@ from bot.engine.actions import Action, ActionKind
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction, AnyGame, parse_action
-from bot.engine.errors import BadAction, CatchRefused, NotInGame
+from bot.engine.errors import BadAction, CatchRefused, NotInGame, UnoError
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import reply_error
 from bot.i18n import N_
 from bot.render.dos import completions as dos_completions
+from bot.service.acting import Change
 from bot.service.hands import closed
 from bot.tables import BadClick, LobbyError, StaleAction, Table
 
@@ -31,6 +33,12 @@ if TYPE_CHECKING:
 
 TWO_STEP = frozenset({ActionKind.PLAY, ActionKind.PLAY_DRAWN, ActionKind.JUMP_IN})
 """Actions whose card may need a color, then a player, asked for in a second step."""
+# How long a move in a hand may take (the table's lock, the engine, the save) to be answered by
+# its interaction's own response; slower, it is acknowledged first and answered after (Discord
+# fails an interaction not acknowledged within 3 s; docs/performance-load.md). An interaction
+# that reaches its move this old already (a busy event loop) waits less, or not at all.
+ANSWER_DEADLINE = 0.25
+ANSWER_BY_AGE = 1.0
 HOST_ONLY = frozenset({"start", "variant", "rules", "bot", "unbot"})  # the host sets the table up
 log = logging.getLogger(__name__)
 
@@ -215,9 +223,13 @@ class Dispatch:
         saying what happened (`Publisher.answer_in_place`). No new message either way; only a
         refusal gets one, private.
 
-        The interaction is acknowledged first (a deferred update): the answer waits for the
-        table's lock and for the move to be saved, and Discord wants an acknowledgement within
-        3 seconds whatever the load.
+        A move in the hand saved within `ANSWER_DEADLINE` seconds is answered by the
+        interaction's own response, the hand redrawn (one call: Discord's "update message");
+        otherwise, and for a press on the table message or a move whose round's summary or
+        standings must be said first, the interaction is acknowledged by a deferred update and
+        answered by an edit once the move is saved (two calls). Either way the answer comes
+        after the save, never under the table's lock, and within Discord's 3 seconds however
+        slow the lock or the database are (docs/performance-load.md).
 
         Raises:
             StaleAction: ``version`` (the clicked hand's) is not the table's now.
@@ -226,8 +238,26 @@ class Dispatch:
             NotSaved: the move could not be saved, so it was not made.
         """
         player = str(interaction.user.id)
-        await interaction.response.defer()
-        async with self.service.acting.change(table.channel_id) as change:
+        move = asyncio.get_running_loop().create_task(self._move(table.channel_id, version, player, action))
+        try:
+            if in_hand and (wait := _answer_wait(interaction)) > 0:
+                await asyncio.wait({move}, timeout=wait)
+            if not in_hand or not move.done() or _has_posts(move):
+                await interaction.response.defer()
+        except BaseException:  # unanswered (too late, or shut down): a saved move still follows
+            self.service.updates.spawn(self._conclude(move, None, player, in_hand=in_hand))
+            raise
+        await self._conclude(move, interaction, player, in_hand=in_hand)
+
+    async def _move(
+        self,
+        channel_id: int,
+        version: int | None,
+        player: str,
+        action: AnyAction | Callable[[AnyGame, str], AnyAction],
+    ) -> Change:
+        """Apply and save the player's action under the table's lock (see `act`); the change."""
+        async with self.service.acting.change(channel_id) as change:
             table, game = change.table, change.table.game
             if game is None:
                 raise NotInGame("The game hasn't started yet.")
@@ -239,12 +269,54 @@ class Dispatch:
             events = game.apply(player, chosen)  # type: ignore[arg-type]  # the game's own kind
             table.timeouts.pop(player, None)
             change.played(events)
-        await self.service.publisher.say(table, change.posts)
-        if in_hand:
-            await self.service.hands.respond(interaction, table, player)
-        else:
-            self.service.publisher.answer_in_place(table, interaction)
-        self.service.after(change)
+        return change
+
+    async def _conclude(
+        self,
+        move: asyncio.Task[Change],
+        interaction: discord.Interaction[Any] | None,
+        player: str,
+        *,
+        in_hand: bool,
+    ) -> None:
+        """Once the move is saved: say its posts, answer ``interaction`` (None: it could not be
+        acknowledged), and start what follows the change (`TableService.after`), even when the
+        answer fails: the move was made.
+
+        Raises:
+            UnoError: the move was refused or not saved (only with an ``interaction`` to tell).
+        """
+        try:
+            change = await move
+        except UnoError:
+            if interaction is None:
+                return  # nobody to tell; nothing changed
+            raise
+        table = change.table
+        try:
+            await self.service.publisher.say(table, change.posts)
+            if interaction is None:
+                pass
+            elif in_hand:
+                await self.service.hands.respond(interaction, table, player)
+            else:
+                self.service.publisher.answer_in_place(table, interaction)
+        finally:
+            self.service.after(change)
+
+
+def _answer_wait(interaction: discord.Interaction[Any]) -> float:
+    """How many seconds a move may take to be answered by its interaction's own response:
+    `ANSWER_DEADLINE`, less what the interaction's age (by its id's timestamp, Discord's clock)
+    takes it past `ANSWER_BY_AGE`."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return min(ANSWER_DEADLINE, ANSWER_BY_AGE - age)
+
+
+def _has_posts(move: asyncio.Task[Change]) -> bool:
+    """Whether a finished move has something to say in the channel first (a round's summary,
+    the standings), which comes before its answer (`Publisher.say`)."""
+    return not move.cancelled() and move.exception() is None and bool(move.result().posts)
 
 
 def _log_refused(interaction: discord.Interaction[Any], detail: str) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import UnoSelect, view_of
+from bot.components import UnoSelect, release
 from bot.engine.errors import UnoError
 from bot.errors import reader
 from bot.i18n import N_
@@ -48,15 +48,15 @@ class History:
         await acknowledge(interaction)
         records = await self.storage.history(channel_id, limit=render.LISTED)
         tr = reader(interaction)
-        embed = render.history_list(records, tr, here=channel_id)
-        if not records:
-            await interaction.followup.send(embed=embed, ephemeral=True)
-            return
-        options = render.history_options(records, tr)
-        select = UnoSelect(SCOPE, channel_id, 0, "game", options=options, placeholder=tr._("Choose a game"))
-        await interaction.followup.send(
-            embed=embed, view=view_of(select), ephemeral=True, allowed_mentions=NONE
-        )
+        select = None
+        if records:
+            options = render.history_options(records, tr)
+            select = UnoSelect(
+                SCOPE, channel_id, 0, "game", options=options, placeholder=tr._("Choose a game")
+            )
+        view = render.history_list(records, tr, select, here=channel_id)
+        await interaction.followup.send(view=view, ephemeral=True, allowed_mentions=NONE)
+        release(view)
 
     async def choose(self, interaction: discord.Interaction[Any], game_id: str) -> None:
         """A game chosen in the list: its private summary, and its text file for its players.
@@ -84,15 +84,13 @@ class History:
             except UnoError as exc:  # a stored replay the engine no longer follows
                 log.warning("game %s: its replay can't be played again: %s", game_id, exc.message)
                 note = tr._("This game's moves can't be shown (its replay no longer matches the rules).")
-        embed = render.summary(record, replay, tr)
         if replay is not None and str(interaction.user.id) not in record.result.players:
             note = tr._(
                 "The whole game as a file (with every hand) is only for the players who sat at that table."
             )
+        view = render.summary(record, replay, tr, note)
         if replay is None or note:
-            await interaction.followup.send(
-                note or discord.utils.MISSING, embed=embed, ephemeral=True, allowed_mentions=NONE
-            )
+            await interaction.followup.send(view=view, ephemeral=True, allowed_mentions=NONE)
             return
         file = discord.File(io.BytesIO(replay.text.encode()), filename=render.game_file_name(record))
-        await interaction.followup.send(embed=embed, file=file, ephemeral=True, allowed_mentions=NONE)
+        await interaction.followup.send(view=view, file=file, ephemeral=True, allowed_mentions=NONE)

@@ -319,7 +319,7 @@ class Lobby:
             return
         footer = N_("Start a new one with /uno new.")
         await self._lobby_over(
-            interaction, table, table.message_id, N_("UNO lobby (closed: everyone left)"), footer, ack
+            interaction, table, table.message_id, N_("{edition} lobby (closed: everyone left)"), footer, ack
         )
         self.service.after(change)
 

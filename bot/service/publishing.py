@@ -190,12 +190,15 @@ class Publisher:
                 await asyncio.shield(previous)
             for post in posts:
                 with contextlib.suppress(discord.HTTPException):
-                    await self.channel(table).send(
-                        post.content,
-                        embed=MISSING if post.embed is None else post.embed,
-                        view=MISSING if post.view is None else post.view,
-                        allowed_mentions=NONE,
-                    )
+                    channel = self.channel(table)
+                    if isinstance(post.view, discord.ui.LayoutView):  # Components V2: no content
+                        await channel.send(view=post.view, allowed_mentions=NONE)
+                    else:
+                        await channel.send(
+                            post.content,
+                            view=MISSING if post.view is None else post.view,
+                            allowed_mentions=NONE,
+                        )
                 release(post.view)
         finally:
             said.set_result(None)

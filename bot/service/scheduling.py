@@ -264,9 +264,13 @@ class Scheduler:
             self.service.after(change)
             minutes = max(1, round(self.defaults.lobby_idle_seconds / 60))
             title = change.tr.ngettext(
-                "UNO lobby (expired after {n} idle minute)",
-                "UNO lobby (expired after {n} idle minutes)",
+                "{edition} lobby (expired after {n} idle minute)",
+                "{edition} lobby (expired after {n} idle minutes)",
                 minutes,
             )
-            self.service.publisher.show_lobby_over(table, table.message_id, title.format(n=minutes))
+            self.service.publisher.show_lobby_over(
+                table,
+                table.message_id,
+                title.format(n=minutes, edition=render.edition_name(table.variant, change.tr)),
+            )
             return

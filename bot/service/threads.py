@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 ARCHIVED = N_("its thread was archived")
 DELETED = N_("its thread was deleted")
 CHANNEL_DELETED = N_("its channel was deleted")
+AWAY = N_("its thread was archived or deleted while the bot was offline")
 
 
 class Threads:
@@ -61,6 +62,18 @@ class Threads:
             ids += [t.channel_id for t in self.service.tables if t.parent_id == channel_id]
         for table_id in ids:
             await self._end(table_id, DELETED if table_id != channel_id else why)
+
+    async def check(self, guild: discord.Guild) -> None:
+        """``guild`` became available (its GUILD_CREATE, at start or after an outage), which lists
+        every channel and every *active* thread: a table whose thread is not among them was
+        archived or deleted while the bot was offline (no THREAD_UPDATE or THREAD_DELETE reached
+        it), and one whose channel is not among them was deleted; each ends as in :meth:`gone`.
+        Costs no Discord call."""
+        for table in [t for t in self.service.tables if t.guild_id == guild.id]:
+            if table.parent_id is not None and guild.get_thread(table.channel_id) is None:
+                await self._end(table.channel_id, AWAY)
+            elif table.parent_id is None and guild.get_channel(table.channel_id) is None:
+                await self._end(table.channel_id, CHANNEL_DELETED)
 
     async def _end(self, channel_id: int, why: str) -> None:
         table = self.service.tables.get(channel_id)

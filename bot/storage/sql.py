@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, Protocol
 import orjson
 
 from bot.storage import GameRecord, LeaseError, PlayerGame, PlayerStats, Result, StorageError, records
-from bot.storage.common import Db, dumps
+from bot.storage.common import Db, collector_paused, dumps
 
 __all__ = ["SqlConnection", "SqlStorage"]
 
@@ -230,11 +230,12 @@ class SqlStorage:
         Raises:
             StorageError: not open, or the database failed.
         """
-        async with self._connection.use() as db:
-            rows = await db.execute_fetchall(
-                "SELECT channel_id, guild_id, snapshot FROM open_tables ORDER BY channel_id"
-            )
-        return [_snapshot(*row) for row in rows]
+        with collector_paused():  # the rows and their parsed snapshots: no garbage, many objects
+            async with self._connection.use() as db:
+                rows = await db.execute_fetchall(
+                    "SELECT channel_id, guild_id, snapshot FROM open_tables ORDER BY channel_id"
+                )
+            return [_snapshot(*row) for row in rows]
 
     async def delete_table(self, channel_id: int, results: Sequence[Result] = ()) -> None:
         """Forget a table (game over, ended, lobby expired); no error if there is none. ``results``

@@ -9,10 +9,12 @@ import random
 import time
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.engine import ai
 from bot.i18n import translator
+from bot.localdiscord.limits import walk_components
 from bot.render.history import FILE_LIMIT, history_list, history_options, replayed, summary
 from bot.replay import check, main
 from bot.service.acting import _game_result
@@ -56,8 +58,7 @@ def test_long_game_file_fits_discord() -> None:
     assert game.text.count("Start card:") == result.rounds and "\\*Ana\\* holds " in game.text
     assert game.text.rstrip().splitlines()[-11].startswith("🏆")
     assert size < FILE_LIMIT, size
-    embed = summary(record, game, EN)
-    assert embed.description is not None and embed.description.count("Round ") >= result.rounds
+    assert _text(summary(record, game, EN)).count("Round ") >= result.rounds
     print(
         f"{result.rounds} rounds, {len(result.replay['journal'])} journal entries: {size} bytes in {seconds:.2f} s"
     )
@@ -82,8 +83,7 @@ def test_a_dos_game_file_and_its_check(tmp_path: Path) -> None:
     turns = text.count("  Center Row: ") - result.rounds
     assert turns > 10 and "matched pile" in text and ": DOS!" in text
     assert text.rstrip().splitlines()[-4].startswith("🏆") and "wins the game" in text
-    embed = summary(record, game, EN)
-    assert embed.description is not None and embed.description.count("Round ") >= result.rounds
+    assert _text(summary(record, game, EN)).count("Round ") >= result.rounds
     assert check(result) is None
     db = tmp_path / "uno.db"
 
@@ -197,9 +197,14 @@ def test_list_names_as_each_place_shows_them() -> None:
     show it as typed; a game recorded without names shows bots by label, members by mention."""
     named = GameRecord(played(3, bots=2, target=200), time.time())
     legacy = GameRecord(dataclasses.replace(named.result, game_id="old", replay=None), time.time() - 60)
-    listing = history_list([named, legacy], EN).description or ""
+    listing = _text(history_list([named, legacy], EN))
     assert "\\*Ana\\*, Bot 1, Bot 2" in listing and "<@10>, Bot 1, Bot 2" in listing
     first, second = history_options([named, legacy], EN)
     assert "*Ana*, Bot 1, Bot 2" in str(first.description) and "\\" not in str(first.description)
     assert "a player, Bot 1, Bot 2" in str(second.description) and second.value == "old"
-    assert "recorded before replays" in str(summary(legacy, None, EN).description)
+    assert "recorded before replays" in _text(summary(legacy, None, EN))
+
+
+def _text(view: discord.ui.LayoutView) -> str:
+    """A Components V2 message's text displays, one a line."""
+    return "\n".join(c["content"] for c in walk_components(view.to_components()) if c["type"] == 10)

@@ -275,7 +275,7 @@ def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant:
             shown.append(render.round_summary(table, game.round_winner, game.round_points, tr))
             table.log.extend(render.log_lines(table, game.start_round(), tr))
     assert game.game_over
-    shown += [_embed_text(render.standings(table, tr))]
+    shown += [_view_text(render.standings(table, tr))]
     text = "\n".join(shown)
     leaked = [phrase for phrase in _english_left(lang) if phrase in text]
     assert not leaked, f"{lang} {variant}: English left: {leaked[:5]}"
@@ -289,12 +289,6 @@ def _view_text(view: discord.ui.LayoutView) -> str:
     labels = [str(c.get("label") or c.get("placeholder") or "") for c in parts if c["type"] in (2, 3)]
     options = [str(o["label"]) for c in parts for o in c.get("options", ())]
     return "\n".join(texts + labels + options)
-
-
-def _embed_text(embed: discord.Embed) -> str:
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
-    parts += [f"{f.name}\n{f.value}" for f in embed.fields]
-    return "\n".join(parts)
 
 
 def test_every_rank_of_every_edition_has_a_name_to_translate() -> None:

@@ -25,19 +25,10 @@ from bot.engine.variants import VARIANTS
 from bot.i18n import LANGUAGES, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
 from bot.render.log import LINES
+from bot.render.table import standings_text
 from bot.tables import Removal, Seat, Table
 
 EN = translator("en")
-
-
-def _check_embed(embed: discord.Embed) -> None:
-    data = embed.to_dict()
-    assert len(embed) <= 6000
-    assert len(data.get("title", "")) <= 256
-    assert len(data.get("description", "")) <= 4096
-    assert len(data.get("fields", [])) <= 25
-    for f in data.get("fields", []):
-        assert 0 < len(f["name"]) <= 256 and 0 < len(f["value"]) <= 1024
 
 
 def _parts(view: discord.ui.BaseView) -> list[dict[str, Any]]:
@@ -372,9 +363,9 @@ def test_single_round_standings_rank_by_cards_left(partners: bool) -> None:
         player = game.pending.player
         assert player is not None
         game.apply(player, ai.random_action(game, player, rng))
-    lines = (render.standings(table, EN).description or "").splitlines()
+    _, lines = standings_text(table, EN)
     (winner,) = game.winners
-    assert lines[0] == f"1. {table.name(winner)} — went out"
+    assert lines[0] == f"🥇 **{table.name(winner)}** — went out"
     held = [int(line.rsplit("— ", 1)[1].split()[0]) for line in lines[1:]]
     losers = [k for k in game.scores if k != winner]
     assert held == sorted(sum(len(game.hands[m]) for m in k.split("+")) for k in losers)
@@ -451,12 +442,6 @@ def test_every_event_kind_is_logged_or_silent_by_choice() -> None:
     assert set(EventKind) - set(LINES) == {EventKind.DEALER_DRAWN, EventKind.PENALTY_PENDING}
 
 
-def _embed_text(embed: discord.Embed) -> str:
-    """Every text of an embed that Discord renders as Markdown, one per line."""
-    fields = [f"{f.name}\n{f.value}" for f in embed.fields]
-    return "\n".join([str(embed.title), str(embed.description), *fields, str(embed.footer.text)])
-
-
 HOSTILE = {
     "link": "[Free Nitro](https://x.example)",
     "mention": "<@123456789012345678>",
@@ -485,7 +470,7 @@ def test_hostile_names_show_as_plain_text(kind: str) -> None:
     table.log.extend(render.log_lines(table, game.play("1", "red 1"), EN))
     texts += [
         _text(render.table(table, EN)),
-        _embed_text(render.standings(table, EN)),
+        _text(render.standings(table, EN)),
         render.round_summary(table, "1", 3, EN),
     ]
     for text in texts:
@@ -544,10 +529,10 @@ def test_the_worst_names_and_rule_text_fit_discord_limits(variant: str, partners
 
     ai.play_round(game, {}, random.Random(3), after_step=check)
     assert len(render.round_summary(table, game.round_winner, game.round_points, tr)) <= 2000
-    _check_embed(render.standings(table, tr))
+    _check_view(render.standings(table, tr))
     shown = [
         render.table(table, tr).to_components(),
-        render.standings(table, tr).to_dict(),
+        render.standings(table, tr).to_components(),
         render.lobby(table, tr).to_components(),
     ]
     assert "\u202e" not in str(shown) and "<@123456789012345678>" not in str(shown)  # no override, no mention

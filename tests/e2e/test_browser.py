@@ -4,7 +4,8 @@ table message change, on a desktop and a phone screen. The pages end up in
 ``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; with the card emojis, a
 classic table and a rigged hand of 22 cards in ``artifacts/cards-1280.png`` and ``cards-390.png``,
 a lobby in ``lobby-<width>.png``, a Flip table on its dark side in ``flip-dark-<width>.png``,
-three DOS turns in ``browser-dos.png``.
+three DOS turns in ``browser-dos.png``, a game's standings in ``standings-<width>.png``, a
+/uno stats answer with its chart in ``stats-1280.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
 Time stands still on the stand-in's clock and the bot has a seed, so the deal, the bots' moves
@@ -30,7 +31,18 @@ from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, png
 from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
-from tests.e2e.helpers import bot_of, click, lobby_message, open_table, published_table, rig, table_of
+from tests.e2e.helpers import (
+    bot_of,
+    click,
+    command,
+    hand,
+    labels,
+    lobby_message,
+    open_table,
+    published_table,
+    rig,
+    table_of,
+)
 from tests.localdiscord.demo_bot import DemoBot
 
 playwright_api = pytest.importorskip("playwright.async_api", reason="playwright is not installed")
@@ -241,6 +253,39 @@ async def make_a_move(hand: Any) -> re.Pattern[str]:
     name = (await color.inner_text()).split()[-1]
     await color.click()
     return re.compile(re.escape(f"alice played {card} → {name}"))
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path) -> LocalDiscord:
+    """The production bot serving two guilds (its commands synced globally, as a sharded bot's),
+    with alice in both: #uno in the first, #cards in "Second Server"."""
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", shards=(1, None)),
+        users=("alice",),
+        channels=("uno",),
+        clock=StillClock(),
+    )
+    env.stand_in.add_guild("Second Server", channels=("cards",))
+    return env
+
+
+async def test_choose_a_server_in_chromium(two_servers: LocalDiscord) -> None:
+    """With several servers the page offers them: alice picks the second, sees its channel alone,
+    and her /uno new opens a lobby there."""
+    async with chromium() as (page, problems):
+        await page.goto(two_servers.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        servers = page.locator("#guilds")
+        await expect(servers).to_be_visible(timeout=WAIT_MS)
+        await servers.select_option(label="Second Server")
+        await expect(page.locator("#chan option")).to_have_text(["cards"], timeout=WAIT_MS)
+        line = page.locator("#line")
+        await line.fill(ENGLISH["new"])
+        await line.press("Enter")
+        await expect(page.locator("#messages .msg", has_text=ENGLISH["lobby"])).to_be_visible(timeout=WAIT_MS)
+    cards = two_servers.stand_in.channel("cards")
+    assert lobby_message(two_servers, cards).channel is cards
+    assert not problems, problems
 
 
 async def test_side_panel_keeps_the_newest_private_messages(browser_env: LocalDiscord) -> None:
@@ -634,4 +679,58 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
         hand = page.locator("#side .msg", has_text="Your hand").first
         await expect(hand).to_contain_text("6 cards", timeout=WAIT_MS)
         problems += await overflowing(page, width)
+    assert not problems, problems
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+async def test_the_standings_with_card_emojis(cards_env: LocalDiscord, width: int, height: int) -> None:
+    """A game of alice, bob and two bots won by alice: the standings message (Components V2, one
+    line a player, Rematch) on a desktop and a phone (screenshots
+    ``artifacts/standings-<width>.png``): every line whole, nothing sticks out sideways."""
+    env = cards_env
+    await won_by_alice(env)
+    async with chromium(width, height, SCREENSHOT.with_name(f"standings-{width}.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        standings = page.locator("#messages .msg", has_text="alice won!")
+        await expect(standings).to_contain_text("🥇 alice — 91 points", timeout=WAIT_MS)
+        await expect(standings).to_contain_text("🥈 🤖 Bot 2 — 0 points")  # tied players share a place
+        await expect(standings.get_by_role("button", name="Rematch")).to_be_visible()
+        await standings.scroll_into_view_if_needed()
+        problems += await overflowing(page, width)
+    assert not problems, problems
+
+
+async def won_by_alice(env: LocalDiscord) -> None:
+    """alice, bob and two bots play to 50 points with the card emojis; alice goes out with 91."""
+    ch, alice, bob = env.channel("uno"), env.user("alice"), env.user("bob")
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await open_table(env, ch, alice, [bob], bots=2, target_score=50)
+    rig(env, ch, variant="classic", dealer="Bot 2",
+        hands={"alice": ["red 2"], "bob": ["wild draw four", "blue 7"], "Bot 1": ["green 5"],
+               "Bot 2": ["yellow 9", "blue skip"]},
+        discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
+    mine = await hand(env, alice, ch)
+    await click(env, alice, mine, next(label for label in labels(mine) if label.endswith("red 2")))
+    await env.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
+
+
+async def test_the_stats_chart_shows_on_the_page(cards_env: LocalDiscord) -> None:
+    """After a finished game, bob asks for alice's /uno stats: its chart (an uploaded PNG shown
+    in the answer's media gallery) loads on the local page from the stand-in's attachment URL
+    (screenshot ``artifacts/stats-1280.png``)."""
+    env = cards_env
+    await won_by_alice(env)
+    await command(env, env.user("bob"), env.channel("uno"), "uno stats", member=env.user("alice"))
+    async with chromium(1280, 900, SCREENSHOT.with_name("stats-1280.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="bob")
+        stats = page.locator("#messages .msg", has_text="alice's UNO record")
+        chart = stats.locator(".gallery img")
+        await expect(chart).to_be_visible(timeout=WAIT_MS)
+        await chart.scroll_into_view_if_needed()
+        assert await chart.evaluate("(img) => img.complete && img.naturalWidth") > 300
+        # Discord's timestamps read as the reader's clock, never as raw <t:…:R> markup.
+        await expect(stats.locator(".timestamp").first).to_be_visible(timeout=WAIT_MS)
+        assert "<t:" not in await stats.inner_text()
     assert not problems, problems

@@ -1,20 +1,28 @@
 """How often the bot calls Discord for a table (docs/performance-load.md), through real
-discord.py: the table message is edited at most once per `TABLE_SPACING` and ends on the latest
-state within it, the computer seats' quick moves go in the edit of the move before them, a
-player who plays on is not pinged, and a watching player's hand waits for their turn."""
+discord.py: a move in a hand costs its player one call (the interaction's own response, the
+hand redrawn), or two when the save is slower than `ANSWER_DEADLINE` (and a move whose answer
+Discord refuses still goes on); the table message is
+edited at most once per `TABLE_SPACING` and ends on the latest state within it, the computer
+seats' quick moves go in the edit of the move before them, a player who plays on is not pinged,
+and a watching player's hand waits for their turn."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.engine.game import Game
-from bot.localdiscord.records import RequestRecord
+from bot.localdiscord.limits import TOKEN_SECONDS
+from bot.localdiscord.records import InteractionRecord, RequestRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
+from bot.service.dispatch import ANSWER_BY_AGE, ANSWER_DEADLINE
 from bot.service.publishing import TABLE_SPACING
 from bot.tables import Table
 from tests.e2e.conftest import USERS, make_bot
@@ -28,6 +36,7 @@ from tests.e2e.helpers import (
     rig,
     table_message,
     table_of,
+    waiting_for,
 )
 
 pytestmark = pytest.mark.usefixtures("production_spacing")
@@ -38,6 +47,126 @@ def _edits(uno: LocalDiscord, table: Table, since: float) -> list[RequestRecord]
     """The bot's edits of the table message that reached the stand-in after ``since``."""
     path = f"/channels/{table.channel_id}/messages/{table.message_id}"
     return [r for r in uno.stand_in.state.requests if r.method == "PATCH" and r.path == path and r.at > since]
+
+
+def _answer_calls(uno: LocalDiscord, run: InteractionRecord) -> list[str]:
+    """The bot's requests made with the interaction's token (its callback, ``@original`` edits,
+    followups), as ``"METHOD path"``."""
+    return [f"{r.method} {r.path}" for r in uno.stand_in.state.requests if run.token in r.path]
+
+
+async def test_a_move_costs_its_player_one_call(uno: LocalDiscord) -> None:
+    """alice draws from her open hand: the click is answered by its own response (an "update
+    message" with her hand redrawn, after the move was saved), and her hand costs no other call."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    game = await drawing_only(uno)
+    message = await command(uno, alice, ch, "uno hand")
+    assert message is not None
+    run = await uno.stand_in.click(alice, message, label="Draw")
+    answer = await run.answer()
+    assert str(game.pending.player) == str(uno.user("bob").id)
+    assert answer.type == 7  # the update message itself, not a deferral
+    assert answer.message is not None and answer.message.id == message.id
+    assert "yellow 3" in answer.message.text and "Waiting for **bob**" in answer.message.text
+    await bot_of(uno).service.updates.done((ch.id, str(alice.id)))
+    assert _answer_calls(uno, run) == [f"POST /interactions/{run.id}/{run.token}/callback"]
+
+
+def _slow_saves(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], None] = lambda: None
+) -> list[float]:
+    """Make the bot's table saves take `ANSWER_DEADLINE` + 0.75 s (``meanwhile`` is called in
+    that time, once the move is acknowledged); returns when each save ended (the stand-in's
+    clock)."""
+    storage = bot_of(uno).storage
+    save, saved = storage.save_table, []
+
+    async def slow_save(*args: Any) -> None:
+        await asyncio.sleep(ANSWER_DEADLINE + 0.75)
+        meanwhile()
+        await save(*args)
+        saved.append(uno.stand_in.clock.now())
+
+    monkeypatch.setattr(storage, "save_table", slow_save)
+    return saved
+
+
+async def test_a_move_whose_answer_fails_still_goes_on(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move saved after its interaction's token expired (Discord refuses the answer) is still
+    made and shown: the table message names the next player."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    game = await drawing_only(uno)
+    message = await command(uno, alice, ch, "uno hand")
+    assert message is not None
+    await bot_of(uno).service.updates.done((ch.id, TABLE))
+    assert waiting_for(table_message(uno, ch)) == "alice"
+    _slow_saves(uno, monkeypatch, meanwhile=lambda: uno.stand_in.clock.advance(TOKEN_SECONDS + 1))
+    # The move's answer, the apology's followup, and the refresh of alice's hand (opened by
+    # /uno hand, whose token expired too).
+    uno.expect_error(50027, times=3)
+    run = await uno.stand_in.click(alice, message, label="Draw")
+    assert (await run.response()).type == 6
+    await uno.stand_in.wait_until(lambda: waiting_for(table_message(uno, ch)) == "bob", timeout=10)
+    assert str(game.pending.player) == str(uno.user("bob").id)
+
+
+async def test_a_slow_save_is_acknowledged_in_time_and_answered_after(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a save slower than `ANSWER_DEADLINE`, the click is acknowledged by a deferred update
+    soon after the deadline (not after the save), and the hand is redrawn by an ``@original``
+    edit once the move is saved."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    game = await drawing_only(uno)
+    message = await command(uno, alice, ch, "uno hand")
+    assert message is not None
+    saved = _slow_saves(uno, monkeypatch)
+    run = await uno.stand_in.click(alice, message, label="Draw")
+    answer = await run.answer(timeout=10)
+    assert run.delivered_at is not None and run.acknowledged_at is not None and run.answered_at is not None
+    assert answer.type == 6  # deferred: the save took too long
+    assert run.acknowledged_at - run.delivered_at < ANSWER_DEADLINE + SLACK
+    assert saved and run.answered_at >= saved[0]  # the move shown only once saved
+    assert answer.message is not None and answer.message.id == message.id
+    assert "yellow 3" in answer.message.text and "Waiting for **bob**" in answer.message.text
+    assert str(game.pending.player) == str(uno.user("bob").id)
+    calls = _answer_calls(uno, run)
+    assert calls[0] == f"POST /interactions/{run.id}/{run.token}/callback"
+    assert any(c.startswith("PATCH") and c.endswith("/messages/@original") for c in calls[1:]), calls
+
+
+async def test_a_click_that_comes_late_is_acknowledged_at_once(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click that reaches its move `ANSWER_BY_AGE` old (a busy bot) does not wait for the
+    move at all, even one quicker than `ANSWER_DEADLINE`: it is acknowledged by a deferred
+    update at once, and its hand redrawn once the move is saved."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    await drawing_only(uno)
+    message = await command(uno, alice, ch, "uno hand")
+    assert message is not None
+    bot = bot_of(uno)
+    dispatch, storage = bot.service.dispatch, bot.storage
+    on_component, save = dispatch.on_component, storage.save_table
+
+    async def late(*args: Any, **kwargs: Any) -> None:
+        await asyncio.sleep(ANSWER_BY_AGE)  # as if the event loop had been busy
+        await on_component(*args, **kwargs)
+
+    async def quick_save(*args: Any) -> None:
+        await asyncio.sleep(ANSWER_DEADLINE / 2)
+        await save(*args)
+
+    monkeypatch.setattr(dispatch, "on_component", late)
+    monkeypatch.setattr(storage, "save_table", quick_save)
+    run = await uno.stand_in.click(alice, message, label="Draw")
+    answer = await run.answer(timeout=10)
+    assert answer.type == 6
+    assert run.acknowledged_at is not None and run.answered_at is not None
+    assert run.answered_at - run.acknowledged_at >= ANSWER_DEADLINE / 2 - 0.05  # not after the save
+    assert answer.message is not None and "Waiting for **bob**" in answer.message.text
 
 
 async def _draws(uno: LocalDiscord, game: Game, moves: int) -> list[float]:

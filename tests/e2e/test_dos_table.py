@@ -74,3 +74,20 @@ async def test_dos_table_and_hand_take_a_pile_s_color(uno: LocalDiscord) -> None
     bot_of(uno).service.publisher.publish(table)
     await s.wait_until(lambda: accent(table_message(uno, channel)) == ACCENT, 10)
     assert accent(await hand(uno, alice, channel)) == ACCENT
+
+
+async def test_a_dos_lobby_and_its_closing_name_dos(uno: LocalDiscord) -> None:
+    """The lobby of a DOS table is headed "DOS lobby", and /uno end in it says the DOS table was
+    closed and heads the lobby "DOS lobby (closed)"; a classic lobby still says UNO."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice = uno.user("alice")
+    await command(uno, alice, channel, "uno new", variant="dos")
+    lobby = lobby_message(uno, channel)
+    assert lobby.text.splitlines()[0] == "### DOS lobby"
+    answer = await command(uno, alice, channel, "uno end")
+    assert answer is not None and answer.text == f"The DOS table was closed by <@{alice.id}>."
+    await s.wait_until(
+        lambda: s.state.get_message(channel, lobby.id).text.startswith("### DOS lobby (closed)"), 10
+    )
+    await command(uno, alice, channel, "uno new")
+    assert lobby_message(uno, channel).text.splitlines()[0] == "### UNO lobby"

@@ -12,6 +12,7 @@ import pytest
 
 from bot.client import UnoBot
 from bot.engine.options import PendingKind
+from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Channel
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord
@@ -333,25 +334,25 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     await uno.stand_in.wait_for_message(ch, lambda m: "won!" in m.text)
     board = await command(uno, bob, ch, "uno leaderboard")
     assert board is not None and f"<@{alice.id}>" in board.text
-    # Readable on a phone: two short lines per player, no table.
-    lines = board.embeds[0]["description"].split("\n")
+    # Components V2 (no Embed Links needed); readable on a phone: two short lines per player.
+    assert board.flags & FLAG_COMPONENTS_V2 and not board.embeds
+    heading, *lines = board.text.split("\n")
+    assert heading == "### UNO leaderboard"
     assert lines[0] == f"**1.** <@{alice.id}> · 🏆 1 of 1 (100%)" and len(lines) == 4
     assert all(len(line) <= 48 for line in lines)
     stats = await command(uno, bob, ch, "uno stats", member=alice)
-    assert stats is not None and stats.embeds[0]["description"] == (
-        "Games played: **1** · won: **1** (100%)\nRounds won: **1**\nPoints scored: **0**"
-    )
-    recent = stats.embeds[0]["fields"][1]
-    assert stats.embeds[0]["fields"][0] == {
-        "name": "UNO",
-        "value": stats.embeds[0]["description"],
-        "inline": True,
-    }
-    assert recent["name"] == "Recent games" and recent["value"].startswith("✅ Won · UNO · +0 · <t:")
-    # Points over time, as a chart attached to the answer and shown in its embed.
+    assert stats is not None and stats.flags & FLAG_COMPONENTS_V2 and not stats.embeds
+    record = "Games played: **1** · won: **1** (100%)\nRounds won: **1**\nPoints scored: **0**"
+    texts = [c["content"] for c in stats.all_components() if c["type"] == 10]
+    # One edition played: its record would repeat the total, so it is not shown twice.
+    assert texts[:2] == ["### alice's UNO record", record]
+    assert texts[2].startswith("**Recent games**\n✅ Won · UNO · +0 · <t:")
+    # Points over time, as a chart edited into the answer once drawn, shown in its media gallery.
+    await uno.stand_in.wait_until(lambda: stats.attachments)
     [chart] = stats.attachments
     assert chart["filename"] == "uno-stats.png" and chart["size"] > 5000
-    assert stats.embeds[0]["image"]["url"] == "attachment://uno-stats.png"
+    [gallery] = [c for c in stats.all_components() if c["type"] == 12]
+    assert gallery["items"][0]["media"]["url"] == chart["url"]
     answer = await command(uno, alice, ch, "uno forget-me")
     assert answer is not None and answer.ephemeral
     board = await command(uno, bob, ch, "uno leaderboard")

@@ -28,7 +28,8 @@ from tests.e2e.helpers import (
 async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> None:
     """Every component is dynamic, so discord.py keeps no view of a sent hand or table (a running
     view sent with an ephemeral hand would get a 15-minute timeout that keeps it alive); and the
-    open hand is kept by its webhook, not by its interaction (which holds the whole message)."""
+    open hand is kept by its webhook, not by its interaction (which holds the whole message); nor
+    does it keep a message cache, which the bot never reads."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await open_table(uno, ch, alice, [bob])
@@ -36,12 +37,40 @@ async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> 
     await click(uno, alice, message, "Refresh")
 
     def none_alive() -> bool:
+        gc.unfreeze()  # `bot.heap` freezes what outlives a full pass: walk everything
         gc.collect()
-        return not any(isinstance(o, discord.ui.View | discord.Interaction) for o in gc.get_objects())
+        gc.unfreeze()  # ... and list it all
+        alive = gc.get_objects()
+        gc.freeze()
+        return not any(isinstance(o, discord.ui.View | discord.Interaction) for o in alive)
 
     await uno.stand_in.wait_until(none_alive)
     store = bot_of(uno)._connection._view_store
     assert not store._views and not store._synced_message_views
+    assert bot_of(uno)._connection._messages is None  # no message cache (it reads none)
+
+
+async def test_a_click_does_not_rebuild_its_whole_message(
+    uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A click on a hand's button (Draw) is dispatched from the clicked component alone:
+    discord.py's rebuilding of the whole clicked Components V2 message as a view (every
+    container, text, thumbnail, row and button, on the way to the acknowledgement) does not run,
+    and the move is made as before."""
+    rebuilt: list[int] = []
+    from_message = discord.ui.LayoutView.from_message.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[discord.ui.LayoutView], message: discord.Message, **kwargs: object) -> object:
+        rebuilt.append(message.id)
+        return from_message(cls, message, **kwargs)
+
+    monkeypatch.setattr(discord.ui.LayoutView, "from_message", classmethod(counted))
+    game = await drawing_only(uno)
+    alice = uno.user("alice")
+    message = await hand(uno, alice, uno.channel("uno"))
+    await click(uno, alice, message, "Draw")
+    assert game.pending.player == table_of(uno, uno.channel("uno")).seats[1].id  # alice's draw passed
+    assert rebuilt == []
 
 
 async def test_table_edits_collapse_into_one_showing_the_latest_state(

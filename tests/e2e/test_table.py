@@ -293,6 +293,32 @@ async def test_a_refused_choice_redraws_the_hand_with_the_reason(uno: LocalDisco
     assert game.version == version and len(game.hands[table_of(uno, ch).seats[0].id]) == 28
 
 
+async def test_flip_cards_alike_say_their_backs(uno: LocalDiscord) -> None:
+    """Two Flip cards with the same face up and different backs read apart (the backs are
+    public, docs/rules.md §7): in the hand's select each option's description is its back; as
+    buttons, the two say their backs and a card with no twin stays short."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig_many_plays(uno, ch)
+    message = await hand(uno, alice, ch)
+    red_2s = [o.get("description") for o in message.selects[0]["options"] if o["label"] == "🟥 red 2"]
+    assert sorted(red_2s) == ["(back: 🩷1)", "(back: 🩷2)", "(back: 🩷3)"]
+
+    game = rig(
+        uno, ch, variant="flip", dealer="bob",
+        hands={"alice": ["red 5 / pink 1", "red 5 / teal 2", "blue 7 / teal 1"], "bob": ["blue 5 / teal 2"]},
+        discard=["red 7 / pink 4"], draw=["blue 1 / teal 3", "blue 2 / teal 4"],
+    )  # fmt: skip
+    message = await hand(uno, alice, ch)
+    assert {"🟥 red 5 (back: 🩷1)", "🟥 red 5 (back: 🩵2)", "🟦 blue 7"} <= set(labels(message))
+    await click(uno, alice, message, "🟥 red 5 (back: 🩵2)")
+    assert [c.name for c in game.hands[table_of(uno, ch).seats[0].id]] == [
+        "red 5 / pink 1",
+        "blue 7 / teal 1",
+    ]
+
+
 async def test_a_new_hand_message_replaces_the_last(uno: LocalDiscord) -> None:
     """Opening the hand again deletes the hand message it replaces: one hand at a time."""
     ch = uno.channel("uno")

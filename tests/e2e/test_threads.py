@@ -114,6 +114,32 @@ async def test_archiving_the_thread_ends_its_game(uno: LocalDiscord) -> None:
     assert thread.archived and all(revisions.get(m.id) == m.revision for m in s.messages(thread))
 
 
+async def test_a_thread_archived_while_the_bot_was_offline_ends_its_game_at_start(
+    uno: LocalDiscord,
+) -> None:
+    """No THREAD_UPDATE reaches a stopped bot: at start, the guild's active threads (in its
+    GUILD_CREATE) tell it the thread went, and the game ends as if archived then, with no call
+    into the thread; a game whose thread is still active goes on."""
+    s, parent = uno.stand_in, uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await _threads_on(uno)
+    gone, _ = await _open_in_thread(uno, alice, [], bots=1)
+    kept, _ = await _open_in_thread(uno, bob, [], bots=1)
+    await bot_of(uno).service.updates.drain()
+    await uno.stop_client()
+    revisions = {m.id: m.revision for m in s.messages(gone)}
+    s.archive(gone)
+    await uno.start_client()
+    pointer = next(m for m in s.messages(parent) if m.thread is gone)
+    await s.wait_until(lambda: "while the bot was offline" in pointer.text)
+    assert "no winner" in pointer.text and bot_of(uno).service.tables.get(gone.id) is None
+    [record] = await bot_of(uno).storage.history(gone.id, limit=5)
+    assert record.result.winners == []
+    assert table_of(uno, kept).state is TableState.PLAYING
+    await bot_of(uno).service.updates.drain()
+    assert gone.archived and all(revisions.get(m.id) == m.revision for m in s.messages(gone))
+
+
 async def test_deleting_the_thread_ends_its_lobby(uno: LocalDiscord) -> None:
     """A thread deleted while its lobby is open closes the lobby; the pointer says so."""
     s, parent = uno.stand_in, uno.channel("uno")

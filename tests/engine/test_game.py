@@ -1312,6 +1312,24 @@ def test_unfollowed_turns_are_noted() -> None:
     assert "ana" not in game.unfollowed and "ben" in game.unfollowed
 
 
+def test_a_copy_keeps_its_own_unfollowed_notes() -> None:
+    """Cards a copy's player sheds lower that copy's notes only (the notes count sheds lazily),
+    and the original's notes stay as they were."""
+    game = deal({"ana": ["blue 1", "blue 2", "yellow 3"], "ben": ["green 4", "green 5"], "cy": ["red 1", "yellow 9"],
+                 "dee": ["red 2", "yellow 8"]}, players=["ana", "ben", "cy", "dee"], discard=["red 7"], draw=["green 6", "blue 8"],
+                turn="ana")  # fmt: skip
+    game.apply("ana", Action(ActionKind.DRAW))
+    assert [n.held for n in game.unfollowed["ana"]] == [3]
+    other = game.copy(journal=False)
+    other.apply("ben", Action(ActionKind.DRAW))
+    other.apply("cy", Action(ActionKind.PLAY, Card.parse("red 1")))
+    other.apply("dee", Action(ActionKind.PLAY, Card.parse("red 2")))
+    other.apply("ana", Action(ActionKind.PLAY, Card.parse("blue 2")))
+    assert [n.held for n in other.unfollowed["ana"]] == [2]
+    assert [n.held for n in game.unfollowed["ana"]] == [3]
+    assert "ben" not in game.unfollowed and [n.held for n in other.unfollowed["ben"]] == [2]
+
+
 def test_a_wild_from_the_hand_is_noted_as_not_following() -> None:
     """A wild played from the hand on one's turn notes the color and rank it did not follow and
     the cards left beside it (a drawn wild played is noted once, by the draw, less the card played)."""

@@ -13,7 +13,8 @@ import pytest
 
 from bot.localdiscord import CommandUsageError, parse_command_line, point_discord_py_at, start_stand_in
 from bot.localdiscord.interactions import start
-from bot.localdiscord.testing import LocalDiscord
+from bot.localdiscord.limits import ATTACHMENT_SIZE_LIMIT
+from bot.localdiscord.testing import LocalDiscord, png
 
 from .demo_bot import DemoBot
 
@@ -171,6 +172,44 @@ async def test_files_become_attachments(env: LocalDiscord) -> None:
     assert [a.filename for a in sent.attachments] == ["scores.txt"]
 
 
+async def test_uploads_are_served_and_shown_on_the_page(env: LocalDiscord) -> None:
+    """An uploaded file is kept and served at its attachment's URL, as Discord's CDN serves it;
+    a Components V2 gallery's ``attachment://`` picture becomes that URL; the page lists the
+    files nothing shows (a picture to show inline). More than 10 files, or one over the upload
+    limit, is refused as Discord refuses it, and nothing is posted."""
+    channel = env.client.get_channel(env.channel("uno").id)
+    assert isinstance(channel, discord.TextChannel)
+    image = png(40, 30)
+    gallery = discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://chart.png"))
+    view = discord.ui.LayoutView().add_item(discord.ui.Container(gallery))
+    files = [discord.File(io.BytesIO(image), "chart.png"), discord.File(io.BytesIO(b"alice 3"), "scores.txt")]
+    sent = await channel.send(view=view, files=files)
+    [stored] = env.stand_in.messages(env.channel("uno"))
+    chart, scores = stored.attachments
+    assert chart["content_type"] == "image/png" and chart["url"].startswith(
+        env.stand_in.base_url + "/attachments/"
+    )
+    assert await sent.attachments[0].read() == image and await sent.attachments[1].read() == b"alice 3"
+    shown = next(c for c in stored.all_components() if c["type"] == 12)["items"][0]["media"]["url"]
+    assert shown == chart["url"]
+    page = env.stand_in.ui.snapshot(env.user("alice"), env.channel("uno"))
+    [message] = [m for m in page["messages"] if m["id"] == str(stored.id)]
+    assert message["attachments"] == [{"url": scores["url"], "filename": "scores.txt", "image": False}]
+    async with aiohttp.ClientSession() as session, session.get(chart["url"] + "x") as wrong:
+        assert wrong.status == 404
+
+    env.expect_error(50035)
+    with pytest.raises(discord.HTTPException) as many:
+        await channel.send("too many", files=[discord.File(io.BytesIO(b"x"), f"{n}.txt") for n in range(11)])
+    assert many.value.code == 50035 and "Must be 10 or fewer in length" in many.value.text
+    env.expect_error(40005)
+    big = discord.File(io.BytesIO(b"x" * (ATTACHMENT_SIZE_LIMIT + 1)), "big.bin")
+    with pytest.raises(discord.HTTPException) as large:
+        await channel.send("too large", file=big)
+    assert large.value.status == 413 and large.value.code == 40005
+    assert env.stand_in.messages(env.channel("uno")) == [stored]
+
+
 async def test_browser_page_endpoints(env: LocalDiscord) -> None:
     """The page is served; /ui endpoints run commands and clicks (a refused click reads as
     Discord's client shows it); /ui/ws announces changes."""
@@ -290,3 +329,29 @@ async def test_each_user_has_a_locale_their_interactions_carry(env: LocalDiscord
     channel = stand_in.channels[0]
     record = start(stand_in.state, zoe, channel, 3, {"custom_id": "x", "component_type": 2})
     assert (record.payload["locale"], record.payload["guild_locale"]) == ("pt-BR", "es-ES")
+
+
+async def test_the_page_chooses_among_several_guilds(env: LocalDiscord) -> None:
+    """With several guilds (a bot's shards), the page lists them all; a guild's view has its own
+    channels and the commands usable there (/demo is synced to the first guild only); ``?guild=``
+    opens its first channel, and a channel brings its guild with it."""
+    stand_in = env.stand_in
+    second = stand_in.add_guild("Second", channels=("lounge", "games"))
+    lounge = stand_in.channel("lounge")
+    url = stand_in.base_url + "/ui/state"
+    async with aiohttp.ClientSession() as session:
+        first = await (await session.get(url)).json()
+        chosen = await (await session.get(url, params={"guild": str(second.id)})).json()
+        by_channel = await (await session.get(url, params={"channel": str(lounge.id)})).json()
+    guilds = [{"id": str(g.id), "name": g.name} for g in stand_in.guilds]
+    assert len(guilds) == 2 and first["guilds"] == chosen["guilds"] == guilds
+    assert (first["guild_id"], [c["name"] for c in first["channels"]]) == (guilds[0]["id"], ["uno"])
+    assert any(c["path"].startswith("demo ") for c in first["commands"])
+    assert (chosen["guild"], chosen["guild_id"], chosen["channel"]) == (
+        "Second",
+        str(second.id),
+        str(lounge.id),
+    )
+    assert [c["name"] for c in chosen["channels"]] == ["lounge", "games"]
+    assert chosen["commands"] == []
+    assert (by_channel["guild_id"], by_channel["channel"]) == (str(second.id), str(lounge.id))

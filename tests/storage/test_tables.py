@@ -4,6 +4,7 @@ snapshots read back exactly, saves written together and all of them by close."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -87,6 +88,33 @@ def test_load_tables_many_channels(storage: Backend) -> None:
 
     tables = storage.run(main)
     assert sorted(t["channel"] for t in tables) == [500 + c for c in range(40) if c != 5]
+
+
+def test_load_tables_runs_no_collector_pass(storage: Backend) -> None:
+    """Loading many saved games runs no pass of the garbage collector while it parses them (each
+    pass walks every object parsed so far: with them, 10,000 games took five times as long to
+    load), at most the one pass that meets them once the collector is on again."""
+    game = snapshot(1)
+    passes: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    async def main(s: Storage) -> int:
+        await asyncio.gather(
+            *(s.save_table(GUILD, 4000 + n, {**game, "channel_id": 4000 + n}) for n in range(300))
+        )
+        gc.collect()
+        gc.callbacks.append(note)
+        try:
+            return len(await s.load_tables())
+        finally:
+            gc.callbacks.remove(note)
+
+    assert storage.run(main) == 300
+    assert len(passes) <= 1, f"{len(passes)} collector passes"
+    assert gc.isenabled()
 
 
 def test_concurrent_writers(storage: Backend) -> None:

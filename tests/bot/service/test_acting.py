@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.engine.options import Options, Scoring
@@ -166,7 +167,7 @@ def test_game_over_ends_the_game_with_the_standings() -> None:
     change.played(finish_round(table))
     assert table.state is TableState.OVER
     assert [type(r) for r in change.results] == [RoundResult, GameResult]
-    assert len(change.posts) == 1 and change.posts[0].embed is not None
+    assert len(change.posts) == 1 and isinstance(change.posts[0].view, discord.ui.LayoutView)
 
 
 def test_a_game_left_to_bots_ends() -> None:

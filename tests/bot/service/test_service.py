@@ -7,11 +7,24 @@ import asyncio
 
 from bot.tables import TableState
 
-from .helpers import BEN, CHANNEL, MemoryStorage, game, lobby, run, service
+from .helpers import BEN, CHANNEL, GUILD, MemoryStorage, game, lobby, run, service
 
 
-def test_restore_reloads_saved_tables_and_reposts_their_messages() -> None:
-    """Sound saved tables come back after a restart, a malformed one skipped, the table reposted."""
+class Guild:
+    """A guild as its GUILD_CREATE shows it: these channels and active threads, no other."""
+
+    def __init__(self, *channels: int) -> None:
+        self.id, self.channels = GUILD, set(channels)
+
+    def get_channel(self, channel_id: int) -> object | None:
+        return channel_id if channel_id in self.channels else None
+
+    get_thread = get_channel
+
+
+def test_restore_reloads_saved_tables_and_reposts_their_messages_once_their_guild_is_available() -> None:
+    """Sound saved tables come back after a restart, a malformed one skipped; the table is
+    reposted once its guild's GUILD_CREATE came, not before."""
     storage, table = MemoryStorage(), game(BEN)
     storage.tables = {
         CHANNEL: table.to_snapshot(),
@@ -22,6 +35,9 @@ def test_restore_reloads_saved_tables_and_reposts_their_messages() -> None:
 
     async def body() -> int:
         count = await svc.restore()
+        await svc.updates.drain()
+        assert client.calls == []  # nothing sent before the guild is known to be there
+        await svc.guild_available(Guild(CHANNEL, CHANNEL + 1))  # type: ignore[arg-type]
         await svc.close()
         return count
 

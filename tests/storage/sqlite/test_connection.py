@@ -7,11 +7,14 @@ import asyncio
 import os
 import random
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from bot.storage import StorageError
@@ -62,13 +65,18 @@ def _damaged_page(number: int) -> Any:
 
     def damage(path: Path) -> None:
         make_database(path)
-        data = bytearray(path.read_bytes())
-        size = int.from_bytes(data[16:18], "big") or 65536
-        start = (number - 1) * size
-        data[start : start + size] = random.Random(7).randbytes(size)
-        path.write_bytes(bytes(data))
+        _overwrite_page(path, number)
 
     return damage
+
+
+def _overwrite_page(path: Path, number: int) -> None:
+    """Overwrite page ``number`` (1-based) of the database file with noise."""
+    data = bytearray(path.read_bytes())
+    size = int.from_bytes(data[16:18], "big") or 65536
+    start = (number - 1) * size
+    data[start : start + size] = random.Random(7).randbytes(size)
+    path.write_bytes(bytes(data))
 
 
 def _damaged_bytes(path: Path) -> None:
@@ -110,6 +118,68 @@ def test_corrupt_file_refused_unchanged(tmp_path: Path, damage: Any) -> None:
     assert str(path) in message and "\n" not in message
     assert len(message) <= len(str(path)) + 400, f"not one short line: {len(message)} characters"
     assert files(tmp_path) == before
+
+
+def _statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every SQL statement the storage's connections run from now on (SQLite's trace)."""
+    statements: list[str] = []
+    connect = aiosqlite.connect
+
+    async def traced(*args: Any, **kwargs: Any) -> aiosqlite.Connection:
+        db = await connect(*args, **kwargs)
+        await db.set_trace_callback(statements.append)
+        return db
+
+    monkeypatch.setattr(aiosqlite, "connect", traced)
+    return statements
+
+
+def _checks(path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times opening ``path`` (then closing it) runs ``PRAGMA quick_check``."""
+    with monkeypatch.context() as patch:
+        statements = _statements(patch)
+        run_sqlite(path, lambda s: s.load_tables())
+    return sum("quick_check" in statement for statement in statements)
+
+
+def _crash(path: Path, *, save: bool = True) -> None:
+    """A bot process opens ``path``, saves a table (if ``save``) and dies without closing it."""
+    script = (
+        "import asyncio, os\n"
+        "from bot.storage.sqlite import SqliteStorage\n"
+        "async def main():\n"
+        f"    s = SqliteStorage({str(path)!r})\n"
+        "    await s.open()\n"
+        f"    if {save}: await s.save_table({GUILD}, 77, {{'kind': 'lobby'}})\n"
+        "    os._exit(0)\n"
+        "asyncio.run(main())\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+
+
+def test_clean_close_spares_the_next_open_its_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole file is checked at the first open and after a crash, not when it is the very file
+    a clean close left (quick_check reads it all: a slow start with many games)."""
+    path = tmp_path / "uno.db"
+    assert _checks(path, monkeypatch) == 1  # a new database
+    assert _checks(path, monkeypatch) == 0  # closed cleanly, untouched since
+    assert _checks(path, monkeypatch) == 0
+    _crash(path)
+    assert _checks(path, monkeypatch) == 1
+    assert _checks(path, monkeypatch) == 0
+    assert run_sqlite(path, lambda s: s.load_tables()) == [{"kind": "lobby"}]  # the crashed save is there
+
+
+def test_damage_after_a_crash_refused_unchanged(tmp_path: Path) -> None:
+    """A database its bot did not close, then damaged (an index page, which only the whole
+    file's check finds), is refused and the database file left as it was."""
+    path = tmp_path / "uno.db"
+    make_database(path)
+    _crash(path, save=False)
+    _overwrite_page(path, 5)
+    before = path.read_bytes()
+    assert "corrupt" in open_error(path)
+    assert path.read_bytes() == before
 
 
 def test_missing_directory_refused(tmp_path: Path) -> None:
