@@ -53,7 +53,7 @@ from bot.engine.errors import (
 )
 from bot.engine.events import Event, EventKind
 from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind
-from bot.engine.scoring import game_end, score_round
+from bot.engine.scoring import close_round
 from bot.engine.seats import renamed
 from bot.engine.variants import Variant, get_variant
 
@@ -1598,29 +1598,7 @@ class Game:
         self.round_over = True
         self.drawn = None
         self.catchable.clear()
-        key = self.team_of(winner)
-        self.round_winner = key
-        seated = self.seated
-        scoring = self.options.effective_scoring
-        points = score_round(
-            self.scores, key, [(self.team_of(p), self.hand_value(p)) for p in seated], scoring
-        )
-        self.round_points = points
-        self.emit(EventKind.ROUND_OVER, None, winner=key, points=points, scores=dict(self.scores))
-        live = list(dict.fromkeys(self.team_of(p) for p in seated))
-        eliminated, winners = game_end(
-            self.scores,
-            key,
-            live,
-            scoring,
-            elimination=self.options.elimination,
-            target=self.options.target_score,
-        )
-        for k in eliminated:
-            self.out[k] = "eliminated"
-            self.emit(EventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
-        if winners:
-            self._finish_game(winners)
+        close_round(self, winner, EventKind.ROUND_OVER, EventKind.PLAYER_ELIMINATED)
 
     def _finish_game(self, winners: list[str]) -> None:
         self.game_over = True

@@ -7,8 +7,57 @@ Teams are keys as the games use them (a player's id, or ``"a+b"`` for partners).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any, Protocol
 
-from bot.engine.options import Scoring
+from bot.engine.options import Options, Scoring
+
+
+class Scored(Protocol):
+    """What :func:`close_round` needs of a game (UNO's ``Game``, DOS's ``DosGame``)."""
+
+    options: Options
+    scores: dict[str, int]
+    out: dict[str, str]
+    round_winner: str | None
+    round_points: int
+
+    @property
+    def seated(self) -> list[str]: ...
+
+    def team_of(self, player: str) -> str: ...
+
+    def hand_value(self, player: str) -> int: ...
+
+    def emit(self, kind: Any, player: str | None, **data: Any) -> Any: ...
+
+    def _finish_game(self, winners: list[str]) -> None: ...
+
+
+def close_round(game: Scored, winner: str, round_over: Any, eliminated: Any) -> None:
+    """``winner``'s team won the round: score it (:func:`score_round`), emit ``round_over``
+    (the game's event kind), take out the teams eliminated (each with an ``eliminated`` event)
+    and finish the game if it is over (:func:`game_end`)."""
+    key = game.team_of(winner)
+    game.round_winner = key
+    seated = game.seated
+    scoring = game.options.effective_scoring
+    points = score_round(game.scores, key, [(game.team_of(p), game.hand_value(p)) for p in seated], scoring)
+    game.round_points = points
+    game.emit(round_over, None, winner=key, points=points, scores=dict(game.scores))
+    live = list(dict.fromkeys(game.team_of(p) for p in seated))
+    out, winners = game_end(
+        game.scores,
+        key,
+        live,
+        scoring,
+        elimination=game.options.elimination,
+        target=game.options.target_score,
+    )
+    for k in out:
+        game.out[k] = "eliminated"
+        game.emit(eliminated, k, score=game.scores[k])
+    if winners:
+        game._finish_game(winners)
 
 
 def score_round(

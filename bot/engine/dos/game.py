@@ -43,7 +43,7 @@ from bot.engine.errors import (
 )
 from bot.engine.game import shuffle
 from bot.engine.options import Options
-from bot.engine.scoring import game_end, score_round
+from bot.engine.scoring import close_round
 from bot.engine.seats import renamed
 
 SCHEMA_VERSION = 1
@@ -781,29 +781,7 @@ class DosGame:
         self.pending = NOTHING
         self.round_over = True
         self.catchable.clear()
-        key = self.team_of(winner)
-        self.round_winner = key
-        seated = self.seated
-        scoring = self.options.effective_scoring
-        points = score_round(
-            self.scores, key, [(self.team_of(p), self.hand_value(p)) for p in seated], scoring
-        )
-        self.round_points = points
-        self.emit(DosEventKind.ROUND_OVER, None, winner=key, points=points, scores=dict(self.scores))
-        live = list(dict.fromkeys(self.team_of(p) for p in seated))
-        eliminated, winners = game_end(
-            self.scores,
-            key,
-            live,
-            scoring,
-            elimination=self.options.elimination,
-            target=self.options.target_score,
-        )
-        for k in eliminated:
-            self.out[k] = "eliminated"
-            self.emit(DosEventKind.PLAYER_ELIMINATED, k, score=self.scores[k])
-        if winners:
-            self._finish_game(winners)
+        close_round(self, winner, DosEventKind.ROUND_OVER, DosEventKind.PLAYER_ELIMINATED)
 
     def _finish_game(self, winners: list[str]) -> None:
         self.game_over = True
