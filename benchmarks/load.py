@@ -321,9 +321,18 @@ class _Forward(logging.Handler):
             self._sink.put(text)
 
 
-async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
+Probe = Callable[[discord.Client, str], Any]
+"""Called in the bot's process with the client and a request's text; returns the answer (anything
+a queue can carry): `BotRunner.probe`."""
+
+
+async def serve_bot(
+    spec: BotSpec, ready: Any, stop: Any, sink: Any, probes: tuple[Probe, Any, Any] | None = None
+) -> None:
     """Run a bot against the stand-in until ``stop`` (an Event) is set; ``ready`` is set once
-    it has the guild. WARNING and worse log records go to ``sink`` (a queue)."""
+    it has the guild. WARNING and worse log records go to ``sink`` (a queue). With ``probes``
+    (a function, a queue of requests, a queue of answers), each request is answered by the
+    function, between two of the loop's passes."""
     handler = _Forward(sink)
     root = logging.getLogger()
     root.addHandler(handler)
@@ -332,8 +341,11 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
     if spec.stock_buckets:
         scans.use_stock(client.http)
     sends = CallbackSends()
-    client.http.http_trace = sends.config  # read when the client logs in and opens its session
-    if isinstance(client, UnoBot):
+    # Only when their figures are asked for: they grow with every request and move, which would
+    # count as the bot's in a measure of its memory (benchmarks.memory).
+    if spec.sent_log:
+        client.http.http_trace = sends.config  # read when the client logs in and opens its session
+    if isinstance(client, UnoBot) and spec.behind_log:
         client.service.updates.behind = []
     try:
         async with client:
@@ -351,6 +363,10 @@ async def serve_bot(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
                 ready.set()
             while not stop.is_set() and not task.done():
                 await asyncio.sleep(0.1)
+                if probes is not None:
+                    with contextlib.suppress(queue.Empty):
+                        probe, requests, answers = probes
+                        answers.put(probe(client, requests.get_nowait()))
             if spec.memory_log:
                 Path(spec.memory_log).write_text(json.dumps(memory_report(client)))
             if task.done() and not task.cancelled() and task.exception() is not None:
@@ -482,7 +498,9 @@ def gc_figures(passes: list[list[float]], start: float, end: float) -> dict[str,
     return figures
 
 
-def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
+def bot_process_main(
+    spec: BotSpec, ready: Any, stop: Any, sink: Any, probes: tuple[Probe, Any, Any] | None = None
+) -> None:
     """Entry point of the bot process (optionally under cProfile); notes its collector passes
     in ``spec.gc_log`` (JSON) when it ends."""
     logging.getLogger().setLevel(logging.WARNING)  # records are forwarded to the parent, which prints them
@@ -498,7 +516,7 @@ def bot_process_main(spec: BotSpec, ready: Any, stop: Any, sink: Any) -> None:
         profiler.enable()
     try:
         with asyncio.Runner(loop_factory=None if spec.lazy_tasks else new_event_loop) as runner:
-            runner.run(serve_bot(spec, ready, stop, sink))
+            runner.run(serve_bot(spec, ready, stop, sink, probes))
     finally:
         if profiler is not None and spec.profile:
             profiler.disable()
@@ -521,14 +539,18 @@ def rss_kb_of(pid: int | None) -> int | None:
 
 
 class BotRunner:
-    """A bot in its own process (default) or as a task on this loop."""
+    """A bot in its own process (default) or as a task on this loop; ``probe`` (a module-level
+    function, so that the bot's process can import it) answers `probe` requests there."""
 
-    def __init__(self, spec: BotSpec, *, in_process: bool) -> None:
+    def __init__(self, spec: BotSpec, *, in_process: bool, probe: Probe | None = None) -> None:
         self.spec = spec
         self.in_process = in_process
         self._ready = MP.Event()
         self._stop = MP.Event()
         self._sink: Any = MP.Queue()
+        self._probes: tuple[Probe, Any, Any] | None = (
+            None if probe is None else (probe, MP.Queue(), MP.Queue())
+        )
         self._process: Any = None
         self._task: asyncio.Task[None] | None = None
         self.logs: list[str] = []
@@ -545,11 +567,13 @@ class BotRunner:
             RuntimeError: the bot died or was not ready in time.
         """
         if self.in_process:
-            self._task = asyncio.create_task(serve_bot(self.spec, self._ready, self._stop, self._sink))
+            self._task = asyncio.create_task(
+                serve_bot(self.spec, self._ready, self._stop, self._sink, self._probes)
+            )
         else:
             self._process = MP.Process(
                 target=bot_process_main,
-                args=(self.spec, self._ready, self._stop, self._sink),
+                args=(self.spec, self._ready, self._stop, self._sink, self._probes),
                 name=f"loadbench-{self.spec.kind}-bot",
                 daemon=True,
             )
@@ -563,6 +587,24 @@ class BotRunner:
                 self._drain()
                 raise RuntimeError(f"the {self.spec.kind} bot did not start: {self.logs[-5:]}")
             await asyncio.sleep(0.05)
+
+    async def probe(self, request: str, timeout: float = 600.0) -> Any:
+        """The bot's side's answer to ``request`` (the ``probe`` function's, run with its client).
+
+        Raises:
+            RuntimeError: no probe function was given, or no answer came in ``timeout`` seconds.
+        """
+        if self._probes is None:
+            raise RuntimeError("this bot was started without a probe function")
+        _, requests, answers = self._probes
+        requests.put(request)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                return answers.get_nowait()
+            except queue.Empty:
+                await asyncio.sleep(0.05)
+        raise RuntimeError(f"the bot did not answer the probe {request!r}")
 
     def _drain(self) -> None:
         while True:
