@@ -1,7 +1,9 @@
 """Scheduling: computer players' moves, turn timers, and lobby expiry.
 
-One task per table and kind (``"ai"``, ``"timer"``, ``"lobby"``); scheduling a kind again
-replaces its task. A move made by a task acts only if the table has not moved on since it was
+One task per table and kind (``"ai"``, ``"timer"``, ``"lobby"``, ``"idle"``); scheduling a kind
+again replaces its task, and a task is let go once it ends (a finished task still holds its
+coroutine; a started game's lobby expiry is stopped at once rather than waking to find nothing
+to do): what a table at rest holds is the tasks it waits on (docs/performance-load.md). A move made by a task acts only if the table has not moved on since it was
 scheduled (the table's version), so a late timer never plays for a player who already did.
 
 A hard bot's search (``ai.choose`` at level hard, ``ai_budget_ms`` of it) runs off the event
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 import multiprocessing
 import os
@@ -57,6 +60,7 @@ class Scheduler:
         if table.state is TableState.LOBBY:
             self._start(table.channel_id, "lobby", self._expire_lobby(table.channel_id))
             return
+        self._stop((table.channel_id, "lobby"))
         game = table.game
         if game is None or table.state is not TableState.PLAYING or game.round_over:
             return
@@ -77,9 +81,7 @@ class Scheduler:
     def cancel(self, channel_id: int) -> None:
         """Stop every task of the table (it has ended)."""
         for key in [k for k in self._tasks if k[0] == channel_id]:
-            task = self._tasks.pop(key)
-            if task is not asyncio.current_task():  # an AI move may be closing its own table
-                task.cancel()
+            self._stop(key)
 
     def close(self) -> None:
         """Stop every task of every table (the bot shuts down)."""
@@ -91,10 +93,20 @@ class Scheduler:
             self._pool = None
 
     def _start(self, channel_id: int, kind: str, job: Coroutine[Any, Any, None]) -> None:
-        old = self._tasks.pop((channel_id, kind), None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        self._tasks[(channel_id, kind)] = asyncio.get_running_loop().create_task(job)
+        key = (channel_id, kind)
+        self._stop(key)
+        task = asyncio.get_running_loop().create_task(job)
+        self._tasks[key] = task
+        task.add_done_callback(functools.partial(self._forget, key))
+
+    def _stop(self, key: tuple[int, str]) -> None:
+        task = self._tasks.pop(key, None)
+        if task is not None and task is not asyncio.current_task():  # an AI move may be closing its own table
+            task.cancel()
+
+    def _forget(self, key: tuple[int, str], task: asyncio.Task[None]) -> None:
+        if self._tasks.get(key) is task:  # not already replaced by a newer one
+            del self._tasks[key]
 
     async def _ai_later(self, channel_id: int, version: int) -> None:
         started = time.monotonic()

@@ -19,7 +19,9 @@ from .helpers import ANA, BEN, CHANNEL, MemoryStorage, game, lobby, run, service
 
 async def finished(scheduler: Scheduler) -> None:
     """Wait until every move the scheduler holds now is done (not the idle game's end, hours off)."""
-    await asyncio.wait({task for (_, kind), task in scheduler._tasks.items() if kind != "idle"})
+    tasks = {task for (_, kind), task in scheduler._tasks.items() if kind != "idle"}
+    if tasks:  # finished ones are let go
+        await asyncio.wait(tasks)
 
 
 def test_an_ai_seat_plays_its_turn() -> None:
@@ -161,6 +163,30 @@ def test_cancel_stops_a_tables_tasks() -> None:
 
     run(body)
     assert [c.table for c in changes] == [other] and stopped.version == version
+
+
+def test_a_table_at_rest_holds_only_the_tasks_it_waits_on() -> None:
+    """Once its game starts, a lobby's expiry stops at once (not when it would have woken), and
+    a computer seat's move, once made, is let go: the idle game's end is all that is left."""
+    storage, table = MemoryStorage(), game("ai", first="ai:1")
+    table.turn_seconds = 0
+    svc, _, changes = service(storage, table, ai_delay_seconds=0.01, lobby_idle_seconds=600)
+
+    async def body() -> tuple[bool, set[tuple[int, str]]]:
+        table.state = TableState.LOBBY
+        svc.scheduler.schedule(table)
+        expiry = svc.scheduler._tasks[(CHANNEL, "lobby")]
+        table.state = TableState.PLAYING
+        svc.scheduler.schedule(table)
+        await until(lambda: bool(changes))
+        await asyncio.sleep(0.01)  # the move's task ends after its change
+        held = set(svc.scheduler._tasks)
+        svc.scheduler.close()
+        return expiry.cancelled(), held
+
+    stopped, held = run(body)
+    assert stopped and held == {(CHANNEL, "idle")}
+    assert changes[0].table is table and table.state is TableState.PLAYING
 
 
 def test_a_move_that_could_not_be_saved_is_tried_again() -> None:
