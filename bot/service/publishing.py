@@ -18,7 +18,7 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
-from bot import render
+from bot import pacing, render
 from bot.components import release
 from bot.i18n import N_, translator
 from bot.service.acting import NotSaved, Post
@@ -109,7 +109,8 @@ class Publisher:
             await self.edit(table, table.message_id, render.lobby(table, translator(table.language)))
         elif post:
             view = render.lobby(table, translator(table.language))
-            message = await self.channel(table).send(view=view, allowed_mentions=NONE)
+            with pacing.first():
+                message = await self.channel(table).send(view=view, allowed_mentions=NONE)
             async with self.service.tables.lock(table.channel_id):
                 table.message_id = message.id
                 await self.service.acting.save(table)
@@ -118,6 +119,14 @@ class Publisher:
         """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone).
         A table message deleted during play ends the game."""
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
+        # Drawn once the call may go (a press's own token is not paced): what waited is not stale.
+        pace = None if answers and table.message_id is not None else self.service.pace
+        async with pacing.ahead(pace):
+            await self._send_table(table, answers, repost=repost)
+
+    async def _send_table(
+        self, table: Table, answers: list[discord.Webhook], *, repost: bool = False
+    ) -> None:
         if table.game is None:
             return
         tr = translator(table.language)
@@ -167,14 +176,16 @@ class Publisher:
         straight through discord.py's HTTP client: `PartialMessage.edit` would also turn the
         response into a `discord.Message` that nobody reads (a fifth of the bot's CPU under load,
         docs/performance-load.md). A message posted before Components V2 (a game restored after
-        an upgrade) becomes one: its text and embed are taken away in the same edit.
+        an upgrade) becomes one: its text and embed are taken away in the same edit. Paced
+        before pings and announcements (`bot.pacing.first`).
 
         Raises:
             discord.HTTPException: Discord refused the edit (NotFound: the message is gone).
         """
         with handle_message_parameters(content=None, embed=None, view=view) as params:
             release(view)  # in the payload now
-            await self.client.http.edit_message(table.channel_id, message_id, params=params)
+            with pacing.first():
+                await self.client.http.edit_message(table.channel_id, message_id, params=params)
 
     async def say(self, table: Table, posts: Sequence[Post]) -> None:
         """Say ``posts`` in the table's channel, in order, after what was said before there (a
