@@ -127,6 +127,7 @@ class Publisher:
     async def _send_table(
         self, table: Table, answers: list[discord.Webhook], *, repost: bool = False
     ) -> None:
+        self.updates.drawing((table.channel_id, TABLE))
         if table.game is None:
             return
         tr = translator(table.language)
