@@ -1068,7 +1068,8 @@ def summarize(
 def global_figures(stand_in: StandIn, requests: list[Any], start: float, end: float) -> dict[str, Any]:
     """The requests Discord counts against a bot's global limit (50 per second; not interaction
     callbacks nor interaction webhooks): per second on average and in the busiest second of the
-    window, and the 429s the global limit gave in the whole run and in the window."""
+    window, and the 429s the global limit gave in the whole run (when: seconds from the window's
+    start) and in the window."""
     counted = [r.at for r in requests if not r.path.startswith(GLOBAL_EXEMPT)]
     seconds = Counter(int(at - start) for at in counted)
     refused = [r for r in stand_in.rate_limited if isinstance(r.response, dict) and r.response.get("global")]
@@ -1078,6 +1079,7 @@ def global_figures(stand_in: StandIn, requests: list[Any], start: float, end: fl
         "limit": 50,
         "refused_429": len(refused),
         "refused_429_window": sum(start <= r.at < end for r in refused),
+        "refused_429_when": sorted(round(r.at - start, 1) for r in refused),  # s from the window's start
         "refused_429_route": len(stand_in.rate_limited) - len(refused),
     }
 
