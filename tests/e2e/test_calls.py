@@ -210,6 +210,23 @@ async def test_quick_moves_edit_the_table_once_per_window_ending_on_the_latest(u
     assert latest in table_message(uno, ch).text
 
 
+async def test_the_table_message_is_not_edited_to_what_it_shows(uno: LocalDiscord) -> None:
+    """An update of the table message asked for when it shows the table as it is already (as
+    when the update of an earlier change drew this one too) makes no call; a move does."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    await drawing_only(uno)
+    table, updates, publisher = table_of(uno, ch), bot_of(uno).service.updates, bot_of(uno).service.publisher
+    publisher.publish(table)  # the rigged deal shown
+    await updates.done((ch.id, TABLE))
+    start = uno.stand_in.clock.now()
+    publisher.publish(table)
+    await updates.done((ch.id, TABLE))
+    assert not _edits(uno, table, start)
+    await click(uno, alice, await hand(uno, alice, ch), "Draw")
+    await uno.stand_in.wait_until(lambda: waiting_for(table_message(uno, ch)) == "bob")
+    assert len(_edits(uno, table, start)) == 1
+
+
 async def test_computer_moves_go_in_the_edit_of_the_move_before_them(tmp_path: Path) -> None:
     """alice draws (her turn passes), then two computer seats that move faster than
     `TABLE_SPACING` draw too: one edit shows all three, alice to act again."""
