@@ -19,13 +19,12 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import discord
-import orjson
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot import render
 from bot.art.pictures import ArtFace, cards_picture, hand_picture, row_picture, table_picture
-from bot.components import release
+from bot.components import digest, release
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard, sort_key
 from bot.engine.dos.game import DosGame
@@ -38,9 +37,11 @@ from bot.tables import Table, TableState
 
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 # A watching hand waits this long for more changes before it is drawn again and compared with
-# what it shows (the other seats' turns make one drawing, not one each, and mostly none: the
-# player's own turn usually comes first, and a hand whose owner can act goes at once).
-HAND_SETTLE_SECONDS = 5.0
+# what it shows: the others' quick moves make one drawing, not one each, and a change of its
+# owner's cards (a swap, a Flip) shows about as soon as on the table message (`TABLE_SPACING`).
+# A call is made only for such a change, so this costs drawing time alone (5 s while every
+# redraw was a call; docs/performance-load.md).
+HAND_SETTLE_SECONDS = 1.0
 NONE = discord.AllowedMentions.none()
 
 
@@ -212,12 +213,6 @@ def _dos_pictures(
 def closed(table: Table, player: str) -> bool:
     """Whether the player's hand has nothing more to offer: the table is closed, or they left."""
     return table.state is TableState.OVER or table.game is None or player not in table.game.hands
-
-
-def digest(view: discord.ui.LayoutView) -> int:
-    """What a message shows, in short: the hash of its components as sent (text, buttons and
-    their custom ids, colors), equal for two drawings that look and act the same."""
-    return hash(orjson.dumps(view.to_components()))
 
 
 async def edit_originals(webhooks: Sequence[discord.Webhook], view: discord.ui.LayoutView) -> None:
