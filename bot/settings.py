@@ -98,7 +98,8 @@ class DiscordSettings(Section):
 
 class DatabaseSettings(Section):
     """Where games, scores and channel settings are kept, and how surely each commit is on disk
-    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot).
+    (``synchronous``: "normal", the default, survives a crash of the bot and loses at most about the
+    last second of moves to a power cut; "full" survives a power cut too, at a sync per move).
 
     ``url`` chooses the database (:mod:`bot.storage.choose`): ``sqlite:///PATH`` or
     ``postgresql://user:password@host:port/database``; unset, the SQLite file at ``path``."""

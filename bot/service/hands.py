@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import discord
-from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
+from discord.http import Route, handle_message_parameters
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot import render
 from bot.art.pictures import ArtFace, cards_picture, hand_picture, row_picture, table_picture
@@ -100,13 +100,13 @@ class Hands:
         shown = digest(view) if render.watching(table, player) else None
         previous = self.open.get((table.channel_id, player))
         if new:
-            await interaction.response.send_message(view=view, ephemeral=True)
+            await answer(interaction, view, new=True)
             if previous is not None:  # one hand message at a time: the one this replaces goes
                 self.updates.spawn(_delete(previous))
         elif interaction.response.is_done():
             await edit_originals([interaction.followup], view)
-        else:  # a hand drawn before Components V2 had a text and an embed: they go
-            await interaction.response.edit_message(content=None, embed=None, view=view)
+        else:
+            await answer(interaction, view)
         release(view)
         self.open[(table.channel_id, player)] = OpenHand(
             interaction.followup, time.monotonic(), version, tr, shown
@@ -213,6 +213,53 @@ def _dos_pictures(
 def closed(table: Table, player: str) -> bool:
     """Whether the player's hand has nothing more to offer: the table is closed, or they left."""
     return table.state is TableState.OVER or table.game is None or player not in table.game.hands
+
+
+async def answer(
+    interaction: discord.Interaction[Any], view: discord.ui.LayoutView, *, new: bool = False
+) -> None:
+    """Answer ``interaction`` with the Components V2 ``view``: the clicked message updated
+    (Discord's callback type 7; any text or embed of a message drawn before Components V2 is
+    taken away), or with ``new`` a new private message (type 4, ephemeral), as
+    `InteractionResponse.edit_message` and ``send_message`` do, minus asking Discord for the
+    message back (``with_response``) and turning it into a `discord.Message` that nobody reads:
+    the parse ran on the event loop after every move's answer.
+
+    Raises:
+        discord.HTTPException: Discord refused the answer (NotFound: the interaction expired).
+        discord.InteractionResponded: it was answered already.
+    """
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    kind = (
+        discord.InteractionResponseType.channel_message
+        if new
+        else discord.InteractionResponseType.message_update
+    )
+    params = interaction_message_response_params(
+        type=kind.value,
+        content=discord.utils.MISSING if new else None,  # an update takes an older text away
+        embed=discord.utils.MISSING if new else None,
+        view=view,
+        flags=discord.MessageFlags(ephemeral=True) if new else discord.utils.MISSING,
+        allowed_mentions=NONE,
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = interaction._state.http
+    await async_context.get().request(
+        route,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload=params.payload,
+    )
+    response._response_type = kind
 
 
 async def edit_originals(webhooks: Sequence[discord.Webhook], view: discord.ui.LayoutView) -> None:
