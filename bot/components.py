@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
+import orjson
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -365,6 +366,13 @@ def layout_of(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
         view.add_item(item)
     view.stop()
     return view
+
+
+def digest(view: discord.ui.view.BaseView) -> int:
+    """What a message shows, in short: the hash of its components as sent (their text, custom
+    ids and colors), equal for two drawings that look and act the same, so an edit to what a
+    message shows already is not made. Call it before `release`."""
+    return hash(orjson.dumps(view.to_components()))
 
 
 def release(view: discord.ui.view.BaseView | None) -> None:

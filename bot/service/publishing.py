@@ -19,7 +19,7 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot import pacing, render
-from bot.components import release
+from bot.components import digest, release
 from bot.i18n import N_, translator
 from bot.service.acting import NotSaved, Post
 from bot.service.hands import edit_originals
@@ -49,6 +49,7 @@ class Publisher:
         self._answers: dict[int, list[discord.Webhook]] = {}
         self._ping_timers: dict[int, asyncio.TimerHandle] = {}
         self._shown_turn: dict[int, str | None] = {}  # the player each table message names
+        self._shown: dict[int, tuple[int, int]] = {}  # each table message's id and `digest`
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """The table's channel, for sending (no cache needed)."""
@@ -116,8 +117,11 @@ class Publisher:
                 await self.service.acting.save(table)
 
     async def _show_table(self, table: Table, *, repost: bool = False) -> None:
-        """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone).
-        A table message deleted during play ends the game."""
+        """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone);
+        not if it shows the table as it is already (an update asked for by a change that the
+        one before it had drawn: the game changes under the table's lock, and the update that
+        change asks for comes after the lock), unless with ``repost``, which checks that it is
+        still there. A table message deleted during play ends the game."""
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
         # Drawn once the call may go (a press's own token is not paced): what waited is not stale.
         pace = None if answers and table.message_id is not None else self.service.pace
@@ -133,19 +137,26 @@ class Publisher:
         tr = translator(table.language)
         view = render.table(table, tr, self.service.faces)
         self._shown_turn[table.channel_id] = table.game.pending.player
+        shown = digest(view)
+        if not (answers or repost) and self._shown.get(table.channel_id) == (table.message_id, shown):
+            release(view)
+            return
+        shown_in = table.message_id
         try:
-            if answers and table.message_id is not None:
+            if answers and shown_in is not None:
                 try:
                     await edit_originals(answers, view)
                 except discord.HTTPException:  # the press's token: the table message is edited alone
-                    await self.edit(table, table.message_id, render.table(table, tr, self.service.faces))
-            elif table.message_id is None:
+                    await self.edit(table, shown_in, render.table(table, tr, self.service.faces))
+            elif shown_in is None:
                 message = await self.channel(table).send(view=view, allowed_mentions=NONE)
+                shown_in = message.id
                 async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
                     table.message_id = message.id
                     await self.service.acting.save(table)
             else:
-                await self.edit(table, table.message_id, view)
+                await self.edit(table, shown_in, view)
+            self._shown[table.channel_id] = (shown_in, shown)
         except discord.NotFound:
             if repost and table.message_id is not None:
                 table.message_id = None
