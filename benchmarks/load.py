@@ -192,10 +192,11 @@ class BotSpec:
 
 
 class CallbackSends:
-    """An aiohttp trace (``discord.Client(http_trace=...)``) noting when the bot writes each
-    interaction callback: interaction id → epoch seconds (``time.time()``, the stand-in's clock);
-    and when it starts each request (``requests``: epoch seconds, to count each process's calls
-    when several share the stand-in).
+    """Callbacks added to the bot's aiohttp trace (``discord.Client(http_trace=...)``, which
+    also holds `bot.pacing`'s and `bot.metrics`') noting when the bot writes each interaction
+    callback: interaction id → epoch seconds (``time.time()``, the stand-in's clock); and when
+    each request leaves, paced (``requests``: epoch seconds, to count each process's calls when
+    several share the stand-in).
 
     The moment is taken just before the request's body goes to the socket, in the same pass of
     the event loop, so it is the bot's acknowledgement without the trip through the loopback and
@@ -205,12 +206,11 @@ class CallbackSends:
 
     CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 
-    def __init__(self) -> None:
+    def __init__(self, config: aiohttp.TraceConfig) -> None:
         self.sent: dict[int, float] = {}
         self.requests: list[float] = []
-        self.config = aiohttp.TraceConfig()
-        self.config.on_request_chunk_sent.append(self._chunk_sent)
-        self.config.on_request_start.append(self._started)
+        config.on_request_chunk_sent.append(self._chunk_sent)
+        config.on_request_start.append(self._started)
 
     async def _started(self, session: Any, context: Any, params: aiohttp.TraceRequestStartParams) -> None:
         self.requests.append(time.time())
@@ -340,11 +340,11 @@ async def serve_bot(
     client: discord.Client = make_uno_bot(spec) if spec.kind == "uno" else make_pong_bot(spec)
     if spec.stock_buckets:
         scans.use_stock(client.http)
-    sends = CallbackSends()
+    if client.http.http_trace is None:  # the pong bot's; the UNO bot's paces and counts
+        client.http.http_trace = aiohttp.TraceConfig()  # read when the client logs in
     # Only when their figures are asked for: they grow with every request and move, which would
     # count as the bot's in a measure of its memory (benchmarks.memory).
-    if spec.sent_log:
-        client.http.http_trace = sends.config  # read when the client logs in and opens its session
+    sends = CallbackSends(client.http.http_trace) if spec.sent_log else None
     if isinstance(client, UnoBot) and spec.behind_log:
         client.service.updates.behind = []
     try:
@@ -376,7 +376,7 @@ async def serve_bot(
                 await asyncio.wait_for(task, 10)
     finally:
         root.removeHandler(handler)
-        if spec.sent_log:
+        if spec.sent_log and sends is not None:
             Path(spec.sent_log).write_text(json.dumps({"sent": sends.sent, "requests": sends.requests}))
         if spec.behind_log:
             behind = client.service.updates.behind if isinstance(client, UnoBot) else None
@@ -1109,7 +1109,8 @@ def summarize(
 def global_figures(stand_in: StandIn, requests: list[Any], start: float, end: float) -> dict[str, Any]:
     """The requests Discord counts against a bot's global limit (50 per second; not interaction
     callbacks nor interaction webhooks): per second on average and in the busiest second of the
-    window, and the 429s of the whole run that the global limit gave."""
+    window, and the 429s the global limit gave in the whole run (when: seconds from the window's
+    start) and in the window."""
     counted = [r.at for r in requests if not r.path.startswith(GLOBAL_EXEMPT)]
     seconds = Counter(int(at - start) for at in counted)
     refused = [r for r in stand_in.rate_limited if isinstance(r.response, dict) and r.response.get("global")]
@@ -1118,6 +1119,8 @@ def global_figures(stand_in: StandIn, requests: list[Any], start: float, end: fl
         "busiest_second": max(seconds.values(), default=0),
         "limit": 50,
         "refused_429": len(refused),
+        "refused_429_window": sum(start <= r.at < end for r in refused),
+        "refused_429_when": sorted(round(r.at - start, 1) for r in refused),  # s from the window's start
         "refused_429_route": len(stand_in.rate_limited) - len(refused),
     }
 

@@ -140,6 +140,15 @@ def install() -> LoopStats:
         return respond(self, interaction_id, *args, **kwargs)
 
     discord.webhook.async_.AsyncWebhookAdapter.create_interaction_response = noted_respond  # type: ignore[method-assign]
+    hands = sys.modules.get("bot.service.hands") or __import__("bot.service.hands", fromlist=["_"])
+    answer = getattr(hands, "answer", None)  # the bot's own callback (where this version has it)
+    if answer is not None:
+
+        def noted_answer(interaction: Any, *args: Any, **kwargs: Any) -> Any:
+            stats.acked.add(int(interaction.id))
+            return answer(interaction, *args, **kwargs)
+
+        hands.answer = noted_answer
     _time_calls(stats)
     began = [0.0]
 

@@ -257,8 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--settle",
         type=float,
-        default=8.0,
-        help="seconds left for background updates (default 8: pings come after 5)",
+        default=12.0,
+        help="seconds left for background updates (default 12: pings come after 10)",
     )
     parser.add_argument(
         "--frames",

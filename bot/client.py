@@ -85,11 +85,11 @@ class UnoBot(commands.AutoShardedBot):
         self._max_concurrency: int | None = None
         self._identified: dict[int, float] = {}
         self.settings = settings
-        install(self.http, settings.discord.global_requests_per_second)
+        pace = install(self.http, settings.discord.global_requests_per_second)
         self.storage = storage
         self.sync_global = sync_global
         self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)
-        self.service = TableService(self, storage, settings.game, self.card_emojis)
+        self.service = TableService(self, storage, settings.game, self.card_emojis, pace)
         self.tree.error(self._on_app_command_error)
         self.add_listener(self._on_interaction, "on_interaction")
         self.metrics_server: MetricsServer | None = None

@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
+import orjson
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -251,7 +252,20 @@ def dispatch_lean(client: discord.Client) -> None:
     and no view, so here only that component becomes an item; the rest of discord.py's steps
     (the item's state from the click, its interaction check, its callback, errors logged) are
     the same.
+
+    Before that, discord.py parses the clicked message of every click into a `discord.Message`
+    (``Interaction._from_data``), all its components included, before the click reaches us; of
+    that message we read only its id and the clicked component, so the gateway event's message
+    keeps only the clicked component (`_keep_clicked`) and the parse is a few fields.
     """
+    parsers = client._connection.parsers  # the dict the gateway dispatches events through
+    parse_interaction = parsers["INTERACTION_CREATE"]
+
+    def parse_interaction_create(data: dict[str, Any]) -> None:
+        _keep_clicked(data)
+        parse_interaction(data)
+
+    parsers["INTERACTION_CREATE"] = parse_interaction_create
     store = client._connection._view_store
 
     async def call(
@@ -284,6 +298,30 @@ def dispatch_lean(client: discord.Client) -> None:
             log.exception("Ignoring exception in dynamic item callback for %r", item)
 
     store.schedule_dynamic_item_call = call  # type: ignore[method-assign,assignment]
+
+
+def _keep_clicked(data: dict[str, Any]) -> None:
+    """In a gateway ``INTERACTION_CREATE`` of a click (type 3), keep of the clicked message's
+    components only the clicked one (none if it isn't there: the click is then dropped, as
+    discord.py drops a click on a component it can't find); any other interaction unchanged."""
+    message, click = data.get("message"), data.get("data")
+    if data.get("type") != 3 or not isinstance(message, dict) or not isinstance(click, dict):
+        return
+    kind, wanted = click.get("component_type"), click.get("custom_id")
+    stack = list(message.get("components") or ())
+    kept: list[Any] = []
+    while stack:
+        component = stack.pop()
+        if not isinstance(component, dict):
+            continue
+        if component.get("type") == kind and component.get("custom_id") == wanted:
+            kept.append(component)
+            break
+        stack.extend(component.get("components") or ())
+        accessory = component.get("accessory")
+        if accessory is not None:
+            stack.append(accessory)
+    message["components"] = kept
 
 
 def _clicked(components: list[Any], component_type: int, custom_id: str) -> Any:
@@ -328,6 +366,13 @@ def layout_of(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
         view.add_item(item)
     view.stop()
     return view
+
+
+def digest(view: discord.ui.view.BaseView) -> int:
+    """What a message shows, in short: the hash of its components as sent (their text, custom
+    ids and colors), equal for two drawings that look and act the same, so an edit to what a
+    message shows already is not made. Call it before `release`."""
+    return hash(orjson.dumps(view.to_components()))
 
 
 def release(view: discord.ui.view.BaseView | None) -> None:

@@ -98,7 +98,8 @@ class DiscordSettings(Section):
 
 class DatabaseSettings(Section):
     """Where games, scores and channel settings are kept, and how surely each commit is on disk
-    (``synchronous``: "full" survives a power loss, "normal" only a crash of the bot).
+    (``synchronous``: "normal", the default, survives a crash of the bot and loses at most about the
+    last second of moves to a power cut; "full" survives a power cut too, at a sync per move).
 
     ``url`` chooses the database (:mod:`bot.storage.choose`): ``sqlite:///PATH`` or
     ``postgresql://user:password@host:port/database``; unset, the SQLite file at ``path``."""
@@ -150,7 +151,7 @@ class GameDefaults(Section):
     ai_budget_ms: int = Field(200, ge=10, le=10_000, description="a hard bot's search time per decision")
     ai_workers: int = Field(1, ge=0, le=64, description="processes for hard bots' searches; 0: a thread")
     ping_after_seconds: float = Field(
-        5, ge=0, le=600, description="a human to act is pinged once the table has waited this long"
+        10, ge=0, le=600, description="a human to act is pinged once the table has waited this long"
     )
     lobby_idle_seconds: int = Field(600, ge=30, le=86_400)
     game_idle_hours: float = Field(24, gt=0, le=24 * 30, description="a game with no move for this long ends")

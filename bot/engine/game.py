@@ -159,6 +159,11 @@ class Game:
         unfollowed: per player, the turns of this round they drew on instead of playing, or
             played a wild from their hand on (:class:`Unfollowed`, oldest first): public, for
             the hard AI's sampling.
+        revealed: per viewer, per player whose hand was shown to them this round
+            (:meth:`show_hand_to`), the card names seen that the player still holds: a card the
+            player plays or discards since leaves the list (if it is there: else it was one
+            drawn since), and the list follows the hand when hands move; the viewer's own
+            knowledge, which the hard AI's sampling reads.
     """
 
     # Slots: faster attribute access than an instance dict (a Game has more attributes than
@@ -990,6 +995,8 @@ class Game:
             found = self._find(player, card)
             self.hands[player].remove(found)
             self._shed(player)
+            if self.revealed:
+                self._unshow(player, found)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
             self.emit(EventKind.CARD_DISCARDED, player, card=found.name)
             self._hand_shrank(player)
@@ -1390,8 +1397,8 @@ class Game:
 
     def show_hand_to(self, player: str, viewers: Iterable[str], by: Rank) -> None:
         """Show ``player``'s hand to ``viewers`` because of a card of rank ``by`` (a challenged
-        restricted wild, Special Agent Mater, Howler): kept in :attr:`revealed` for the round and
-        announced as ``hand-revealed``."""
+        restricted wild, Special Agent Mater, Howler): kept in :attr:`revealed` for the round (less
+        the cards since played) and announced as ``hand-revealed``."""
         viewers = list(viewers)
         cards = _names(self.hands[player])
         for v in viewers:
@@ -1409,6 +1416,7 @@ class Game:
     def swap_hands(self, a: str, b: str) -> None:
         """Exchange two hands (Seven-O 7, Wild Customizable swap); opens no catch window."""
         self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
+        self._move_shown({a: b, b: a})
         self._after_hands_moved([a, b])
 
     def pass_hands(self) -> None:
@@ -1417,7 +1425,27 @@ class Game:
         old = {p: self.hands[p] for p in seated}
         for p in seated:
             self.hands[self.next_seat(p)] = old[p]
+        self._move_shown({p: self.next_seat(p) for p in seated})
         self._after_hands_moved(seated)
+
+    def _move_shown(self, moves: Mapping[str, str]) -> None:
+        """Hands moved from each key of ``moves`` to its value: what each viewer saw of a hand
+        goes with it (a viewer who now holds it needs no note)."""
+        for viewer, seen in self.revealed.items():
+            moved = {moves[p]: cards for p, cards in seen.items() if p in moves}
+            if moved:
+                for p in moves:
+                    seen.pop(p, None)
+                seen.update((p, cards) for p, cards in moved.items() if p != viewer)
+
+    def _unshow(self, player: str, card: Card) -> None:
+        """``card`` left ``player``'s hand by their own play or discard: viewers who saw it there
+        no longer count it as held (see :attr:`revealed`)."""
+        name = card.name
+        for seen in self.revealed.values():
+            cards = seen.get(player)
+            if cards and name in cards:
+                cards.remove(name)
 
     def shielded(self, victim: str) -> bool:
         """True if Save The Day protects ``victim`` from penalty cards now (docs/rules.md §11.7);
@@ -1485,6 +1513,8 @@ class Game:
         hand.remove(card)
         if player in self._notes:
             self._shed(player)
+        if self.revealed:
+            self._unshow(player, card)
         face = card.light if self.side is _LIGHT else card.back
         if face.wild and hand and not jump_in and self.pending.kind is _PENDING_TURN:
             self._note_unfollowed(player)  # a wild from the hand: it chose not to follow either
@@ -1519,6 +1549,8 @@ class Game:
         hand.remove(card)
         if player in self._notes:
             self._shed(player)
+        if self.revealed:
+            self._unshow(player, card)
         self.discard_pile.append(card)
         face = card.face(self.side)
         self.color = face.color if face.color is not None else color

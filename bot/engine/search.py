@@ -68,8 +68,8 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     pairings read are those of the player's own hand and of the discard pile (both faces of each
     were in view), never ``game.deck``'s other pairings; so the sample's deck is its own.
 
-    A hand revealed to ``player`` is taken as still held, as far as its cards are unaccounted
-    for (a revealed card since played is not tracked: the sample is then merely less likely).
+    The cards of a hand revealed to ``player`` that its holder has not played since
+    (``Game.revealed``) are dealt to it as they are; its other cards are sampled.
 
     Args:
         game: a round in progress.

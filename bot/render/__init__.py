@@ -69,6 +69,7 @@ __all__ = [
     "settings_text",
     "standings",
     "table",
+    "watching",
 ]
 
 
@@ -97,6 +98,17 @@ def hand(
         return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
     assert pick is None or isinstance(pick, Action)
     return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
+
+
+def watching(tbl: Table, player: str) -> bool:
+    """Whether the player can do nothing now but watch, their hand then showing only what
+    changes for them (`bot.render.hand.watching`; a DOS game's: `bot.render.dos.watching`);
+    False without a game."""
+    if tbl.game is None:
+        return False
+    if isinstance(tbl.game, DosGame):
+        return dos.watching(tbl, player)
+    return _hand.watching(tbl, player)
 
 
 def log_lines(tbl: Table, events: Sequence[AnyEvent], tr: Tr) -> list[str]:

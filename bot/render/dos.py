@@ -28,6 +28,7 @@ from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
     TEXT_ONLY,
+    WATCHING,
     WILD_EMOJI,
     Faces,
     color_name,
@@ -289,6 +290,10 @@ def hand(
         faces: the cards' emojis (`bot.emojis.CardEmojis`): in the Center Row, the card list, and
             on the match options and place buttons; a card without one is shown as text.
 
+    While the player can only watch (:func:`watching`), the hand shows their cards and "Not your
+    turn" without the Center Row and whose turn it is, as the UNO hand does
+    (`bot.render.hand.hand`).
+
     Returns:
         The message's view: its first line names the channel (``"Your hand at <#…>"``).
     """
@@ -300,6 +305,7 @@ def hand(
     closed = left or tbl.state is TableState.OVER
     live = not closed and not game.round_over
     mine = live and game.pending.player == player
+    watch = watching(tbl, player)
     status = (
         tr._("🟢 Your move: {decision}.").format(decision=_decision(game, tr).removeprefix(tr._("to ")))
         if mine
@@ -314,7 +320,7 @@ def hand(
         tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
         + f"\n### {tr._('Not in this game') if left else count(len(cards), 'card', tr)}\n"
-        + "\n".join([_center_row(tr), *row_lines(game, tr, faces), status])
+        + (tr._(WATCHING) if watch else "\n".join([_center_row(tr), *row_lines(game, tr, faces), status]))
     )
     listed = _texts(cards, ", ", tr, faces)
     texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none")))]
@@ -332,9 +338,20 @@ def hand(
                 )
             )
         items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
-    if not closed:
-        items.append(UnoButton("h", ch, tbl.version, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
-    return message(accent(game), [heading(top), *rows(items)], texts, [])
+    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
+        items.append(UnoButton("h", ch, 0, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
+    return message(ACCENT if watch else accent(game), [heading(top), *rows(items)], texts, [])
+
+
+def watching(tbl: Table, player: str) -> bool:
+    """Whether the player can do nothing now but watch (as `bot.render.hand.watching`): the game
+    goes on, they are in it, no decision of theirs is pending and no DOS call is open to them
+    (docs/rules.md §14.8). Their hand then shows only what changes for them (:func:`hand`)."""
+    game = tbl.game
+    assert isinstance(game, DosGame)
+    if tbl.state is not TableState.PLAYING or player not in game.hands or game.round_over:
+        return False
+    return game.pending.player != player and not game.can_call_dos(player)
 
 
 def _match_label(game: DosGame, action: DosAction, tr: Tr) -> str:

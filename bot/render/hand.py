@@ -11,7 +11,7 @@ from bot.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
 from bot.engine.game import Game
-from bot.engine.options import PendingKind
+from bot.engine.options import HouseRule, PendingKind
 from bot.i18n import N_, Tr
 from bot.render.layout import (
     MAX_COMPONENTS,
@@ -31,6 +31,7 @@ from bot.render.words import (
     EMOJI,
     RANK_NAMES,
     TEXT_ONLY,
+    WATCHING,
     Faces,
     as_label,
     button_style,
@@ -50,6 +51,7 @@ from bot.render.words import (
 from bot.tables import Reveal, Table, TableState
 
 SELECT_PAGE = 25
+NEUTRAL = 0x2B2D31  # the accent of a hand while no color is named, or while its owner watches
 TARGET_PROMPTS = {
     Rank.SEVEN: N_("pick the player to swap hands with (Seven-O)"),
     Rank.HOWLER: N_("pick the player whose hand the Howler shows to the table"),
@@ -99,6 +101,11 @@ def hand(
             square, and in the text before each card's name (as text where the list would pass
             1,024 characters); default: none, every card as text.
 
+    While the player can only watch (:func:`watching`), the hand shows what changes for them
+    alone: their cards (and a hand shown to them), "Not your turn", Refresh and Show as picture;
+    not the top card, the color or whose turn it is, which the table message shows and which
+    would go out of date, as the hand is redrawn only when it changes (docs/performance-load.md).
+
     Returns:
         The message's view: its first line names the channel (``"Your hand at <#…>"``).
     """
@@ -112,6 +119,7 @@ def hand(
     left = player not in game.hands  # left, removed or eliminated: nothing more to decide
     closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
+    watch = watching(tbl, player)
     status = (
         tr._("🟢 Your move: {decision}.").format(decision=decision_text(game, tr).removeprefix(tr._("to ")))
         if mine
@@ -129,11 +137,16 @@ def hand(
         tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
         + f"\n### {title}\n"
-        + tr._("Top card: **{card}**").format(card=face_text(game.top, side, tr, faces))
-        + (f" → **{color_name(game.color, tr)}**" if game.top.color is None and game.color else "")
-        + f"\n{status}"
     )
-    heading_item = heading(top, picture(game.top, side, faces), face_label(game.top, tr))
+    if watch:
+        heading_item = heading(top + tr._(WATCHING))
+    else:
+        top += (
+            tr._("Top card: **{card}**").format(card=face_text(game.top, side, tr, faces))
+            + (f" → **{color_name(game.color, tr)}**" if game.top.color is None and game.color else "")
+            + f"\n{status}"
+        )
+        heading_item = heading(top, picture(game.top, side, faces), face_label(game.top, tr))
     texts = []
     if not left:
         listed = _cards_list(cards, side, playable if mine else set(), tr, faces)
@@ -164,16 +177,31 @@ def hand(
                 UnoButton("h", ch, v, "a", uno, label="UNO!", style=discord.ButtonStyle.danger, row=4)
             )
         items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
-    if not closed:
-        items.append(UnoButton("h", ch, v, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
+    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
+        items.append(UnoButton("h", ch, 0, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
     # What is left of the 40 components for the cards: the container, its heading and texts,
     # and the other rows are counted first.
     room = MAX_COMPONENTS - 1 - size([heading_item]) - len(texts) - rows_size(items)
     items += _card_items(tbl, entries, page, room, tr)
-    accent = EMBED_COLOR.get(game.color, 0x2B2D31) if game.color else 0x2B2D31
+    accent = EMBED_COLOR.get(game.color, NEUTRAL) if game.color and not watch else NEUTRAL
     # The decisions right under the heading, the whole hand below them: on a phone the buttons
     # stay in sight however long the hand is.
     return message(accent, [heading_item, *rows(items)], texts, [])
+
+
+def watching(tbl: Table, player: str) -> bool:
+    """Whether the player can do nothing now but watch: the game goes on, they are in it, and
+    nothing is open to them: no decision of theirs pending (docs/rules.md §1.5), no UNO call
+    (§1.7), no jump-in (§4.2). Their hand then shows only what changes for them (:func:`hand`)."""
+    game = tbl.game
+    assert isinstance(game, Game)
+    if tbl.state is not TableState.PLAYING or player not in game.hands or game.round_over:
+        return False
+    if game.pending.player == player or game.can_call_uno(player):
+        return False
+    return HouseRule.JUMP_IN not in game.options.house_rules or not any(
+        a.kind is ActionKind.JUMP_IN for a in game.legal_actions(player)
+    )
 
 
 def _cards_list(cards: list[Card], side: Side, bold: set[Card], tr: Tr, faces: Faces = TEXT_ONLY) -> str:

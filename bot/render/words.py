@@ -41,6 +41,8 @@ PENDING_TEXT = {
     PendingKind.DRAW_DECISION: N_("to play the drawn card or keep it"),
 }
 """What the game waits for, in English (each reader's ``tr._`` translates it)."""
+WATCHING = N_("⏳ Not your turn: the table message shows the play.")
+"""A watching hand's status line (`bot.render.hand.watching`), in place of what is on the table."""
 REMOVAL_TEXT = {Removal.TIMEOUTS: N_("removed: timed out"), Removal.KICKED: N_("removed: kicked")}
 """How the table labels a player taken out of the game, by why (one who left is "left")."""
 HOUSE_RULE_NAMES = {

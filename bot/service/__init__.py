@@ -34,6 +34,7 @@ from collections.abc import Callable, Set
 import discord
 
 from bot.engine.errors import BadState, UnoError
+from bot.pacing import GlobalPace
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.acting import Acting, Change
 from bot.service.commands import Commands
@@ -63,6 +64,8 @@ class TableService:
         storage: where tables, results and channel settings are kept.
         defaults: the settings' game defaults.
         faces: the cards' emojis (``bot.card_emojis``), shown in the table and the hands.
+        pace: the client's pace of the calls Discord's global limit counts (`bot.pacing.install`;
+            None: none): the table messages take their turn before they are drawn.
 
     Attributes:
         lobby: the lobby's commands and buttons (the cog and dispatch call them).
@@ -72,9 +75,15 @@ class TableService:
     """
 
     def __init__(
-        self, client: discord.Client, storage: Storage, defaults: GameDefaults, faces: Faces = TEXT_ONLY
+        self,
+        client: discord.Client,
+        storage: Storage,
+        defaults: GameDefaults,
+        faces: Faces = TEXT_ONLY,
+        pace: GlobalPace | None = None,
     ) -> None:
         self.client = client
+        self.pace = pace
         self.storage = storage
         self.defaults = defaults
         self.faces = faces

@@ -1,8 +1,11 @@
 """Players' private hands: answered through interactions, then kept up to date in the background.
 
 A player's latest hand message is an ephemeral answer that only its interaction's token can
-edit, for 15 minutes. Each later change of the table redraws it: at once when its owner can act,
-otherwise after `HAND_SETTLE_SECONDS`, so the other seats' turns make one edit, not one each.
+edit, for 15 minutes. It is redrawn only when what it shows changes: at once when its owner can
+act, or can no longer act; while they only watch (`render.watching`: the hand shows their cards,
+not the table), `HAND_SETTLE_SECONDS` after the others' moves, and only if their cards (or a
+hand shown to them) changed meanwhile, which a swap, a Flip or a penalty does, and the others'
+turns mostly do not (docs/performance-load.md).
 """
 
 from __future__ import annotations
@@ -16,17 +19,16 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import discord
-from discord.http import handle_message_parameters
-from discord.webhook.async_ import async_context
+from discord.http import Route, handle_message_parameters
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot import render
 from bot.art.pictures import ArtFace, cards_picture, hand_picture, row_picture, table_picture
-from bot.components import release
+from bot.components import digest, release
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard, sort_key
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction
-from bot.engine.options import HouseRule
 from bot.errors import reader
 from bot.i18n import Tr
 from bot.render.words import TEXT_ONLY, Faces
@@ -34,17 +36,21 @@ from bot.service.updates import Updates
 from bot.tables import Table, TableState
 
 HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
-# The hand of a player with nothing to do waits this long for more changes before it is redrawn
-# (the other seats' turns make one edit, not one each, and mostly none: the player's own turn
-# usually comes first, and a hand whose owner can act goes at once; docs/performance-load.md).
-HAND_SETTLE_SECONDS = 5.0
+# A watching hand waits this long for more changes before it is drawn again and compared with
+# what it shows: the others' quick moves make one drawing, not one each, and a change of its
+# owner's cards (a swap, a Flip) shows about as soon as on the table message (`TABLE_SPACING`).
+# A call is made only for such a change, so this costs drawing time alone (5 s while every
+# redraw was a call; docs/performance-load.md).
+HAND_SETTLE_SECONDS = 1.0
 NONE = discord.AllowedMentions.none()
 
 
 class OpenHand(NamedTuple):
     """The hand a player was answered with last: its interaction's webhook (whose token edits the
-    message for 15 minutes), when it was answered, the table's version it shows, and the language
-    of the user who opened it (their ``interaction.locale``), which its background refreshes keep.
+    message for 15 minutes), when it was answered, the table's version it shows, the language
+    of the user who opened it (their ``interaction.locale``), which its background refreshes keep,
+    and, if it shows a watching hand (`render.watching`), a digest of its content (`digest`; None
+    otherwise), which a redraw to the same content is not sent for.
 
     Not the interaction itself: it holds the whole clicked message, which would outlive many
     collections for nothing and make the collector's full passes more frequent.
@@ -54,6 +60,7 @@ class OpenHand(NamedTuple):
     since: float
     version: int
     tr: Tr
+    shown: int | None = None
 
     @property
     def expired(self) -> bool:
@@ -90,17 +97,20 @@ class Hands:
         version = table.version
         tr = reader(interaction)
         view = render.hand(table, player, tr, page=page, pick=pick, notice=notice, faces=self.faces)
+        shown = digest(view) if render.watching(table, player) else None
         previous = self.open.get((table.channel_id, player))
         if new:
-            await interaction.response.send_message(view=view, ephemeral=True)
+            await answer(interaction, view, new=True)
             if previous is not None:  # one hand message at a time: the one this replaces goes
                 self.updates.spawn(_delete(previous))
         elif interaction.response.is_done():
             await edit_originals([interaction.followup], view)
-        else:  # a hand drawn before Components V2 had a text and an embed: they go
-            await interaction.response.edit_message(content=None, embed=None, view=view)
+        else:
+            await answer(interaction, view)
         release(view)
-        self.open[(table.channel_id, player)] = OpenHand(interaction.followup, time.monotonic(), version, tr)
+        self.open[(table.channel_id, player)] = OpenHand(
+            interaction.followup, time.monotonic(), version, tr, shown
+        )
         if table.version != version:  # changed while the answer was on its way
             self.refresh(table)
 
@@ -141,19 +151,23 @@ class Hands:
         )
 
     def refresh(self, table: Table) -> None:
-        """Bring the open hands that show an older state up to date (in the background; those of
-        players with nothing to do after `HAND_SETTLE_SECONDS`); a closed table's hands, and
-        those of players who left, get a last update without buttons."""
+        """Bring the open hands that show an older state up to date (in the background): at
+        once where their owner can act, or could when it was drawn; a hand that watched and
+        still watches after `HAND_SETTLE_SECONDS`, and only if what it shows changed (`_show`).
+        A closed table's hands, and those of players who left, get a last update without
+        buttons."""
         for seat in table.seats:
             key = (table.channel_id, seat.id)
             hand = self.open.get(key)
             if hand is not None and (hand.version != table.version or closed(table, seat.id)):
-                settle = HAND_SETTLE_SECONDS if _only_watching(table, seat.id) else 0.0
+                watched = hand.shown is not None and render.watching(table, seat.id)
+                settle = HAND_SETTLE_SECONDS if watched else 0.0
                 self.updates.ask(key, functools.partial(self._show, table, seat.id), settle=settle)
 
     async def _show(self, table: Table, player: str) -> None:
-        """Show the player's open hand as the table is now, unless it shows that already; a
-        closed hand (see :func:`closed`) is shown once more, then forgotten."""
+        """Show the player's open hand as the table is now, unless it shows that already (the
+        same version, or a watching hand's same content); a closed hand (see :func:`closed`) is
+        shown once more, then forgotten."""
         key = (table.channel_id, player)
         hand, game = self.open.get(key), table.game
         done = closed(table, player)
@@ -164,9 +178,14 @@ class Hands:
         if hand.expired:
             return
         version = table.version
-        await edit_originals([hand.webhook], render.hand(table, player, hand.tr, faces=self.faces))
+        view = render.hand(table, player, hand.tr, faces=self.faces)
+        shown = digest(view) if render.watching(table, player) else None
+        if shown is not None and shown == hand.shown:
+            release(view)  # the same message: no call
+        else:
+            await edit_originals([hand.webhook], view)
         if self.open.get(key) is hand:  # not answered meanwhile
-            self.open[key] = hand._replace(version=version)
+            self.open[key] = hand._replace(version=version, shown=shown)
 
 
 def _pictures(
@@ -196,20 +215,51 @@ def closed(table: Table, player: str) -> bool:
     return table.state is TableState.OVER or table.game is None or player not in table.game.hands
 
 
-def _only_watching(table: Table, player: str) -> bool:
-    """Whether the player can do nothing now but watch: no decision of theirs pending, no UNO
-    call or catch open to them, no jump-in possible (docs/rules.md §1.5, §1.7 and §4.2)."""
-    game = table.game
-    if closed(table, player) or game is None or game.round_over:
-        return False
-    if isinstance(game, DosGame):
-        return not (game.pending.player == player or game.catchable or game.can_call_dos(player))
-    return not (
-        game.pending.player == player
-        or game.catchable
-        or game.can_call_uno(player)
-        or HouseRule.JUMP_IN in game.options.house_rules
+async def answer(
+    interaction: discord.Interaction[Any], view: discord.ui.LayoutView, *, new: bool = False
+) -> None:
+    """Answer ``interaction`` with the Components V2 ``view``: the clicked message updated
+    (Discord's callback type 7; any text or embed of a message drawn before Components V2 is
+    taken away), or with ``new`` a new private message (type 4, ephemeral), as
+    `InteractionResponse.edit_message` and ``send_message`` do, minus asking Discord for the
+    message back (``with_response``) and turning it into a `discord.Message` that nobody reads:
+    the parse ran on the event loop after every move's answer.
+
+    Raises:
+        discord.HTTPException: Discord refused the answer (NotFound: the interaction expired).
+        discord.InteractionResponded: it was answered already.
+    """
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    kind = (
+        discord.InteractionResponseType.channel_message
+        if new
+        else discord.InteractionResponseType.message_update
     )
+    params = interaction_message_response_params(
+        type=kind.value,
+        content=discord.utils.MISSING if new else None,  # an update takes an older text away
+        embed=discord.utils.MISSING if new else None,
+        view=view,
+        flags=discord.MessageFlags(ephemeral=True) if new else discord.utils.MISSING,
+        allowed_mentions=NONE,
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = interaction._state.http
+    await async_context.get().request(
+        route,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload=params.payload,
+    )
+    response._response_type = kind
 
 
 async def edit_originals(webhooks: Sequence[discord.Webhook], view: discord.ui.LayoutView) -> None:

@@ -18,8 +18,8 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
-from bot import render
-from bot.components import release
+from bot import pacing, render
+from bot.components import digest, release
 from bot.i18n import N_, translator
 from bot.service.acting import NotSaved, Post
 from bot.service.hands import edit_originals
@@ -49,6 +49,7 @@ class Publisher:
         self._answers: dict[int, list[discord.Webhook]] = {}
         self._ping_timers: dict[int, asyncio.TimerHandle] = {}
         self._shown_turn: dict[int, str | None] = {}  # the player each table message names
+        self._shown: dict[int, tuple[int, int]] = {}  # each table message's id and `digest`
 
     def channel(self, table: Table) -> discord.PartialMessageable:
         """The table's channel, for sending (no cache needed)."""
@@ -109,33 +110,53 @@ class Publisher:
             await self.edit(table, table.message_id, render.lobby(table, translator(table.language)))
         elif post:
             view = render.lobby(table, translator(table.language))
-            message = await self.channel(table).send(view=view, allowed_mentions=NONE)
+            with pacing.first():
+                message = await self.channel(table).send(view=view, allowed_mentions=NONE)
             async with self.service.tables.lock(table.channel_id):
                 table.message_id = message.id
                 await self.service.acting.save(table)
 
     async def _show_table(self, table: Table, *, repost: bool = False) -> None:
-        """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone).
-        A table message deleted during play ends the game."""
+        """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone);
+        not if it shows the table as it is already (an update asked for by a change that the
+        one before it had drawn: the game changes under the table's lock, and the update that
+        change asks for comes after the lock), unless with ``repost``, which checks that it is
+        still there. A table message deleted during play ends the game."""
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
+        # Drawn once the call may go (a press's own token is not paced): what waited is not stale.
+        pace = None if answers and table.message_id is not None else self.service.pace
+        async with pacing.ahead(pace):
+            await self._send_table(table, answers, repost=repost)
+
+    async def _send_table(
+        self, table: Table, answers: list[discord.Webhook], *, repost: bool = False
+    ) -> None:
+        self.updates.drawing((table.channel_id, TABLE))
         if table.game is None:
             return
         tr = translator(table.language)
         view = render.table(table, tr, self.service.faces)
         self._shown_turn[table.channel_id] = table.game.pending.player
+        shown = digest(view)
+        if not (answers or repost) and self._shown.get(table.channel_id) == (table.message_id, shown):
+            release(view)
+            return
+        shown_in = table.message_id
         try:
-            if answers and table.message_id is not None:
+            if answers and shown_in is not None:
                 try:
                     await edit_originals(answers, view)
                 except discord.HTTPException:  # the press's token: the table message is edited alone
-                    await self.edit(table, table.message_id, render.table(table, tr, self.service.faces))
-            elif table.message_id is None:
+                    await self.edit(table, shown_in, render.table(table, tr, self.service.faces))
+            elif shown_in is None:
                 message = await self.channel(table).send(view=view, allowed_mentions=NONE)
+                shown_in = message.id
                 async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
                     table.message_id = message.id
                     await self.service.acting.save(table)
             else:
-                await self.edit(table, table.message_id, view)
+                await self.edit(table, shown_in, view)
+            self._shown[table.channel_id] = (shown_in, shown)
         except discord.NotFound:
             if repost and table.message_id is not None:
                 table.message_id = None
@@ -167,14 +188,16 @@ class Publisher:
         straight through discord.py's HTTP client: `PartialMessage.edit` would also turn the
         response into a `discord.Message` that nobody reads (a fifth of the bot's CPU under load,
         docs/performance-load.md). A message posted before Components V2 (a game restored after
-        an upgrade) becomes one: its text and embed are taken away in the same edit.
+        an upgrade) becomes one: its text and embed are taken away in the same edit. Paced
+        before pings and announcements (`bot.pacing.first`).
 
         Raises:
             discord.HTTPException: Discord refused the edit (NotFound: the message is gone).
         """
         with handle_message_parameters(content=None, embed=None, view=view) as params:
             release(view)  # in the payload now
-            await self.client.http.edit_message(table.channel_id, message_id, params=params)
+            with pacing.first():
+                await self.client.http.edit_message(table.channel_id, message_id, params=params)
 
     async def say(self, table: Table, posts: Sequence[Post]) -> None:
         """Say ``posts`` in the table's channel, in order, after what was said before there (a

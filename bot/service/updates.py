@@ -38,6 +38,7 @@ class Updates:
         self._settling: dict[Key, asyncio.Future[None]] = {}
         self._turnstile = asyncio.Lock()
         self._asked: dict[Key, float] = {}
+        self._drawn_from: dict[Key, float] = {}  # see `drawing`
         self.behind: list[tuple[float, str, float]] | None = None
         """When a list (off by default; the load benchmark sets it): one entry per update done,
         (epoch seconds, ``"table"``, ``"lobby"``, ``"ping"`` or ``"hand"``, how many seconds
@@ -58,6 +59,15 @@ class Updates:
         else:
             gap = UPDATE_SPACING if spacing is None else spacing
             self._running[key] = self.spawn(self._run(key, show, settle, gap))
+
+    def drawing(self, key: Key) -> None:
+        """Called by the update of ``key`` in flight as it draws its message, when that is later
+        than its start (it waited for its turn: `bot.pacing.ahead`): the changes asked for until
+        now are in it, so no further update is due for them, and the update is behind from the
+        first change it shows."""
+        self._next.pop(key, None)
+        if (asked := self._asked.pop(key, None)) is not None:
+            self._drawn_from.setdefault(key, asked)
 
     async def _run(self, key: Key, show: Show | None, settle: float, spacing: float) -> None:
         loop = asyncio.get_running_loop()
@@ -82,6 +92,8 @@ class Updates:
                     log.warning("update of %s (channel, message) not saved: %s", key, exc)
                 except Exception:
                     log.exception("update of %s (channel, message) failed", key)
+                drawn_from = self._drawn_from.pop(key, None)
+                asked = drawn_from if asked is None else asked
                 if asked is not None and self.behind is not None:
                     kind = key[1] if key[1] in ("table", "lobby", "ping") else "hand"
                     self.behind.append((time.time(), kind, time.monotonic() - asked))
@@ -92,6 +104,7 @@ class Updates:
             self._next.pop(key, None)
             self._settling.pop(key, None)
             self._asked.pop(key, None)
+            self._drawn_from.pop(key, None)
 
     async def take_turn(self) -> None:
         """Wait until no other background job (a message update, an AI move) has started in this

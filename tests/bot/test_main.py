@@ -211,12 +211,12 @@ def test_a_second_bot_on_one_database_is_refused(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize(("environ", "level"), [({}, 2), ({"UNO_DATABASE__SYNCHRONOUS": "normal"}, 1)])
+@pytest.mark.parametrize(("environ", "level"), [({}, 1), ({"UNO_DATABASE__SYNCHRONOUS": "full"}, 2)])
 def test_the_synchronous_setting_reaches_the_connection(
     tmp_path: Path, environ: dict[str, str], level: int
 ) -> None:
-    """``database.synchronous`` is the bot's connection's ``PRAGMA synchronous`` (FULL 2 by
-    default, NORMAL 1)."""
+    """``database.synchronous`` is the bot's connection's ``PRAGMA synchronous`` (NORMAL 1 by
+    default, FULL 2)."""
     storage = open_storage(load_settings(None, environ=environ, require_token=False), tmp_path / "uno.db")
 
     async def pragma() -> int:

@@ -26,7 +26,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
 from bot.render.log import LINES
 from bot.render.table import standings_text
-from bot.tables import Removal, Seat, Table
+from bot.tables import Removal, Seat, Table, TableState
 
 EN = translator("en")
 
@@ -780,7 +780,7 @@ def _dos_dealt(hand: list[str], row: list[str]) -> Table:
         draw_pile=[DosCard.parse("green 1")] * 5,
         turn="1",
     )
-    table.state = "playing"
+    table.state = TableState.PLAYING
     return table
 
 
@@ -834,3 +834,48 @@ def test_a_dos_hand_of_forty_cards_fits_with_emojis() -> None:
     _check_view(shown)
     log = _fields(shown)["Last moves"].splitlines()
     assert len(log) <= 20 and "<:dos_" not in log[0] and "<:dos_" in log[-1]  # the oldest as text
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip"])
+def test_a_watching_hand_shows_only_what_changes_for_its_owner(variant: str) -> None:
+    """A player who can only watch sees their cards and "Not your turn": no top card, whose turn
+    it is or the color, and no component carrying the table's version, so through whole rounds
+    the same cards on the same side draw the same message whatever the others played, and their
+    turn brings the table back (their hand is redrawn only when it changes)."""
+    options = Options(house_rules=frozenset({HouseRule.SEVEN_O}))
+    for seed in range(3):
+        table = _table(variant, 4, options, seed)
+        game = table.game
+        assert game is not None
+        seen: dict[tuple[str, Side, tuple[Card, ...]], list[dict[str, Any]]] = {}
+        watched = acted = 0
+
+        def check(g: Game, table: Table = table, seen: dict[Any, Any] = seen) -> None:
+            nonlocal watched, acted
+            for p in g.seated:
+                view = render.hand(table, p, EN)
+                text = _text(view)
+                if not render.watching(table, p):
+                    acted += p == g.pending.player and not g.round_over
+                    assert "Not your turn" not in text
+                    continue
+                watched += 1
+                assert "Not your turn" in text and "Top card" not in text and "Waiting for" not in text
+                assert all(c["custom_id"].split(":")[3] == "0" for c in _parts(view) if "custom_id" in c)
+                components = view.to_components()
+                assert (
+                    seen.setdefault((p, g.side, tuple(sorted(g.hands[p], key=str))), components) == components
+                )
+
+        ai.play_round(game, {}, random.Random(seed), after_step=check)
+        assert watched > acted > 0  # both were drawn, many times
+
+
+def test_a_watching_dos_hand_shows_its_cards_without_the_center_row() -> None:
+    """A DOS player who can only watch sees their cards and "Not your turn", not the Center Row
+    or whose turn it is; the player to act sees both."""
+    table = _dos_dealt(["red 3", "blue 4"], ["blue 7", "red 5"])
+    assert render.watching(table, "2") and not render.watching(table, "1")
+    watching, acting = _text(render.hand(table, "2", EN)), _text(render.hand(table, "1", EN))
+    assert "Not your turn" in watching and "Center Row" not in watching and "yellow 6" in watching
+    assert "Not your turn" not in acting and "Center Row" in acting and "blue 7" in acting

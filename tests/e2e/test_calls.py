@@ -3,8 +3,9 @@ discord.py: a move in a hand costs its player one call (the interaction's own re
 hand redrawn), or two when the save is slower than `ANSWER_DEADLINE` (and a move whose answer
 Discord refuses still goes on); the table message is
 edited at most once per `TABLE_SPACING` and ends on the latest state within it, the computer
-seats' quick moves go in the edit of the move before them, a player who plays on is not pinged,
-and a watching player's hand waits for their turn."""
+seats' quick moves go in the edit of the move before them, a player who plays on is not pinged
+(nor one who thinks for less than the default 10 s), and a watching player's hand, which shows
+their cards and not the table, is redrawn only when their cards change or their turn comes."""
 
 from __future__ import annotations
 
@@ -18,16 +19,19 @@ from typing import Any
 import pytest
 
 from bot.engine.game import Game
+from bot.engine.options import HouseRule, Options
 from bot.localdiscord.limits import TOKEN_SECONDS
-from bot.localdiscord.records import InteractionRecord, RequestRecord
+from bot.localdiscord.records import InteractionRecord, Message, RequestRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
 from bot.service.dispatch import ANSWER_BY_AGE, ANSWER_DEADLINE
 from bot.service.publishing import TABLE_SPACING
+from bot.settings import GameDefaults
 from bot.tables import Table
 from tests.e2e.conftest import USERS, make_bot
 from tests.e2e.helpers import (
     bot_of,
+    choose_label,
     click,
     command,
     drawing_only,
@@ -67,7 +71,7 @@ async def test_a_move_costs_its_player_one_call(uno: LocalDiscord) -> None:
     assert str(game.pending.player) == str(uno.user("bob").id)
     assert answer.type == 7  # the update message itself, not a deferral
     assert answer.message is not None and answer.message.id == message.id
-    assert "yellow 3" in answer.message.text and "Waiting for **bob**" in answer.message.text
+    assert "yellow 3" in answer.message.text and "Not your turn" in answer.message.text
     await bot_of(uno).service.updates.done((ch.id, str(alice.id)))
     assert _answer_calls(uno, run) == [f"POST /interactions/{run.id}/{run.token}/callback"]
 
@@ -130,7 +134,7 @@ async def test_a_slow_save_is_acknowledged_in_time_and_answered_after(
     assert run.acknowledged_at - run.delivered_at < ANSWER_DEADLINE + SLACK
     assert saved and run.answered_at >= saved[0]  # the move shown only once saved
     assert answer.message is not None and answer.message.id == message.id
-    assert "yellow 3" in answer.message.text and "Waiting for **bob**" in answer.message.text
+    assert "yellow 3" in answer.message.text and "Not your turn" in answer.message.text
     assert str(game.pending.player) == str(uno.user("bob").id)
     calls = _answer_calls(uno, run)
     assert calls[0] == f"POST /interactions/{run.id}/{run.token}/callback"
@@ -166,7 +170,7 @@ async def test_a_click_that_comes_late_is_acknowledged_at_once(
     assert answer.type == 6
     assert run.acknowledged_at is not None and run.answered_at is not None
     assert run.answered_at - run.acknowledged_at >= ANSWER_DEADLINE / 2 - 0.05  # not after the save
-    assert answer.message is not None and "Waiting for **bob**" in answer.message.text
+    assert answer.message is not None and "Not your turn" in answer.message.text
 
 
 async def _draws(uno: LocalDiscord, game: Game, moves: int) -> list[float]:
@@ -204,6 +208,23 @@ async def test_quick_moves_edit_the_table_once_per_window_ending_on_the_latest(u
     assert all(gap > TABLE_SPACING - 0.1 for gap in gaps), gaps  # at most one edit per window
     assert edits[-1].at - answered[-1] < TABLE_SPACING + SLACK  # the last move shown within it
     assert latest in table_message(uno, ch).text
+
+
+async def test_the_table_message_is_not_edited_to_what_it_shows(uno: LocalDiscord) -> None:
+    """An update of the table message asked for when it shows the table as it is already (as
+    when the update of an earlier change drew this one too) makes no call; a move does."""
+    ch, alice = uno.channel("uno"), uno.user("alice")
+    await drawing_only(uno)
+    table, updates, publisher = table_of(uno, ch), bot_of(uno).service.updates, bot_of(uno).service.publisher
+    publisher.publish(table)  # the rigged deal shown
+    await updates.done((ch.id, TABLE))
+    start = uno.stand_in.clock.now()
+    publisher.publish(table)
+    await updates.done((ch.id, TABLE))
+    assert not _edits(uno, table, start)
+    await click(uno, alice, await hand(uno, alice, ch), "Draw")
+    await uno.stand_in.wait_until(lambda: waiting_for(table_message(uno, ch)) == "bob")
+    assert len(_edits(uno, table, start)) == 1
 
 
 async def test_computer_moves_go_in_the_edit_of_the_move_before_them(tmp_path: Path) -> None:
@@ -295,3 +316,92 @@ async def test_a_watching_hand_waits_for_its_turn(tmp_path: Path) -> None:
         await bot_of(env).service.updates.done((ch.id, str(alice.id)))
         assert shown.revision == revision + 1  # only her turn redrew it
         assert bot_of(env).service.hands.open[(ch.id, str(alice.id))].version == table.version
+
+
+async def test_the_default_ping_waits_ten_seconds(tmp_path: Path) -> None:
+    """With the default ``ping_after_seconds`` (10 s: a player thinking for a few seconds is not
+    away), a human whose turn begins is not pinged at once: their ping is due 10 s after the
+    table last changed."""
+    default = GameDefaults.model_fields["ping_after_seconds"].default
+    assert default == 10
+    env = LocalDiscord(
+        lambda s: make_bot(s, tmp_path / "uno.db", ping_after_seconds=default), users=USERS, channels=("uno",)
+    )
+    async with env:
+        ch, alice, bob = env.channel("uno"), env.user("alice"), env.user("bob")
+        game = await drawing_only(env)
+        publisher = bot_of(env).service.publisher
+        await click(env, alice, await hand(env, alice, ch), "Draw")  # bob's turn begins
+        assert str(game.pending.player) == str(bob.id)
+        timer = await env.stand_in.wait_until(lambda: publisher._ping_timers.get(ch.id))
+        assert default - 1 < timer.when() - asyncio.get_running_loop().time() <= default
+        assert not [m for m in env.stand_in.messages(ch) if "it's your move" in m.text]
+
+
+async def _alice_watches(env: LocalDiscord, **deal: Any) -> tuple[Table, Message]:
+    """alice, bob and carol at #uno, the game rigged with ``deal`` (carol deals, alice acts
+    first); alice draws from her open hand, which her answer shows watching (bob's turn): her
+    cards and "Not your turn", not the table. Returns the table and alice's hand message."""
+    ch, alice = env.channel("uno"), env.user("alice")
+    await open_table(env, ch, alice, [env.user("bob"), env.user("carol")], variant=deal["variant"])
+    rig(env, ch, dealer="carol", **deal)
+    mine = await command(env, alice, ch, "uno hand")
+    assert mine is not None
+    shown = await click(env, alice, mine, "Draw")
+    assert shown is not None and "Not your turn" in shown.text and "Top card" not in shown.text
+    return table_of(env, ch), shown
+
+
+async def test_a_watching_hand_is_not_edited_while_others_play(uno: LocalDiscord) -> None:
+    """While bob and carol draw in turn, alice's open hand costs no call, even once their moves
+    have settled (it shows her cards, which they did not change); her turn redraws it at once."""
+    ch, alice, bob, carol = (uno.channel("uno"), *(uno.user(n) for n in USERS))
+    table, shown = await _alice_watches(
+        uno, variant="classic",
+        hands={"alice": ["blue 1", "blue 2"], "bob": ["green 1", "green 2"], "carol": ["green 3", "green 4"]},
+        discard=["red 7"], draw=["yellow 3", "yellow 4", "yellow 5", "yellow 6"],
+    )  # fmt: skip
+    revision, updates = shown.revision, bot_of(uno).service.updates
+    await click(uno, bob, await hand(uno, bob, ch), "Draw")  # carol's turn
+    await updates.drain()  # alice's hand looked at now, not `HAND_SETTLE_SECONDS` later
+    assert shown.revision == revision
+    assert bot_of(uno).service.hands.open[(ch.id, str(alice.id))].version == table.version
+    await click(uno, carol, await hand(uno, carol, ch), "Draw")  # alice's turn
+    await uno.stand_in.wait_until(lambda: shown.revision > revision)
+    await updates.done((ch.id, str(alice.id)))
+    assert shown.revision == revision + 1 and "🟢 Your move" in shown.text and "Top card" in shown.text
+
+
+@pytest.mark.parametrize("change", ["seven-o swap", "flip"])
+async def test_a_watching_hand_is_redrawn_when_its_cards_change(uno: LocalDiscord, change: str) -> None:
+    """While alice watches, bob's play changes her cards (Seven-O: he swaps hands with her,
+    docs/rules.md §4.3) or the faces they show (a Flip, §7.1: her hand lists the dark faces now):
+    her hand is redrawn once, still saying it is not her turn."""
+    ch, bob = uno.channel("uno"), uno.user("bob")
+    if change == "flip":
+        table, shown = await _alice_watches(
+            uno, variant="flip",
+            hands={"alice": ["blue 1 / teal 3", "blue 2 / teal 4"],
+                   "bob": ["red flip / pink skip everyone", "green 6 / teal 5", "green 8 / orange 1"],
+                   "carol": ["green 3 / pink 6", "green 4 / pink 7"]},
+            discard=["blue 3 / teal 1", "red 5 / orange 2"], draw=["yellow 3 / pink 2", "yellow 4 / orange 3"],
+        )  # fmt: skip
+        await click(uno, bob, await hand(uno, bob, ch), "🟥 red flip")
+        now = "(back: 🟦 blue 1)"  # the dark face first, the light one its back
+    else:
+        table, shown = await _alice_watches(
+            uno, variant="classic", options=Options(house_rules=frozenset({HouseRule.SEVEN_O})),
+            hands={"alice": ["blue 1", "blue 2"], "bob": ["red 7", "green 1", "green 2"],
+                   "carol": ["green 3", "green 4"]},
+            discard=["red 5"], draw=["yellow 3", "yellow 4", "yellow 5"],
+        )  # fmt: skip
+        picking = await click(uno, bob, await hand(uno, bob, ch), "🟥 red 7")
+        assert picking is not None
+        await choose_label(uno, bob, picking, "alice")
+        now = "🟩 green 1"  # bob's cards, hers now
+    revision, game = shown.revision, table.game
+    assert game is not None
+    await uno.stand_in.wait_until(lambda: game.pending.player == table.seats[2].id)  # carol's turn
+    await bot_of(uno).service.updates.drain()
+    assert shown.revision == revision + 1
+    assert now in shown.text and "Not your turn" in shown.text

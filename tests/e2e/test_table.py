@@ -211,8 +211,8 @@ async def test_hands_stay_private(uno: LocalDiscord) -> None:
 
 
 async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An open hand is redrawn as the game changes: at once when its owner is to act, else once
-    after the changes settle (several turns of others make one edit)."""
+    """An open hand is redrawn as the game changes for its owner: at once when they are to act;
+    while they only watch, not for the others' turns, which leave their cards alone."""
     monkeypatch.setattr(open_hands, "HAND_SETTLE_SECONDS", 0.5)
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
@@ -232,12 +232,15 @@ async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest
     await uno.stand_in.wait_until(lambda: "Your move" in mine.text, timeout=0.4)  # before settling
     assert mine.revision == shown + 1  # one edit for the three turns in between
     assert game.pending.player == table.seats[0].id and "🟥 red 3" in labels(mine)
-    # bob watches the AI seats' turns: his hand catches up once, after they settle.
+    # bob's hand, watching since his move (the AI seats' turns left his cards alone), is redrawn
+    # when his turn comes.
     theirs = next(m for m in uno.stand_in.visible_messages(bob, ch) if m.ephemeral)
     before = theirs.revision
+    assert "Not your turn" in theirs.text
     await click(uno, alice, mine, "Draw")
     await uno.stand_in.wait_until(lambda: theirs.revision > before, timeout=5)
-    assert theirs.revision == before + 1 and f"{len(game.hands[table.seats[1].id])} cards" in theirs.text
+    assert theirs.revision == before + 1 and "Your move" in theirs.text
+    assert f"{len(game.hands[table.seats[1].id])} cards" in theirs.text
 
 
 async def test_stale_and_out_of_turn_clicks_are_refused(

@@ -1204,6 +1204,36 @@ def test_revealed_hands_are_kept_for_their_viewer_only() -> None:
     assert game.revealed == {"ana": {"ben": ["red 6", "blue 8"], "cy": ["green 8"]}}
 
 
+def test_revealed_hands_lose_the_cards_played_since() -> None:
+    """A shown card its holder plays leaves what the viewer knows; a card drawn since and played
+    takes nothing away (the shown one is still held)."""
+    game = deal(
+        {"ana": ["special agent mater", "red 2"], "ben": ["green 6", "blue 8"], "cy": ["green 3", "green 9"]},
+        variant="cars2",
+        draw=["green 6"],
+    )
+    game.play("ana", "special agent mater", color="green")
+    game.play("ben", "green 6")
+    assert game.revealed == {"ana": {"ben": ["blue 8"], "cy": ["green 3", "green 9"]}}
+    game.draw("cy")
+    game.play_drawn("cy")
+    assert game.hands["cy"] == cards(["green 3", "green 9"])
+    assert game.revealed == {"ana": {"ben": ["blue 8"], "cy": ["green 3", "green 9"]}}
+
+
+def test_revealed_hands_follow_a_swap() -> None:
+    """Seven-O: what a viewer saw of a hand goes with it; its new holder needs no note of it."""
+    game = deal(
+        {"ana": ["red 2", "red 3"], "ben": ["red 7", "blue 8"], "cy": ["green 8", "red 1"]},
+        options={"house_rules": ["seven-o"]},
+    )
+    game.revealed = {"ana": {"ben": ["red 7", "blue 8"]}, "cy": {"ben": ["red 7", "blue 8"]}}
+    game.play("ana", "red 2")
+    game.play("ben", "red 7", target="cy")
+    assert game.hands["cy"] == cards(["blue 8"])
+    assert game.revealed == {"ana": {"cy": ["blue 8"]}, "cy": {}}
+
+
 # --------------------------------------------------------------------------- options and seats
 
 

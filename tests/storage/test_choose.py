@@ -24,9 +24,10 @@ def test_sqlite_by_default_and_by_path() -> None:
     """No URL: the SQLite file of ``database.path`` (uno.db unless set), with ``synchronous``."""
     default = chosen({})
     assert isinstance(default, SqliteStorage) and default.path == Path("uno.db")
-    custom = chosen({"UNO_DATABASE__PATH": "data/games.db", "UNO_DATABASE__SYNCHRONOUS": "normal"})
+    assert default._connection.synchronous == "normal"
+    custom = chosen({"UNO_DATABASE__PATH": "data/games.db", "UNO_DATABASE__SYNCHRONOUS": "full"})
     assert isinstance(custom, SqliteStorage) and custom.path == Path("data/games.db")
-    assert custom._connection.synchronous == "normal"
+    assert custom._connection.synchronous == "full"
 
 
 @pytest.mark.parametrize(

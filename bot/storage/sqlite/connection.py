@@ -70,8 +70,11 @@ CLOSED = "closed cleanly:"  # the lock file's third line after a clean close: in
 
 Synchronous = Literal["normal", "full"]
 """SQLite's ``PRAGMA synchronous`` in WAL mode: ``normal`` syncs at checkpoints only (a commit
-survives a crash of the bot, not of the machine), ``full`` syncs the WAL at every commit."""
-DEFAULT_SYNCHRONOUS: Synchronous = "full"
+survives a crash of the bot; a crash of the machine may lose what was committed since the last
+checkpoint, about a second with the background checkpoints), ``full`` syncs the WAL at every
+commit. The default is ``normal``: a move is answered once saved, and FULL's sync was most of
+that answer's tail (docs/performance.md, "Durability")."""
+DEFAULT_SYNCHRONOUS: Synchronous = "normal"
 
 
 class Connection:

@@ -52,12 +52,15 @@ def test_the_player_to_act_is_pinged_once_a_turn() -> None:
 
 
 def test_a_new_table_message_is_posted_and_its_id_saved() -> None:
-    """A table without its message gets one posted, whose id is saved; later updates edit it."""
+    """A table without its message gets one posted, whose id is saved; later updates edit it,
+    unless it shows the table as it is already."""
     storage, table = MemoryStorage(), game(BEN)
     svc, client, _ = service(storage, table)
 
     async def body() -> None:
-        for _ in range(2):
+        for change in ("", "", "🔔 a line for the log"):
+            if change:
+                table.log.append(change)
             svc.publisher.publish(table)
             await svc.updates.drain()
 

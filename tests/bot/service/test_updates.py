@@ -49,6 +49,33 @@ def test_updates_asked_in_flight_collapse_into_the_latest() -> None:
     assert shown == ["first", "latest"]
 
 
+def test_an_update_that_draws_after_a_wait_covers_what_was_asked_meanwhile() -> None:
+    """An update that waits for its turn before drawing (`Updates.drawing`) shows the changes
+    asked while it waited: no further update runs for them, and it is behind from its first."""
+    shown: list[str] = []
+    state = {"now": "first"}
+
+    async def body() -> list[tuple[float, str, float]]:
+        updates, turn = Updates(), asyncio.Event()
+        updates.behind = []
+
+        async def show() -> None:
+            await turn.wait()  # its turn of the pace
+            updates.drawing(A)
+            shown.append(state["now"])
+
+        updates.ask(A, show)
+        await asyncio.sleep(0.005)  # in flight, waiting for its turn
+        state["now"] = "second"
+        updates.ask(A, show)
+        turn.set()
+        await updates.done(A)
+        return updates.behind
+
+    behind = run(body)
+    assert shown == ["second"] and [kind for _, kind, _ in behind] == ["table"]
+
+
 def test_updates_of_different_keys_run_independently() -> None:
     """An update in flight holds back the next of its key only: another key's runs meanwhile."""
     shown: list[str] = []
