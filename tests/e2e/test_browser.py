@@ -583,10 +583,16 @@ async def test_a_game_in_its_thread_and_its_rematch(
         await page.goto(stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
         line = page.locator("#line")
-        for typed in ("/uno settings threads:True", "/uno new scoring:single-round"):
+        # Each command once answered: /uno new reads the channel's settings as saved by then
+        # (typed at once, it could reach the bot before the settings were saved).
+        for typed, answer in (
+            ("/uno settings threads:True", page.locator("#side .msg", has_text="A thread per game: on")),
+            ("/uno new scoring:single-round", page.locator("#messages .msg .thread")),
+        ):
             await line.fill(typed)
             await line.press("Enter")
             await expect(line).to_have_value("", timeout=WAIT_MS)
+            await expect(answer).to_have_count(1, timeout=WAIT_MS)
         link = page.locator("#messages .msg .thread")
         await expect(link).to_contain_text("UNO · alice's game", timeout=WAIT_MS)
         await bottom(page)
