@@ -167,6 +167,10 @@ class Publisher:
             await self._abandon(
                 table, N_("I lost permission to post in this channel, so the game has ended.")
             )
+        finally:
+            if table.state is TableState.OVER:  # its last edit: nothing left to compare it with
+                self._shown.pop(table.channel_id, None)
+                self._shown_turn.pop(table.channel_id, None)
 
     async def _abandon(self, table: Table, why: str) -> None:
         """End the game, which can't go on in its channel, and say ``why`` there (English, said

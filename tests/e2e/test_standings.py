@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Message
 from bot.localdiscord.testing import LocalDiscord
-from tests.e2e.helpers import click, hand, labels, open_table, rig
+from tests.e2e.helpers import bot_of, click, hand, labels, open_table, rig
 
 
 async def _won_by_alice(uno: LocalDiscord, language: str | None, won: str) -> Message:
@@ -38,6 +38,16 @@ async def test_the_standings_are_a_components_v2_message_with_scores_and_rematch
     assert "🥇 **alice** — 57 points\n🥈 **bob** — 0 points" in text
     assert "UNO · 1 round" in text
     assert labels(standings) == ["Rematch"]
+
+
+async def test_a_finished_table_leaves_nothing_in_the_publisher(uno: LocalDiscord) -> None:
+    """Once the finished table's message shows its end, the publisher forgets what that
+    message showed (kept per channel for the life of the process otherwise)."""
+    await _won_by_alice(uno, None, "won!")
+    ch = uno.channel("uno")
+    publisher = bot_of(uno).service.publisher
+    await uno.stand_in.wait_until(lambda: ch.id not in publisher._shown, 10)
+    assert ch.id not in publisher._shown_turn
 
 
 async def test_the_standings_in_french(uno: LocalDiscord) -> None:
