@@ -276,9 +276,9 @@ def dispatch_lean(client: discord.Client) -> None:
         match: re.Match[str],
     ) -> None:
         message = interaction.message
-        clicked = _clicked(message.components, component_type, custom_id) if message is not None else None
-        if clicked is None:
+        if message is None or not message.components:  # not in its message: dropped, as discord.py does
             return
+        clicked = message.components[0]  # the only one the message kept (`_keep_clicked`)
         base_item = discord.ui.view._component_to_item(clicked)
         try:
             item = await factory.from_custom_id(interaction, base_item, match)
@@ -322,21 +322,6 @@ def _keep_clicked(data: dict[str, Any]) -> None:
         if accessory is not None:
             stack.append(accessory)
     message["components"] = kept
-
-
-def _clicked(components: list[Any], component_type: int, custom_id: str) -> Any:
-    """The component of type ``component_type`` and ``custom_id`` among ``components`` and
-    their children (rows', containers', sections' and their accessories), or None."""
-    stack = list(components)
-    while stack:
-        component = stack.pop()
-        if component.type.value == component_type and getattr(component, "custom_id", None) == custom_id:
-            return component
-        stack.extend(getattr(component, "children", None) or ())
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            stack.append(accessory)
-    return None
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

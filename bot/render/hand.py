@@ -29,6 +29,7 @@ from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
     EMOJI,
+    NEUTRAL,
     RANK_NAMES,
     TEXT_ONLY,
     WATCHING,
@@ -51,7 +52,6 @@ from bot.render.words import (
 from bot.tables import Reveal, Table, TableState
 
 SELECT_PAGE = 25
-NEUTRAL = 0x2B2D31  # the accent of a hand while no color is named, or while its owner watches
 TARGET_PROMPTS = {
     Rank.SEVEN: N_("pick the player to swap hands with (Seven-O)"),
     Rank.HOWLER: N_("pick the player whose hand the Howler shows to the table"),

@@ -16,6 +16,7 @@ from bot.render.layout import MAX_TEXT, block, heading, message, panel, picture,
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
+    NEUTRAL,
     PENDING_TEXT,
     RANK_NAMES,
     TEXT_ONLY,
@@ -181,7 +182,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
             lines.append(tr._("Draw pile shows: {card}").format(card=shows))
     lines.append(tr._("Direction: ⟳ left") if game.direction == 1 else tr._("Direction: ⟲ right"))
     lines.append(pending_text(tbl, game, tr))
-    accent = EMBED_COLOR.get(color, 0x2B2D31) if color else 0x2B2D31
+    accent = EMBED_COLOR.get(color, NEUTRAL) if color else NEUTRAL
     players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
     texts = [block(tr._("Players"), trim(players))]
     texts += [block(name, value) for name, value in inactive_faces(tbl, game, tr, faces)]

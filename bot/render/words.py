@@ -27,6 +27,7 @@ EMBED_COLOR = {
     Color.RED: 0xD72600, Color.YELLOW: 0xECD407, Color.GREEN: 0x379711, Color.BLUE: 0x0956BF,
     Color.PINK: 0xE52C8B, Color.TEAL: 0x0FA3A3, Color.ORANGE: 0xF27A1A, Color.PURPLE: 0x7A3FB0,
 }  # fmt: skip
+NEUTRAL = 0x2B2D31  # the accent while no color is named (and of a watching hand)
 BUTTON_STYLE = {
     Color.RED: discord.ButtonStyle.danger, Color.GREEN: discord.ButtonStyle.success,
     Color.BLUE: discord.ButtonStyle.primary, Color.TEAL: discord.ButtonStyle.primary,
