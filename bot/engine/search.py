@@ -41,7 +41,8 @@ from typing import Any, Protocol, Self, TypeVar, cast
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Face, Side
 from bot.engine.game import Game, Unfollowed
-from bot.engine.options import Options, Scoring
+from bot.engine.options import Scoring
+from bot.engine.scoring import Scored
 
 Policy = Callable[[Game, str, random.Random], Action]
 _T = TypeVar("_T")
@@ -49,21 +50,19 @@ _A = TypeVar("_A")
 _A_contra = TypeVar("_A_contra", contravariant=True)
 
 
-class Searchable(Protocol[_A_contra]):
-    """What :func:`best_action`, :func:`utility` and a playout need of a game: UNO's ``Game``
-    and DOS's ``DosGame`` (bot/engine/dos/search.py), whose actions are ``_A_contra``."""
+class _Decision(Protocol):
+    @property
+    def player(self) -> str | None: ...
 
-    options: Options
+
+class Searchable(Scored, Protocol[_A_contra]):
+    """What :func:`best_action`, :func:`playout` and :func:`utility` need of a game: UNO's
+    ``Game`` and DOS's ``DosGame`` (bot/engine/dos/search.py), whose actions are ``_A_contra``."""
+
     round_over: bool
-    round_winner: str | None
-    round_points: int
 
     @property
-    def seated(self) -> list[str]: ...
-
-    def team_of(self, player: str) -> str: ...
-
-    def hand_value(self, player: str) -> int: ...
+    def pending(self) -> _Decision: ...
 
     def copy(self, *, journal: bool = ..., rng: random.Random | None = ...) -> Self: ...
 
@@ -252,15 +251,24 @@ def utility(game: Searchable[Any], player: str) -> float:
     return float(win)
 
 
-def playout(game: Game, player: str, policy: Policy, rng: random.Random) -> float:
+def playout(
+    game: _G,
+    player: str,
+    policy: Callable[[_G, str, random.Random], _A],
+    rng: random.Random,
+    after: Callable[[_G], None] | None = None,
+) -> float:
     """Play ``game`` (changed in place) to the round's end with ``policy`` in every seat, through
-    ``Game.apply_listed``; the :func:`utility` for ``player``."""
+    ``apply_listed``, calling ``after`` with the game after each step (DOS's catches); the
+    :func:`utility` for ``player``."""
     steps = 0
     while not game.round_over and steps < MAX_PLAYOUT_STEPS:
         actor = game.pending.player
         assert actor is not None
         game.apply_listed(actor, policy(game, actor, rng))
         steps += 1
+        if after is not None:
+            after(game)
     return utility(game, player)
 
 
@@ -316,9 +324,7 @@ def best_action(
         return candidates[0]
     # UNO's by default, looked up now (a test counts playouts by replacing ``playout``).
     deal = sample or cast(Callable[[_G, str, random.Random], _G], determinize)
-    finish = play_out or cast(
-        Callable[[_G, str, Callable[[_G, str, random.Random], _A], random.Random], float], playout
-    )
+    finish = play_out or playout
     n = len(candidates)
     rounds = max(1, math.ceil(math.log2(n)))
     alive = list(range(n))

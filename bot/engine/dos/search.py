@@ -12,13 +12,11 @@ pile's order, the deck's order (a dealt game's deck lists its hands first), the 
 game's generator.
 
 >>> import random
->>> from bot.engine.dos.game import DosGame
->>> game = DosGame(["ai", "b", "c"], seed=4)
+>>> game = DosGame(["ana", "ben"], seed=4)
 >>> _ = game.start_round()
->>> me = game.pending.player
->>> world = determinize(game, me, random.Random(1))
->>> world.hands[me] == game.hands[me], [len(world.hands[p]) for p in game.players]
-(True, [7, 7, 7])
+>>> world = determinize(game, "ana", random.Random(1))
+>>> (world.hands["ana"], world.row) == (game.hands["ana"], game.row), len(world.hands["ben"])
+(True, 7)
 """
 
 from __future__ import annotations
@@ -27,10 +25,10 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from bot.engine import search
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
-from bot.engine.search import MAX_PLAYOUT_STEPS, utility
 
 DosPolicy = Callable[[DosGame, str, random.Random], DosAction]
 
@@ -74,17 +72,14 @@ def _name(card: DosCard) -> str:
 
 
 def playout(game: DosGame, player: str, policy: DosPolicy, rng: random.Random) -> float:
-    """Play ``game`` (changed in place) to the round's end with ``policy`` in every seat, through
-    ``DosGame.apply_listed``, every seat making each catch it can after each step as
+    """The search's playout (``search.playout``: ``policy`` in every seat to the round's end,
+    ``game`` changed in place) with every seat making each catch it can after each step, as
     ``ai.play_round`` has them (docs/rules.md §14.8); the search's ``utility`` for ``player``."""
-    steps = 0
-    while not game.round_over and steps < MAX_PLAYOUT_STEPS:
-        actor = game.pending.player
-        assert actor is not None
-        game.apply_listed(actor, policy(game, actor, rng))
-        steps += 1
-        if game.catchable:  # rare: the normal AI calls DOS before coming down to two
-            for watcher in game.seated:
-                for target in game.catch_targets(watcher):
-                    game.apply_listed(watcher, DosAction(DosActionKind.CATCH, target=target))
-    return utility(game, player)
+    return search.playout(game, player, policy, rng, _catch_all)
+
+
+def _catch_all(game: DosGame) -> None:
+    if game.catchable:  # rare: the normal AI calls DOS before coming down to two
+        for watcher in game.seated:
+            for target in game.catch_targets(watcher):
+                game.apply_listed(watcher, DosAction(DosActionKind.CATCH, target=target))
