@@ -21,8 +21,7 @@ PLAYOUTS = 40
 
 
 def position(players: int, seed: int, steps: int) -> DosGame:
-    """A round of ``players`` after ``steps`` normal decisions (and their catches; fewer if it
-    ends)."""
+    """A round of ``players`` after ``steps`` normal decisions (fewer if it ends)."""
     game = DosGame([f"p{i}" for i in range(players)], seed=seed)
     game.start_round()
     rng = random.Random(seed)
