@@ -224,30 +224,74 @@ class Dispatch:
         refusal gets one, private.
 
         A move in the hand saved within `ANSWER_DEADLINE` seconds is answered by the
-        interaction's own response, the hand redrawn (one call: Discord's "update message");
-        otherwise, and for a press on the table message or a move whose round's summary or
-        standings must be said first, the interaction is acknowledged by a deferred update and
-        answered by an edit once the move is saved (two calls). Either way the answer comes
-        after the save, never under the table's lock, and within Discord's 3 seconds however
-        slow the lock or the database are (docs/performance-load.md).
+        interaction's own response, the hand redrawn (one call: Discord's "update message"),
+        sent by the move's own task as soon as it is saved (no wait for this coroutine to be
+        woken: a busy event loop would add its queue to every answer). Otherwise, and for a
+        press on the table message or a move whose round's summary or standings must be said
+        first, the interaction is acknowledged by a deferred update and answered by an edit once
+        the move is saved (two calls). Either way the answer comes after the save, never under
+        the table's lock, and within Discord's 3 seconds however slow the lock or the database
+        are (docs/performance-load.md). A move goes on to its end (saved, said, followed) even
+        when this coroutine is cancelled or its acknowledgement fails.
 
         Raises:
             StaleAction: ``version`` (the clicked hand's) is not the table's now.
             NotInGame: no game, or the player isn't in it.
             UnoError: the engine refused the action (nothing changed).
             NotSaved: the move could not be saved, so it was not made.
+            discord.HTTPException: Discord refused the acknowledgement or the answer.
         """
-        player = str(interaction.user.id)
-        move = asyncio.get_running_loop().create_task(self._move(table.channel_id, version, player, action))
+        answer = _Answer(interaction)
+        move = asyncio.get_running_loop().create_task(
+            self._move_and_answer(answer, table.channel_id, version, action, in_hand=in_hand)
+        )
         try:
             if in_hand and (wait := _answer_wait(interaction)) > 0:
                 await asyncio.wait({move}, timeout=wait)
-            if not in_hand or not move.done() or _has_posts(move):
-                await interaction.response.defer()
-        except BaseException:  # unanswered (too late, or shut down): a saved move still follows
-            self.service.updates.spawn(self._conclude(move, None, player, in_hand=in_hand))
+            if not move.done():
+                await answer.acknowledge()  # nothing when the move answers itself
+            await asyncio.shield(move)  # a cancelled wait must not cancel the move
+        except BaseException:
+            if not move.done():
+                move.add_done_callback(_unanswered)  # it goes on; a refusal has nobody to tell
             raise
-        await self._conclude(move, interaction, player, in_hand=in_hand)
+
+    async def _move_and_answer(
+        self,
+        answer: _Answer,
+        channel_id: int,
+        version: int | None,
+        action: AnyAction | Callable[[AnyGame, str], AnyAction],
+        *,
+        in_hand: bool,
+    ) -> None:
+        """The move (`_move`), then its answer (see `act`): its own response once saved, or
+        its posts and an edit once acknowledged; what follows the change is started either way,
+        even when the answer fails (the move was made).
+
+        Raises:
+            UnoError: as `_move` (nothing is answered).
+            discord.HTTPException: the acknowledgement or the answer failed (posts are said).
+        """
+        player = str(answer.interaction.user.id)
+        change = await self._move(channel_id, version, player, action)
+        table, interaction = change.table, answer.interaction
+        try:
+            if in_hand and not change.posts and answer.claim():
+                await self.service.hands.respond(interaction, table, player)
+                return
+            try:
+                acknowledged = await answer.acknowledge()
+            finally:
+                await self.service.publisher.say(table, change.posts)  # said whatever the answer's fate
+            if not acknowledged:
+                pass
+            elif in_hand:
+                await self.service.hands.respond(interaction, table, player)
+            else:
+                self.service.publisher.answer_in_place(table, interaction)
+        finally:
+            self.service.after(change)
 
     async def _move(
         self,
@@ -271,38 +315,53 @@ class Dispatch:
             change.played(events)
         return change
 
-    async def _conclude(
-        self,
-        move: asyncio.Task[Change],
-        interaction: discord.Interaction[Any] | None,
-        player: str,
-        *,
-        in_hand: bool,
-    ) -> None:
-        """Once the move is saved: say its posts, answer ``interaction`` (None: it could not be
-        acknowledged), and start what follows the change (`TableService.after`), even when the
-        answer fails: the move was made.
+
+class _Answer:
+    """Who answers a move's interaction (see `Dispatch.act`): the move itself, by the
+    interaction's response (:meth:`claim`), or a deferred update first (:meth:`acknowledge`),
+    whichever comes first; never both."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self._claimed = False
+        self._deferral: asyncio.Future[bool] | None = None  # True once deferred; False: it failed
+
+    def claim(self) -> bool:
+        """Take the answer for the interaction's own response; False if a deferral came first."""
+        if self._deferral is not None:
+            return False
+        self._claimed = True
+        return True
+
+    async def acknowledge(self) -> bool:
+        """Acknowledge by a deferred update, unless done or claimed already: True once it is
+        acknowledged (or claimed), False if another caller's deferral failed.
 
         Raises:
-            UnoError: the move was refused or not saved (only with an ``interaction`` to tell).
+            discord.HTTPException: this call's deferral failed.
         """
+        if self._claimed:
+            return True
+        if self._deferral is not None:
+            return await asyncio.shield(self._deferral)
+        self._deferral = deferral = asyncio.get_running_loop().create_future()
         try:
-            change = await move
-        except UnoError:
-            if interaction is None:
-                return  # nobody to tell; nothing changed
+            await self.interaction.response.defer()
+        except BaseException:
+            deferral.set_result(False)
             raise
-        table = change.table
-        try:
-            await self.service.publisher.say(table, change.posts)
-            if interaction is None:
-                pass
-            elif in_hand:
-                await self.service.hands.respond(interaction, table, player)
-            else:
-                self.service.publisher.answer_in_place(table, interaction)
-        finally:
-            self.service.after(change)
+        deferral.set_result(True)
+        return True
+
+
+def _unanswered(move: asyncio.Task[None]) -> None:
+    """A move whose interaction could not be acknowledged: its refusal has nobody to tell, and
+    a failed answer is logged."""
+    if move.cancelled():
+        return
+    exc = move.exception()
+    if exc is not None and not isinstance(exc, UnoError):
+        log.warning("a move's answer failed: %s", exc)
 
 
 def _answer_wait(interaction: discord.Interaction[Any]) -> float:
@@ -311,12 +370,6 @@ def _answer_wait(interaction: discord.Interaction[Any]) -> float:
     takes it past `ANSWER_BY_AGE`."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     return min(ANSWER_DEADLINE, ANSWER_BY_AGE - age)
-
-
-def _has_posts(move: asyncio.Task[Change]) -> bool:
-    """Whether a finished move has something to say in the channel first (a round's summary,
-    the standings), which comes before its answer (`Publisher.say`)."""
-    return not move.cancelled() and move.exception() is None and bool(move.result().posts)
 
 
 def _log_refused(interaction: discord.Interaction[Any], detail: str) -> None:

@@ -21,7 +21,7 @@ import orjson
 from bot.storage import GameRecord, LeaseError, PlayerGame, PlayerStats, Result, StorageError, records
 from bot.storage.common import Db, collector_paused, dumps
 
-__all__ = ["SqlConnection", "SqlStorage"]
+__all__ = ["SqlConnection", "SqlStorage", "upsert_statement"]
 
 TABLES_PER_STATEMENT = 100  # snapshots written by one statement (4 parameters each)
 
@@ -169,8 +169,10 @@ class SqlStorage:
         """Save a table and record ``results``: see :meth:`Storage.save_table
         <bot.storage.Storage.save_table>`.
 
-        Committed when this returns. Saves that arrive while one is being written are written
-        together, in one transaction, by :meth:`_write_tables` (group commit).
+        Committed when this returns. A save with no results, when nothing else is being written,
+        may be written at once by the backend (:meth:`_write_now`); saves that arrive while one
+        is being written are written together, in one transaction, by :meth:`_write_tables`
+        (group commit).
 
         Raises:
             TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
@@ -183,10 +185,12 @@ class SqlStorage:
         _check_id("channel_id", channel_id)
         text = dumps(snapshot)
         self._check_open()
+        row = (channel_id, guild_id, text, time.time())
+        writing = self._table_queue or (self._table_writer is not None and not self._table_writer.done())
+        if not results and not writing and self._write_now(row):  # never ahead of a queued save
+            return
         done = asyncio.get_running_loop().create_future()
-        self._table_queue.append(
-            _QueuedTable((channel_id, guild_id, text, time.time()), tuple(results), done)
-        )
+        self._table_queue.append(_QueuedTable(row, tuple(results), done))
         if self._table_writer is None or self._table_writer.done():
             self._table_writer = asyncio.create_task(self._write_tables())
         await done
@@ -288,16 +292,22 @@ class SqlStorage:
         self._check_open()
         self._leased.difference_update(channel_ids)
 
+    def _write_now(self, row: tuple[int, int, str, float]) -> bool:
+        """Write one table row ``(channel_id, guild_id, snapshot, updated_at)`` at once, without
+        awaiting, if the backend can (SQLite: :meth:`Connection.write_now
+        <bot.storage.sqlite.connection.Connection.write_now>`); False: not written, the caller
+        queues it. Here: never.
+
+        Raises:
+            StorageError: the write failed (nothing written).
+        """
+        return False
+
     async def _save_rows(self, db: Db, rows: Sequence[tuple[int, int, str, float]]) -> dict[int, str]:
         """Write table rows ``(channel_id, guild_id, snapshot, updated_at)``, one per channel, in
         one statement, except those of tables another owner leases: those, with their owner.
         (Here one owner: every row is written.)"""
-        await db.execute_fetchall(
-            f"INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) VALUES {_marks(len(rows))} "
-            "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
-            "snapshot = excluded.snapshot, updated_at = excluded.updated_at",
-            [value for row in rows for value in row],
-        )
+        await db.execute_fetchall(upsert_statement(len(rows)), [value for row in rows for value in row])
         return {}
 
     async def _delete_row(self, db: Db, channel_id: int) -> str | None:
@@ -401,13 +411,18 @@ class SqlStorage:
             return await records.forget_user(db, user_id)
 
 
-def _marks(rows: int) -> str:
-    """The ``VALUES`` of ``rows`` table rows (four marks each).
+def upsert_statement(rows: int) -> str:
+    """The statement writing ``rows`` table rows (four parameters each: see `_save_rows`).
 
-    >>> _marks(2)
-    '(?, ?, ?, ?), (?, ?, ?, ?)'
+    >>> upsert_statement(2)[:102]
+    'INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)'
     """
-    return ", ".join(["(?, ?, ?, ?)"] * rows)
+    return (
+        "INSERT INTO open_tables (channel_id, guild_id, snapshot, updated_at) VALUES "
+        + ", ".join(["(?, ?, ?, ?)"] * rows)
+        + " ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+        "snapshot = excluded.snapshot, updated_at = excluded.updated_at"
+    )
 
 
 def _snapshot(channel_id: int, guild_id: int, text: str) -> dict[str, Any]:

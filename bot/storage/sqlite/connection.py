@@ -32,6 +32,14 @@ that crosses SQLite's threshold, holding up every save behind it for tens of mil
 default a second connection, used for nothing else, runs a ``PASSIVE`` checkpoint every second,
 beside the writer rather than in its way (``checkpoint_seconds=None`` turns that off and leaves
 the checkpoints to SQLite).
+
+A write of one statement may also go straight through (:meth:`Connection.write_now`): on the
+calling thread, the event loop's, through a plain ``sqlite3`` connection of its own, when no call
+holds the connection. With ``synchronous = normal`` and the background checkpoints, a commit
+syncs nothing and copies nothing back: it takes about 0.1 ms, less than the hop to aiosqlite's
+thread and back, which a busy event loop and a busy machine stretch to milliseconds (a move's
+answer waits for its save: docs/performance-load.md). That connection never waits for a lock
+(``busy_timeout`` 0): if SQLite is busy, the caller goes through :meth:`Connection.use`.
 """
 
 from __future__ import annotations
@@ -46,10 +54,10 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -105,6 +113,7 @@ class Connection:
         self.synchronous = synchronous
         self.new_database = new_database
         self.db: aiosqlite.Connection | None = None  # None: not open; callers take it by use()
+        self._direct: sqlite3.Connection | None = None  # write_now's; None: it writes nothing
         self._checkpointer: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._alone: tuple[int, Path | None] | None = None  # the held lock file, and if it made it
@@ -147,6 +156,22 @@ class Connection:
         self._write_lock(made=True)
         if self.checkpoint_seconds is not None:
             self._checkpointer = asyncio.create_task(self._checkpoint_forever(self.checkpoint_seconds))
+            if self.synchronous == "normal":  # a commit that syncs nothing: quick enough for the loop
+                self._direct = self._connect_direct()
+
+    def _connect_direct(self) -> sqlite3.Connection | None:
+        """The connection of :meth:`write_now` (the database is open and migrated); None if it
+        can't be made (every write then goes through :meth:`use`)."""
+        try:
+            direct = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            log.warning("%s: every write goes through the connection's thread: %s", self.path, one_line(exc))
+            return None
+        direct.execute("PRAGMA busy_timeout = 0")
+        direct.execute("PRAGMA synchronous = NORMAL")
+        direct.execute(f"PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES}")
+        direct.execute("PRAGMA foreign_keys = ON")
+        return direct
 
     async def close(self) -> None:
         """Stop the checkpoints, let SQLite update its planner statistics, then close
@@ -158,6 +183,9 @@ class Connection:
         db, self.db = self.db, None
         if db is None:
             return
+        direct, self._direct = self._direct, None
+        if direct is not None:
+            direct.close()
         async with self._lock:
             try:
                 await db.execute_fetchall("PRAGMA optimize")
@@ -202,6 +230,30 @@ class Connection:
                 if isinstance(exc, sqlite3.Error):
                     raise StorageError(f"{self.path}: {one_line(exc)}") from exc
                 raise
+
+    def write_now(self, sql: str, parameters: Sequence[Any]) -> bool:
+        """Run the write statement ``sql`` (autocommitted) at once on this thread, if the
+        connection is free (see the module's docstring).
+
+        Returns:
+            True: written and committed. False: nothing written (no such connection: not open,
+            ``synchronous = full`` or no background checkpoints; a call holds the connection; or
+            SQLite is busy): the caller writes through :meth:`use`.
+
+        Raises:
+            StorageError: the file was deleted or replaced, or SQLite failed (nothing written).
+        """
+        direct = self._direct
+        if direct is None or self._lock.locked():
+            return False
+        self._check_still_there()
+        try:
+            direct.execute(sql, parameters)
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                return False  # held by another connection (the checkpoints'): never wait here
+            raise StorageError(f"{self.path}: {one_line(exc)}") from exc
+        return True
 
     # ------------------------------------------------------------------ checks
 

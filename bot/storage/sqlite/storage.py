@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.storage.common import default_owner
-from bot.storage.sql import SqlStorage
+from bot.storage.sql import SqlStorage, upsert_statement
 from bot.storage.sqlite.connection import DEFAULT_SYNCHRONOUS, Connection, Synchronous
 
 __all__ = ["SqliteStorage"]
@@ -48,6 +48,10 @@ class SqliteStorage(SqlStorage):
         )
         super().__init__(connection, str(self.path), owner or default_owner())
         self._connection: Connection = connection
+
+    def _write_now(self, row: tuple[int, int, str, float]) -> bool:
+        """Write the row at once when the connection is free (`Connection.write_now`)."""
+        return self._connection.write_now(upsert_statement(1), row)
 
     def __repr__(self) -> str:
         return f"SqliteStorage({str(self.path)!r})"

@@ -4,6 +4,7 @@ without changing them, its background checkpoints, and use when it is not open."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import sqlite3
@@ -238,6 +239,89 @@ def test_background_checkpoints(tmp_path: Path) -> None:
 
     empty, full = asyncio.run(main())
     assert full > empty + 50 * 3_000  # the snapshots reached the file before close
+
+
+@pytest.mark.parametrize(("synchronous", "at_once"), [("normal", True), ("full", False)])
+def test_a_save_on_a_free_connection_is_written_at_once(
+    tmp_path: Path, synchronous: Synchronous, at_once: bool
+) -> None:
+    """With ``synchronous = normal`` a table's save, the connection free, is committed without
+    the coroutine ever suspending (no hop to aiosqlite's thread) and is visible to another
+    connection; with ``full`` (a sync per commit) it goes through the connection's thread."""
+    path = tmp_path / "uno.db"
+
+    async def main() -> tuple[bool, int]:
+        s = SqliteStorage(path, synchronous=synchronous)
+        await s.open()
+        try:
+            saving = s.save_table(GUILD, 7, snapshot(7))
+            try:
+                saving.send(None)
+            except StopIteration:
+                done = True
+            else:
+                done = False
+                await asyncio.sleep(0.2)  # let the thread finish what the coroutine started
+                with contextlib.suppress(StopIteration):
+                    saving.send(None)
+            saving.close()
+            with sqlite3.connect(path) as other:
+                rows = other.execute("SELECT count(*) FROM open_tables WHERE channel_id = 7").fetchone()[0]
+            return done, rows
+        finally:
+            await s.close()
+
+    done, rows = asyncio.run(main())
+    assert done is at_once
+    if at_once:
+        assert rows == 1
+
+
+def test_a_save_never_overtakes_a_queued_one(tmp_path: Path) -> None:
+    """A save made while an earlier save of the same table waits for the connection is queued
+    behind it, never written at once ahead of it: the later snapshot is the one kept."""
+    path = tmp_path / "uno.db"
+
+    async def main() -> list[dict[str, Any]]:
+        s = SqliteStorage(path)
+        await s.open()
+        try:
+            async with s._connection.use():  # a call holds the connection
+                first = asyncio.create_task(s.save_table(GUILD, 7, snapshot(7, note="first")))
+                await asyncio.sleep(0)  # queued, its writer waiting for the connection
+            await s.save_table(GUILD, 7, snapshot(7, note="second"))  # the writer has not run yet
+            await first
+            return await s.load_tables()
+        finally:
+            await s.close()
+
+    (table,) = asyncio.run(main())
+    assert table["note"] == "second"
+
+
+def test_a_save_waits_out_another_connections_lock(tmp_path: Path) -> None:
+    """When another connection holds SQLite's write lock, a save is not refused as busy: it goes
+    through the connection's thread, which waits for the lock, and is written once it is free."""
+    path = tmp_path / "uno.db"
+
+    async def main() -> list[dict[str, Any]]:
+        s = SqliteStorage(path)
+        await s.open()
+        other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            saving = asyncio.create_task(s.save_table(GUILD, 7, snapshot(7)))
+            await asyncio.sleep(0.2)
+            assert not saving.done()  # waiting for the lock, not failed
+            other.execute("COMMIT")
+            await saving
+            return await s.load_tables()
+        finally:
+            other.close()
+            await s.close()
+
+    (table,) = asyncio.run(main())
+    assert table["channel_id"] == 1007
 
 
 def test_closed_storage_raises(tmp_path: Path) -> None:
