@@ -18,7 +18,7 @@ from bot.engine.actions import Action, ActionKind
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction, AnyGame, parse_action
-from bot.engine.errors import BadAction, CatchRefused, NotInGame, UnoError
+from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import reply_error
@@ -225,14 +225,13 @@ class Dispatch:
 
         A move in the hand saved within `ANSWER_DEADLINE` seconds is answered by the
         interaction's own response, the hand redrawn (one call: Discord's "update message"),
-        sent by the move's own task as soon as it is saved (no wait for this coroutine to be
-        woken: a busy event loop would add its queue to every answer). Otherwise, and for a
-        press on the table message or a move whose round's summary or standings must be said
-        first, the interaction is acknowledged by a deferred update and answered by an edit once
-        the move is saved (two calls). Either way the answer comes after the save, never under
-        the table's lock, and within Discord's 3 seconds however slow the lock or the database
-        are (docs/performance-load.md). A move goes on to its end (saved, said, followed) even
-        when this coroutine is cancelled or its acknowledgement fails.
+        made in this task as soon as the move is saved (each hop to another task would wait
+        behind everything else a busy event loop has queued). Otherwise, and for a press on the
+        table message or a move whose round's summary or standings must be said first, the
+        interaction is acknowledged by a deferred update (a timer's, past the deadline) and
+        answered by an edit once the move is saved (two calls). Either way the answer comes
+        after the save, never under the table's lock, and within Discord's 3 seconds however
+        slow the lock or the database are (docs/performance-load.md).
 
         Raises:
             StaleAction: ``version`` (the clicked hand's) is not the table's now.
@@ -242,19 +241,25 @@ class Dispatch:
             discord.HTTPException: Discord refused the acknowledgement or the answer.
         """
         answer = _Answer(interaction)
-        move = asyncio.get_running_loop().create_task(
-            self._move_and_answer(answer, table.channel_id, version, action, in_hand=in_hand)
-        )
+        wait = _answer_wait(interaction) if in_hand else 0.0
+        deadline = None
         try:
-            if in_hand and (wait := _answer_wait(interaction)) > 0:
-                await asyncio.wait({move}, timeout=wait)
-            if not move.done():
-                await answer.acknowledge()  # nothing when the move answers itself
-            await asyncio.shield(move)  # a cancelled wait must not cancel the move
+            if wait > 0:  # answered by the move itself, unless it takes longer than this
+                deadline = asyncio.get_running_loop().call_later(wait, self._acknowledge_late, answer)
+            else:
+                await answer.acknowledge()
+            await self._move_and_answer(answer, table.channel_id, version, action, in_hand=in_hand)
         except BaseException:
-            if not move.done():
-                move.add_done_callback(_unanswered)  # it goes on; a refusal has nobody to tell
+            await answer.settled()  # a refusal follows a deferral still on its way
             raise
+        finally:
+            if deadline is not None:
+                deadline.cancel()
+
+    def _acknowledge_late(self, answer: _Answer) -> None:
+        """The move is taking longer than its deadline: acknowledge it now by a deferred update
+        (it is answered by an edit once saved); a failure is logged."""
+        self.service.updates.spawn(answer.defer())
 
     async def _move_and_answer(
         self,
@@ -353,15 +358,19 @@ class _Answer:
         deferral.set_result(True)
         return True
 
+    async def defer(self) -> None:
+        """:meth:`acknowledge`, as a background job.
 
-def _unanswered(move: asyncio.Task[None]) -> None:
-    """A move whose interaction could not be acknowledged: its refusal has nobody to tell, and
-    a failed answer is logged."""
-    if move.cancelled():
-        return
-    exc = move.exception()
-    if exc is not None and not isinstance(exc, UnoError):
-        log.warning("a move's answer failed: %s", exc)
+        Raises:
+            discord.HTTPException: the deferral failed.
+        """
+        await self.acknowledge()
+
+    async def settled(self) -> None:
+        """Wait for a deferral on its way, if any, to succeed or fail (its answer, a refusal,
+        must follow it)."""
+        if self._deferral is not None:
+            await asyncio.shield(self._deferral)
 
 
 def _answer_wait(interaction: discord.Interaction[Any]) -> float:

@@ -30,7 +30,7 @@ from bot.engine.editions import AnyEvent
 from bot.render import seats as render_seats
 from bot.service.acting import NotSaved, Post
 from bot.tables import NoTable, Removal, Table, TableState
-from bot.workers import end_with_parent
+from bot.workers import start_worker
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -154,7 +154,7 @@ class Scheduler:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 workers,
                 multiprocessing.get_context("spawn"),
-                initializer=end_with_parent,
+                initializer=start_worker,
                 initargs=(os.getpid(),),
             )
         else:

@@ -3,6 +3,8 @@ a killed bot would hold a core's worth of memory and pipes for ever."""
 
 from __future__ import annotations
 
+import concurrent.futures
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -10,13 +12,15 @@ import sys
 import time
 from pathlib import Path
 
+from bot.workers import WORKER_NICENESS, start_worker
+
 BOT = """
 import concurrent.futures, multiprocessing, os, time
-from bot.workers import end_with_parent
+from bot.workers import start_worker
 
 if __name__ == "__main__":
     context = multiprocessing.get_context("spawn")
-    pool = concurrent.futures.ProcessPoolExecutor(1, context, initializer=end_with_parent, initargs=(os.getpid(),))
+    pool = concurrent.futures.ProcessPoolExecutor(1, context, initializer=start_worker, initargs=(os.getpid(),))
     print(pool.submit(os.getpid).result(), flush=True)
     time.sleep(120)
 """
@@ -50,3 +54,14 @@ def test_a_search_process_ends_when_the_bot_is_killed(tmp_path: Path) -> None:
         assert not alive(worker), "the search process outlived the bot"
     finally:
         bot.kill()
+
+
+def test_a_search_process_gives_way_to_the_bot() -> None:
+    """A search worker runs `WORKER_NICENESS` below the bot's priority, so the bot's event loop
+    does not wait behind a search for a core."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(
+        1, context, initializer=start_worker, initargs=(os.getpid(),)
+    ) as pool:
+        worker = pool.submit(os.nice, 0).result(timeout=60)
+    assert worker == min(19, os.nice(0) + WORKER_NICENESS)
