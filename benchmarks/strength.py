@@ -19,7 +19,8 @@ JSON line:
 and, for levels that read no clock, the same results as one process): on a machine with N free
 cores, the rounds an interval needs take 1/N of the time.
 
-``--variant dos`` plays DOS (docs/engine-dos.md; its easy level is random legal play).
+``--variant dos`` plays DOS (docs/engine-dos.md; its easy level is random legal play; its hard
+level searches as UNO's, with the same ``--budget-ms`` and ``--playouts``).
 Rounds are scored with the edition's standard scoring (the hard level's search values points too).
 """
 
@@ -134,7 +135,7 @@ def _play(
         levels = {names[(k + turn) % n]: seats[k] for k in range(n)}
         game_seed, rng = seed * 1_000_003 + i // n, random.Random(seed * 7_919 + i)
         if variant == DOS:
-            winner = _dos_round(levels, counted, timings, options, game_seed, rng)
+            winner = _dos_round(levels, counted, timings, options, game_seed, rng, budget, playouts)
         else:
             policies: dict[str, ai.Policy] = {}
             for name, level in levels.items():
@@ -162,11 +163,13 @@ def _dos_round(
     options: Options,
     seed: int,
     rng: random.Random,
+    budget: float | None,
+    playouts: int | None,
 ) -> str | None:
     """One DOS round (docs/engine-dos.md) between the levels; returns its winner."""
     policies: dict[str, dos_ai.DosPolicy] = {}
     for name, level in levels.items():
-        choose = partial(dos_ai.choose, level=level)
+        choose = partial(dos_ai.choose, level=level, budget=budget, playouts=playouts)
         if level == counted:
             policies[name] = _timed(choose, timings)  # type: ignore[arg-type]  # same shape for DOS
         else:

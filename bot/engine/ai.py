@@ -22,7 +22,7 @@ import enum
 import math
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, overload
+from typing import overload
 
 from bot.engine import search
 from bot.engine.actions import Action, ActionKind
@@ -51,7 +51,7 @@ EASY_UNO_CALL = 0.5
 """The chance that the easy AI calls UNO when a call counts (else it plays without calling)."""
 EASY_CATCH = 0.5
 """The chance that the easy AI makes a catch it could make (judged once per game version)."""
-HARD_BUDGET = 0.2
+HARD_BUDGET = search.HARD_BUDGET
 """The hard AI's default search time per decision, in seconds."""
 
 # Points are shed first; among equals, actions hurt the next player more than numbers.
@@ -194,7 +194,7 @@ def choose(
 ) -> Action | DosAction:
     """The computer player's action at ``level`` for ``player``'s pending decision (a UNO call
     first when one counts, which the easy level sometimes forgets); a ``DosGame`` goes to DOS's own
-    player (bot/engine/dos/ai.py; ``budget`` and ``playouts`` unused). Every action returned is
+    player (bot/engine/dos/ai.py, whose hard level searches too). Every action returned is
     listed by ``game.legal_actions(player)``.
 
     Args:
@@ -211,7 +211,7 @@ def choose(
     """
     level = AiLevel(level)
     if isinstance(game, DosGame):  # DOS's own player (docs/engine-dos.md, "The AI")
-        return dos_ai.choose(game, player, rng, level.value)
+        return dos_ai.choose(game, player, rng, level.value, budget=budget, playouts=playouts)
     if level is AiLevel.NORMAL:
         return _normal(game, player, rng)
     if level is AiLevel.EASY:
@@ -320,22 +320,6 @@ def _hard(game: Game, player: str, rng: random.Random, budget: float | None, pla
     return search.best_action(
         game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
     )
-
-
-def hard_move(snapshot: dict[str, Any], player: str, seed: float, budget: float) -> str:
-    """The hard AI's decision for ``player`` in the game saved as ``snapshot`` (``Game.to_dict``),
-    as the action's text (``Action.text``): what a worker process runs for the bot (a snapshot
-    and a text cross processes cheaply).
-
-    Args:
-        seed: the search's random generator seed.
-        budget: seconds of search (wall clock).
-
-    Raises:
-        ValueError: ``player`` has nothing to decide.
-    """
-    game = Game.from_dict(snapshot)
-    return choose(game, player, random.Random(seed), AiLevel.HARD, budget=budget).text()
 
 
 def _candidates(game: Game, player: str, actions: list[Action]) -> list[Action]:

@@ -172,7 +172,8 @@ def choose(
     game: AnyGame, player: str, rng: random.Random, level: ai.AiLevel | str = ai.AiLevel.NORMAL
 ) -> AnyAction:
     """The computer player's action at ``level`` for its pending decision (``ai.choose``, which
-    sends a DOS game to DOS's own player; a hard UNO bot searches here, on this thread).
+    sends a DOS game to DOS's own player; a hard bot searches here, on this thread: the bot
+    searches in a worker instead, :func:`hard_move`).
 
     Raises:
         ValueError: ``player`` has nothing to decide, or an unknown level.
@@ -180,3 +181,19 @@ def choose(
     if isinstance(game, DosGame):
         return ai.choose(game, player, rng, level)
     return ai.choose(game, player, rng, level)
+
+
+def hard_move(snapshot: dict[str, Any], player: str, seed: float, budget: float) -> str:
+    """The hard AI's decision for ``player`` in the game saved as ``snapshot`` (either
+    aggregate's ``to_dict``), as the action's text: what a worker process runs for the bot (a
+    snapshot and a text cross processes cheaply).
+
+    Args:
+        seed: the search's random generator seed.
+        budget: seconds of search (wall clock).
+
+    Raises:
+        ValueError: ``player`` has nothing to decide. BadState: a malformed snapshot.
+    """
+    game = game_from_dict(snapshot)
+    return ai.choose(game, player, random.Random(seed), ai.AiLevel.HARD, budget=budget).text()

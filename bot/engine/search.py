@@ -16,6 +16,9 @@ of playing (``Game.unfollowed``: in most samples their hand then held nothing th
 Never the hidden cards themselves, Flip's secret pairing of faces (``game.deck``, docs/rules.md
 ruling 1) beyond the cards whose both faces were in view, the game's seed or its generator.
 
+DOS's hard player runs the same :func:`best_action` with its own sampler and playout
+(bot/engine/dos/search.py): both games are :class:`Searchable`.
+
 >>> import random
 >>> from bot.engine.game import Game
 >>> game = Game(["ai", "b", "c"], seed=4)
@@ -33,16 +36,43 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, Protocol, Self, TypeVar, cast
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Face, Side
 from bot.engine.game import Game, Unfollowed
 from bot.engine.options import Scoring
+from bot.engine.scoring import Scored
 
 Policy = Callable[[Game, str, random.Random], Action]
 _T = TypeVar("_T")
+_A = TypeVar("_A")
+_A_contra = TypeVar("_A_contra", contravariant=True)
 
+
+class _Decision(Protocol):
+    @property
+    def player(self) -> str | None: ...
+
+
+class Searchable(Scored, Protocol[_A_contra]):
+    """What :func:`best_action`, :func:`playout` and :func:`utility` need of a game: UNO's
+    ``Game`` and DOS's ``DosGame`` (bot/engine/dos/search.py), whose actions are ``_A_contra``."""
+
+    round_over: bool
+
+    @property
+    def pending(self) -> _Decision: ...
+
+    def copy(self, *, journal: bool = ..., rng: random.Random | None = ...) -> Self: ...
+
+    def apply_listed(self, player: str, action: _A_contra) -> None: ...
+
+
+_G = TypeVar("_G", bound=Searchable[Any])
+
+HARD_BUDGET = 0.2
+"""The hard AI's default search time per decision, in seconds (every edition)."""
 POINTS_SCALE = 400
 """Points worth one round win in :func:`utility` (a round's points are typically 50-150)."""
 CONFIDENCE = 1.0
@@ -203,7 +233,7 @@ def _shuffle(rng: random.Random, cards: list[_T]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def utility(game: Game, player: str) -> float:
+def utility(game: Searchable[Any], player: str) -> float:
     """How good a finished (or stopped) round is for ``player``: 1 for a round won by their team,
     0 for a lost one; under scoring with points, plus the points won (standard) or less the
     points kept (running tally), at :data:`POINTS_SCALE` points per win. A round still going
@@ -221,29 +251,40 @@ def utility(game: Game, player: str) -> float:
     return float(win)
 
 
-def playout(game: Game, player: str, policy: Policy, rng: random.Random) -> float:
+def playout(
+    game: _G,
+    player: str,
+    policy: Callable[[_G, str, random.Random], _A],
+    rng: random.Random,
+    after: Callable[[_G], None] | None = None,
+) -> float:
     """Play ``game`` (changed in place) to the round's end with ``policy`` in every seat, through
-    ``Game.apply_listed``; the :func:`utility` for ``player``."""
+    ``apply_listed``, calling ``after`` with the game after each step (DOS's catches); the
+    :func:`utility` for ``player``."""
     steps = 0
     while not game.round_over and steps < MAX_PLAYOUT_STEPS:
         actor = game.pending.player
         assert actor is not None
         game.apply_listed(actor, policy(game, actor, rng))
         steps += 1
+        if after is not None:
+            after(game)
     return utility(game, player)
 
 
 def best_action(
-    game: Game,
+    game: _G,
     player: str,
-    candidates: Sequence[Action],
+    candidates: Sequence[_A],
     rng: random.Random,
-    policy: Policy,
+    policy: Callable[[_G, str, random.Random], _A],
     *,
-    default: Action | None = None,
-    budget: float | None = 0.2,
+    default: _A | None = None,
+    budget: float | None = HARD_BUDGET,
     playouts: int | None = None,
-) -> Action:
+    sample: Callable[[_G, str, random.Random], _G] | None = None,
+    play_out: Callable[[_G, str, Callable[[_G, str, random.Random], _A], random.Random], float] | None = None,
+) -> _A:
     """The candidate with the best mean :func:`utility` over sampled playouts, or ``default``
     unless another candidate is clearly better.
 
@@ -265,6 +306,10 @@ def best_action(
             and the best mean wins.
         budget: seconds of search (wall clock); None: no time limit (``playouts`` must be set).
         playouts: at most this many playouts in all (at least one pass per round is made).
+        sample: deals a sample of the hidden cards (None: :func:`determinize`, UNO's; DOS's is
+            ``bot.engine.dos.search.determinize``).
+        play_out: plays a copy out to the round's end and gives the :func:`utility` (None:
+            :func:`playout`; DOS's is ``bot.engine.dos.search.playout``).
 
     Raises:
         ValueError: no candidates, ``default`` not among them, or neither a budget nor a
@@ -277,6 +322,9 @@ def best_action(
     base = 0 if default is None else candidates.index(default)
     if len(candidates) == 1:
         return candidates[0]
+    # UNO's by default, looked up now (a test counts playouts by replacing ``playout``).
+    deal = sample or cast(Callable[[_G, str, random.Random], _G], determinize)
+    finish = play_out or playout
     n = len(candidates)
     rounds = max(1, math.ceil(math.log2(n)))
     alive = list(range(n))
@@ -287,12 +335,12 @@ def best_action(
         quota = None if playouts is None else max(1, playouts // rounds // len(alive))
         passes = 0
         while True:
-            world = determinize(game, player, rng)
+            world = deal(game, player, rng)
             seed = rng.random()
             for k in alive:
                 copy = world.copy(journal=False, rng=random.Random(seed))
                 copy.apply_listed(player, candidates[k])
-                results[k].append(playout(copy, player, policy, random.Random(seed)))
+                results[k].append(finish(copy, player, policy, random.Random(seed)))
             passes += 1
             if quota is not None and passes >= quota:
                 break

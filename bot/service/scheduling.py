@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from bot import render
 from bot.engine import ai, editions
 from bot.engine.editions import AnyEvent
-from bot.engine.game import Game
 from bot.render import seats as render_seats
 from bot.service.acting import NotSaved, Post
 from bot.tables import NoTable, Removal, Table, TableState
@@ -117,13 +116,13 @@ class Scheduler:
 
     async def _search(self, channel_id: int, version: int) -> str | None:
         """A hard bot's decision at the table as it is at ``version`` (its action's text), searched
-        off the event loop; None when the pending decision is not a hard bot's in a UNO game, the workers
-        already have :data:`SEARCHES_PER_WORKER` searches each, or the search failed (the move is
-        then the normal AI's)."""
+        off the event loop (UNO and DOS alike); None when the pending decision is not a hard bot's,
+        the workers already have :data:`SEARCHES_PER_WORKER` searches each, or the search failed
+        (the move is then the normal AI's)."""
         table = self.service.tables.get(channel_id)
         game = table.game if table is not None else None
-        if table is None or not isinstance(game, Game) or table.version != version or game.round_over:
-            return None  # (the search is UNO's: a hard bot at a DOS table plays DOS's own AI)
+        if table is None or game is None or table.version != version or game.round_over:
+            return None
         seat = table.seat(game.pending.player or "")
         if seat is None or not seat.is_ai or seat.level != ai.AiLevel.HARD:
             return None
@@ -136,7 +135,7 @@ class Scheduler:
         self._searches += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(pool, ai.hard_move, snapshot, seat.id, seed, budget)
+            return await loop.run_in_executor(pool, editions.hard_move, snapshot, seat.id, seed, budget)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a failed search or a broken pool: the bot still moves (normal AI)

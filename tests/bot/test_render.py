@@ -321,6 +321,19 @@ def test_lobby_shows_the_partner_teams_the_game_will_have() -> None:
     assert game is not None and game.team_of("1") == game.team_of("3") != game.team_of("2")
 
 
+def test_a_dos_lobby_offers_every_bot_level_and_names_a_hard_bot() -> None:
+    """A DOS host seats a bot of any level from the lobby's select, as in UNO (docs/rules.md
+    §5.4; DOS's hard bot searches too), and a hard bot shows its level by its name."""
+    table = _lobby(Options(), "dos")
+    offered = [
+        o["value"] for c in _parts(render.lobby(table, EN)) if c.get("custom_id", "").endswith(":bot")
+        for o in c.get("options", ())
+    ]  # fmt: skip
+    assert offered == ["easy", "normal", "hard"]
+    table.add_ai("hard")
+    assert "Bot 1 (hard)" in _text(render.lobby(table, EN))
+
+
 def test_log_names_a_flip_by_the_face_it_was_played_on() -> None:
     """The log line of a card that flips the table shows the face it was played on (the light
     one), and the lines after the flip read the dark side."""

@@ -1,5 +1,6 @@
 """Bot levels: the host seats a bot of a chosen level from the lobby (docs/rules.md §5.4); a hard
-bot searches in a worker process, off the event loop, and plays a game to its end."""
+bot, at a UNO or a DOS table, searches in a worker process, off the event loop, and plays a game to
+its end."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine import editions
 from bot.localdiscord.testing import LocalDiscord
 from bot.replay import check
 from bot.tables import Table
@@ -80,11 +82,12 @@ async def test_a_hard_bot_searches_off_the_loop_and_plays_a_game_to_its_end(
     assert record.result.replay is not None and check(record.result) is None
 
 
-async def test_a_hard_bot_at_a_dos_table_plays_dos_s_own_ai(
+async def test_a_hard_bot_at_a_dos_table_searches_in_the_worker_process_too(
     uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A hard bot seated at a DOS table plays DOS's own AI on the event loop: no search is sent
-    to the worker pool (the search is UNO's), none fails, and the game ends."""
+    """A hard bot seated at a DOS table searches its DOS moves in the worker process pool, as UNO's
+    hard bot does (``editions.hard_move`` on the game's snapshot): none fails, the game ends, and
+    its record replays."""
     s, channel = uno.stand_in, uno.channel("uno")
     alice = uno.user("alice")
     await command(uno, alice, channel, "uno new", variant="dos", scoring="single-round")
@@ -94,13 +97,13 @@ async def test_a_hard_bot_at_a_dos_table_plays_dos_s_own_ai(
     table = table_of(uno, channel)
     assert [(x.name, x.level) for x in table.seats[1:]] == [("Bot 1 (hard)", "hard")]
 
-    searched: list[object] = []
+    searched: list[tuple[str, object]] = []
     run_in_executor = asyncio.get_running_loop().run_in_executor
 
     def watched(
         executor: concurrent.futures.Executor | None, func: object, *args: object
     ) -> asyncio.Future[object]:
-        searched.append(func)
+        searched.append((type(executor).__name__, func))
         return run_in_executor(executor, func, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(asyncio.get_running_loop(), "run_in_executor", watched)
@@ -110,5 +113,8 @@ async def test_a_hard_bot_at_a_dos_table_plays_dos_s_own_ai(
     assert type(table.game).__name__ == "DosGame"
     await play_out(uno, channel, table, {"alice": alice}, random.Random(3))
     assert table.game is not None and table.game.game_over
-    assert searched == []
+    assert searched and set(searched) == {("ProcessPoolExecutor", editions.hard_move)}
     assert "search failed" not in caplog.text and "machine move failed" not in caplog.text
+    await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
+    (record,) = await bot_of(uno).storage.history(channel.id)
+    assert record.result.replay is not None and check(record.result) is None

@@ -71,9 +71,10 @@ def test_ai_calls_dos_before_coming_down_to_two() -> None:
     assert len(game.hands["ana"]) <= 2 and not game.catchable
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal"])
 def test_ai_plays_whole_games_legally(level: str) -> None:
-    """Every action ai.choose gives on a DOS game, at every level, is a legal one."""
+    """Every action ai.choose gives on a DOS game, at easy and normal, is a legal one (hard's
+    rounds, with few playouts: tests/engine/test_dos_search.py)."""
     for seed in range(5):
         game = DosGame(["a", "b", "c", "d"], seed=seed)
         rng = random.Random(seed)

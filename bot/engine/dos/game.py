@@ -486,6 +486,32 @@ class DosGame:
             self.journal_entries.append((player, action.text()))
         return events
 
+    def apply_listed(self, player: str, action: DosAction) -> None:
+        """Carry out an action just listed by :meth:`decisions` or :meth:`legal_actions` for
+        ``player``, without validating it: the fast path of the hard AI's playouts
+        (bot/engine/search.py), as ``Game.apply_listed``.
+
+        The result is that of :meth:`apply` for a listed action (journal included); for any
+        other action it is undefined, so callers pass only listed actions, unchanged. Events are
+        not returned.
+        """
+        kind = action.kind
+        if kind is DosActionKind.PLAY:
+            pile = action.pile or 0
+            top = self.row[pile - 1][0]
+            pile_color = action.pile_color if top.wild_dos else top.color
+            self._match(player, pile, action.cards, action.color, pile_color)
+        elif kind is DosActionKind.DRAW:
+            self._draw_for_turn(player)
+        elif kind is DosActionKind.PLACE:
+            self._place(player, action.cards[0])
+        else:  # rarer kinds: their validating method
+            self.apply(player, action)
+            return
+        self._flush()
+        if self.journal_entries is not None:
+            self.journal_entries.append((player, action.text()))
+
     def play(
         self,
         player: str,
@@ -518,6 +544,14 @@ class DosGame:
             raise ColorRequired("Name the color of every Wild DOS in this match.")
         named = _as_color(color) if own_dos else None
         pile_named = _as_color(pile_color) if top.wild_dos else top.color
+        self._match(player, pile, found, named, pile_named)
+        return self._flush()
+
+    def _match(
+        self, player: str, pile: int, found: Sequence[DosCard], named: Color | None, pile_named: Color | None
+    ) -> None:
+        """A valid match (:meth:`play`'s checks passed): ``named`` is the color of the match's
+        Wild DOS cards, ``pile_named`` the pile's color for it."""
         if self.pending.kind is DosPendingKind.TURN:
             self.catchable.clear()  # a turn begins (§14.8)
         hand = self.hands[player]
@@ -545,7 +579,6 @@ class DosGame:
             self.pending = DosPending(DosPendingKind.MATCH, player)
         else:
             self._end_turn(player)
-        return self._flush()
 
     def draw(self, player: str) -> list[DosEvent]:
         """Draw one card as the first act of the turn (§14.7).
@@ -949,9 +982,39 @@ class DosGame:
             raise BadState("Saved game: the pending decision belongs to nobody at the table.")
         return game
 
-    def copy(self) -> DosGame:
-        """An independent copy of the game (its random generator in the same state)."""
-        return DosGame.from_dict(self.to_dict())
+    def copy(self, *, journal: bool = True, rng: random.Random | None = None) -> DosGame:
+        """An independent copy of the game, cheaper than ``from_dict(to_dict())``: cards and
+        options are immutable and shared, and so is the deck (never changed); lists, dicts and
+        sets are copied.
+
+        Args:
+            journal: False: the copy keeps no journal (:attr:`journal` is None), for speed (the
+                hard AI's playouts, bot/engine/dos/search.py).
+            rng: the copy's random generator (its own from then on); None: a copy of this
+                game's generator in its current state.
+        """
+        new = DosGame.__new__(DosGame)
+        new.players, new.options, new.seed = list(self.players), self.options, self.seed
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.out, new.scores, new.deck = dict(self.out), dict(self.scores), self.deck
+        new.round_no, new.dealer, new.version = self.round_no, self.dealer, self.version
+        entries = self.journal_entries
+        new.journal_entries = list(entries) if journal and entries is not None else None
+        new.game_over, new.winners = self.game_over, list(self.winners)
+        new.hands = {p: list(h) for p, h in self.hands.items()}
+        new.row = [list(pile) for pile in self.row]
+        new.draw_pile, new.discard_pile = list(self.draw_pile), list(self.discard_pile)
+        new.pending = self.pending
+        new.called, new.catchable, new.caught = set(self.called), set(self.catchable), set(self.caught)
+        new.round_over, new.round_winner = self.round_over, self.round_winner
+        new.round_points, new.matched = self.round_points, set(self.matched)
+        new.bonus, new.doubles = self.bonus, self.doubles
+        new.due, new.ended = self.due, self.ended
+        new._events = list(self._events)
+        return new
 
     @property
     def journal(self) -> list[tuple[str | None, str]] | None:

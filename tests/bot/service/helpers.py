@@ -145,14 +145,20 @@ def lobby(*seats: str, channel_id: int = CHANNEL) -> Table:
 
 
 def game(
-    *seats: str, first: str | None = None, options: Options | None = None, channel_id: int = CHANNEL
+    *seats: str,
+    first: str | None = None,
+    options: Options | None = None,
+    channel_id: int = CHANNEL,
+    variant: str | None = None,
 ) -> Table:
-    """A table whose game has started (see :func:`lobby`), with ``first`` to act if given: the
-    first seed of the shuffles that deals it that way."""
+    """A table whose game has started (see :func:`lobby`; of ``variant``, else classic), with
+    ``first`` to act if given: the first seed of the shuffles that deals it that way."""
     for seed in range(200):
         table = lobby(*seats, channel_id=channel_id)
         if options is not None:
             table.configure(options=options)
+        if variant is not None:
+            table.configure(variant=variant)
         table.start(seed=seed)
         assert table.game is not None
         if first is None or table.game.pending.player == first:

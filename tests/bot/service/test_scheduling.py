@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.engine.actions import Action, ActionKind
+from bot.engine import editions
 from bot.i18n import ENGLISH_TR
 from bot.render.seats import seat_offer
 from bot.service.scheduling import SEARCHES_PER_WORKER, Scheduler
@@ -231,15 +231,18 @@ def test_a_game_nobody_moves_in_ends_recorded_with_no_winner() -> None:
     assert svc.tables.get(CHANNEL + 1) is busy and busy.state is TableState.PLAYING
 
 
-def test_a_hard_bot_searches_off_the_loop_unless_every_worker_is_taken() -> None:
-    """A hard bot's decision is searched in the pool (here its thread: ``ai_workers`` 0) and is one
-    of its legal actions; with :data:`SEARCHES_PER_WORKER` searches already in flight, its move is
-    not searched (None: the normal AI moves for it at once) and no pool work is queued."""
-    storage, table = MemoryStorage(), game("ai", first="ai:1")
+@pytest.mark.parametrize("variant", ["classic", "dos"])
+def test_a_hard_bot_searches_off_the_loop_unless_every_worker_is_taken(variant: str) -> None:
+    """A hard bot's decision, UNO's or DOS's, is searched in the pool (here its thread:
+    ``ai_workers`` 0; ``editions.hard_move`` on the game's snapshot) and is one of its legal
+    actions; with :data:`SEARCHES_PER_WORKER` searches already in flight, its move is not searched
+    (None: the normal AI moves for it at once) and no pool work is queued."""
+    storage, table = MemoryStorage(), game("ai", first="ai:1", variant=variant)
     bot = next(s for s in table.seats if s.is_ai)
     bot.level = "hard"
     svc, _, _ = service(storage, table, ai_workers=0, ai_budget_ms=10)
-    scheduler, legal = svc.scheduler, table.game.decisions("ai:1") if table.game else []
+    assert table.game is not None
+    scheduler, legal = svc.scheduler, table.game.legal_actions("ai:1")
 
     async def body() -> tuple[str | None, str | None]:
         searched = await scheduler._search(CHANNEL, table.version)
@@ -249,5 +252,5 @@ def test_a_hard_bot_searches_off_the_loop_unless_every_worker_is_taken() -> None
         return searched, capped
 
     searched, capped = run(body)
-    assert searched is not None and Action.parse(searched) in [*legal, Action(ActionKind.UNO)]
+    assert searched is not None and editions.parse_action(table.game, searched) in legal
     assert capped is None
