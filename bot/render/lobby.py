@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from bot.components import UnoButton, UnoSelect
+from bot.engine.dos.game import VARIANT_ID as DOS
 from bot.engine.editions import EDITIONS, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
@@ -45,13 +46,12 @@ def options_text(table: Table, tr: Tr) -> str:
     return " · ".join(parts)
 
 
-def bot_levels(tr: Tr) -> list[discord.SelectOption]:
-    """The lobby's Add-a-bot select in ``tr``'s language: one option per ``ai.AiLevel``
-    (docs/rules.md §5.4)."""
+def bot_levels(tr: Tr, variant: str = "classic") -> list[discord.SelectOption]:
+    """The lobby's Add-a-bot select in ``tr``'s language for a ``variant`` table: one option per
+    ``ai.AiLevel`` (docs/rules.md §5.4; DOS's easy bot forgets DOS calls, §14.13)."""
+    easy = tr._("Plays any match; forgets DOS") if variant == DOS else tr._("Plays any card; forgets UNO")
     return [
-        discord.SelectOption(
-            label=tr._("Easy bot"), value="easy", emoji="🤖", description=tr._("Plays any card; forgets UNO")
-        ),
+        discord.SelectOption(label=tr._("Easy bot"), value="easy", emoji="🤖", description=easy),
         discord.SelectOption(
             label=tr._("Normal bot"),
             value="normal",
@@ -107,7 +107,13 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
                 row=2,
             ),
             UnoSelect(
-                "l", ch, v, "bot", options=bot_levels(tr), placeholder=tr._("Add a bot of a level…"), row=3
+                "l",
+                ch,
+                v,
+                "bot",
+                options=bot_levels(tr, table.variant),
+                placeholder=tr._("Add a bot of a level…"),
+                row=3,
             ),
         ]
     )

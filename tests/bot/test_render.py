@@ -325,11 +325,13 @@ def test_a_dos_lobby_offers_every_bot_level_and_names_a_hard_bot() -> None:
     """A DOS host seats a bot of any level from the lobby's select, as in UNO (docs/rules.md
     §5.4; DOS's hard bot searches too), and a hard bot shows its level by its name."""
     table = _lobby(Options(), "dos")
-    offered = [
-        o["value"] for c in _parts(render.lobby(table, EN)) if c.get("custom_id", "").endswith(":bot")
+    offered = {
+        o["value"]: o.get("description")
+        for c in _parts(render.lobby(table, EN)) if c.get("custom_id", "").endswith(":bot")
         for o in c.get("options", ())
-    ]  # fmt: skip
-    assert offered == ["easy", "normal", "hard"]
+    }  # fmt: skip
+    assert list(offered) == ["easy", "normal", "hard"]
+    assert offered["easy"] == "Plays any match; forgets DOS"  # not UNO's calls
     table.add_ai("hard")
     assert "Bot 1 (hard)" in _text(render.lobby(table, EN))
 
