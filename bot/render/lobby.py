@@ -32,7 +32,7 @@ def options_text(table: Table, tr: Tr) -> str:
     parts = [f"**{edition_name(table.variant, tr)}**", scoring_text(o, tr)]
     if o.partners:
         parts.append(tr._("partners"))
-    if o.house_rules:
+    if o.house_rules and table.variant != DOS:  # DOS plays none (docs/rules.md §14.12)
         parts.append(tr._("house rules: {rules}").format(rules=house_rules_text(o.house_rules, tr)))
     if table.variant in VARIANTS and VARIANTS[table.variant].customizable and o.customizable_rule:
         parts.append(
@@ -96,15 +96,21 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
             *seat_buttons,
             UnoButton("l", ch, v, "start", label=tr._("Start"), style=discord.ButtonStyle.primary, row=0),
             UnoSelect("l", ch, v, "variant", options=variant_options, placeholder=tr._("Edition"), row=1),
-            UnoSelect(
-                "l",
-                ch,
-                v,
-                "rules",
-                options=rule_options,
-                placeholder=tr._("House rules"),
-                max_values=6,
-                row=2,
+            *(
+                []
+                if table.variant == DOS  # DOS plays no house rules (docs/rules.md §14.12)
+                else [
+                    UnoSelect(
+                        "l",
+                        ch,
+                        v,
+                        "rules",
+                        options=rule_options,
+                        placeholder=tr._("House rules"),
+                        max_values=6,
+                        row=2,
+                    )
+                ]
             ),
             UnoSelect(
                 "l",
@@ -127,9 +133,15 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
 
 
 def _footer(table: Table, tr: Tr) -> str:
-    footer = tr._(
-        "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
-        "then presses Start."
+    footer = (
+        tr._(
+            "The host picks the edition below (/uno new again changes scoring and teams), then presses Start."
+        )
+        if table.variant == DOS
+        else tr._(
+            "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
+            "then presses Start."
+        )
     )
     if table.options.partners and len(table.seats) not in (4, 6, 8, 10):
         footer = (

@@ -65,6 +65,8 @@ class Commands:
         done = tr._("You left the game. A bot plays your seat now.") if bot else tr._("You left the game.")
         await interaction.followup.send(done, ephemeral=True)
         self.service.after(change)
+        if bot:
+            self.service.hands.let_go(change.table, player)
 
     @staticmethod
     def _hand_to_bot(change: Change, player: str, line: str) -> None:
@@ -167,6 +169,8 @@ class Commands:
         done = tr._("{name}: a bot plays their seat now.") if bot else tr._("{name}: removed from the game.")
         await interaction.followup.send(done.format(name=name), ephemeral=True)
         self.service.after(change)
+        if bot:
+            self.service.hands.let_go(table, player)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno end``: the host or a member with Manage Messages closes the table.

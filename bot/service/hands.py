@@ -164,6 +164,14 @@ class Hands:
                 settle = HAND_SETTLE_SECONDS if watched else 0.0
                 self.updates.ask(key, functools.partial(self._show, table, seat.id), settle=settle)
 
+    def let_go(self, table: Table, player: str) -> None:
+        """Give the open hand of ``player``, whose seat is no longer theirs (handed to a bot,
+        docs/rules.md §5.3), its last update without buttons (in the background): :meth:`refresh`
+        sees only the seats at the table."""
+        key = (table.channel_id, player)
+        if key in self.open:
+            self.updates.ask(key, functools.partial(self._show, table, player), settle=0.0)
+
     async def _show(self, table: Table, player: str) -> None:
         """Show the player's open hand as the table is now, unless it shows that already (the
         same version, or a watching hand's same content); a closed hand (see :func:`closed`) is

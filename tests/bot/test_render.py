@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -332,6 +333,10 @@ def test_a_dos_lobby_offers_every_bot_level_and_names_a_hard_bot() -> None:
     }  # fmt: skip
     assert list(offered) == ["easy", "normal", "hard"]
     assert offered["easy"] == "Plays any match; forgets DOS"  # not UNO's calls
+    table.options = dataclasses.replace(table.options, house_rules=frozenset({HouseRule.STACKING}))
+    parts = _parts(render.lobby(table, EN))
+    assert not any(c.get("custom_id", "").endswith(":rules") for c in parts)  # DOS plays none (§14.12)
+    assert "house rules" not in _text(render.lobby(table, EN)).lower()
     table.add_ai("hard")
     assert "Bot 1 (hard)" in _text(render.lobby(table, EN))
 

@@ -73,6 +73,7 @@ async def test_the_host_gives_a_seat_to_a_bot(uno: LocalDiscord) -> None:
     game = table.game
     assert game is not None
     carols, version = held(game, str(carol.id)), game.version
+    carols_hand = await hand(uno, carol, channel)
 
     answer = await command(uno, bob, channel, "uno kick", member=carol, bot=True)
     assert answer is not None and "Only the host" in answer.text
@@ -85,6 +86,8 @@ async def test_the_host_gives_a_seat_to_a_bot(uno: LocalDiscord) -> None:
     assert held(Game.replay({**saved, "journal": saved["journal"][:version]}), "ai:2") == carols
 
     assert [x.name for x in table.seats] == ["alice", "bob", "Bot 2 (for carol)", "Bot 1"]
+    # carol's open hand is no longer hers to play: redrawn without buttons
+    await uno.stand_in.wait_until(lambda: "Not in this game" in carols_hand.text and not carols_hand.buttons)
 
     await command(uno, bob, channel, "uno leave")
     answer = await command(uno, alice, channel, "uno kick", member=bob, bot=True)

@@ -69,7 +69,7 @@ async def test_a_french_and_a_spanish_player_at_a_portuguese_table(uno: LocalDis
     assert "Tus cartas" in refreshed.text and "Robar" in labels(refreshed)
     # A refusal is in the refused user's language, typed with the Spanish names.
     answer = await command(uno, carol, ch, "uno expulsar", miembro="carol")
-    assert answer is not None and answer.text == "No puedes expulsarte; /uno leave te saca de la mesa."
+    assert answer is not None and answer.text == "No puedes expulsarte; /uno salir te saca de la mesa."
 
 
 async def test_rules_in_the_readers_language(uno: LocalDiscord) -> None:
