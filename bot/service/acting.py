@@ -141,14 +141,15 @@ class Change:
         if game.pending.player != table.pinged:
             table.pinged = ""  # their turn is over: the next one gets its own ping
 
-    def abandon(self, why: str) -> None:
-        """End the table before its game is over (it can't go on): a dealt game is recorded as
-        played with no winner (its finished rounds stand), and ``why`` (in the table's language)
-        is said in the channel."""
+    def abandon(self, why: str | None) -> None:
+        """End the table before its game is over (it can't go on, or it was closed): a dealt
+        game is recorded as played with no winner (its finished rounds stand), and ``why`` (in
+        the table's language; None: nothing) is said in the channel."""
         self.table.state = TableState.OVER
         if self.table.game is not None:
             self.results.append(_game_result(self.table))
-        self.posts.append(Post(why))
+        if why is not None:
+            self.posts.append(Post(why))
 
     def _over(self) -> None:
         """The game ended by the rules: the table is over, and the game's result recorded."""

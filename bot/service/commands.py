@@ -173,7 +173,8 @@ class Commands:
             self.service.hands.let_go(table, player)
 
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        """``/uno end``: the host or a member with Manage Messages closes the table.
+        """``/uno end``: the host or a member with Manage Messages closes the table; a game
+        dealt is recorded as played with no winner, its finished rounds standing.
 
         Raises:
             NoTable: there is no table in the channel.
@@ -189,7 +190,7 @@ class Commands:
             table = change.table
             _check_moderator(interaction, table)
             was_lobby = table.state is TableState.LOBBY
-            table.state = TableState.OVER
+            change.abandon(None)  # a dealt game is recorded with no winner, as an idle one's end
             tr = change.tr
             table.log.append(
                 tr._("The table was closed by {name}.").format(

@@ -210,6 +210,8 @@ async def test_when_the_host_leaves_the_next_player_may_end(uno: LocalDiscord) -
     await command(uno, bob, ch, "uno end")
     assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
     await uno.stand_in.wait_for_message(ch, lambda m: "closed by" in m.text)
+    (record,) = await bot_of(uno).storage.history(ch.id)  # the game closed is in the history
+    assert record.result.winners == [] and str(bob.id) in record.result.players
 
 
 async def test_deleted_table_message_ends_the_game(uno: LocalDiscord) -> None:
