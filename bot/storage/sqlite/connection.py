@@ -162,15 +162,18 @@ class Connection:
     def _connect_direct(self) -> sqlite3.Connection | None:
         """The connection of :meth:`write_now` (the database is open and migrated); None if it
         can't be made (every write then goes through :meth:`use`)."""
+        direct = None
         try:
             direct = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            direct.execute("PRAGMA busy_timeout = 0")
+            direct.execute("PRAGMA synchronous = NORMAL")
+            direct.execute(f"PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES}")
+            direct.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
+            if direct is not None:
+                direct.close()
             log.warning("%s: every write goes through the connection's thread: %s", self.path, one_line(exc))
             return None
-        direct.execute("PRAGMA busy_timeout = 0")
-        direct.execute("PRAGMA synchronous = NORMAL")
-        direct.execute(f"PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES}")
-        direct.execute("PRAGMA foreign_keys = ON")
         return direct
 
     async def close(self) -> None:
