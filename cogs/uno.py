@@ -16,7 +16,7 @@ from bot.engine.editions import EDITIONS as EDITION_NAMES
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Scoring
 from bot.errors import reader
-from bot.i18n import LANGUAGES, N_, Tr, channel_language, refusal, translator
+from bot.i18n import LANGUAGES, N_, Tr, channel_language, translator
 from bot.render import stats as stats_render
 from bot.render.layout import block, panel, small
 from bot.rulebook import Rulebook
@@ -161,10 +161,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             try:
                 check_turn_seconds(turn_seconds)
             except ValueError as exc:
-                raise refusal(BadOption, N_("Not saved: {why}."), why=str(exc)) from None
+                raise BadOption.of(N_("Not saved: {why}."), why=str(exc)) from None
         if language is not None and language != SERVER and language not in LANGUAGES:
-            raise refusal(
-                BadOption,
+            raise BadOption.of(
                 N_("Unknown language {language}. Known: {known}."),
                 language=render.plain(language, 40),
                 known=", ".join(LANGUAGES),
@@ -188,8 +187,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
             known = {r.value for r in HouseRule}
             bad = [render.plain(t, 40) for t, r in zip(typed, rules, strict=True) if r not in known]
             if bad:
-                raise refusal(
-                    BadOption,
+                raise BadOption.of(
                     N_("Unknown house rule(s): {rules}. Known: {known}."),
                     rules=", ".join(bad[:5]),
                     known=", ".join(sorted(known)),
@@ -284,7 +282,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         if (
             variant is not None and variant not in EDITION_NAMES
         ):  # refused privately, before the public answer
-            raise refusal(BadOption, N_("Unknown edition {edition}."), edition=render.plain(variant))
+            raise BadOption.of(N_("Unknown edition {edition}."), edition=render.plain(variant))
         await acknowledge(interaction, public=True)
         tr = await self._public(interaction)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)

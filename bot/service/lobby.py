@@ -19,7 +19,7 @@ from bot.engine.editions import EDITIONS
 from bot.engine.errors import BadOption
 from bot.engine.options import Options
 from bot.errors import reader
-from bot.i18n import N_, channel_language, refusal, translator
+from bot.i18n import N_, channel_language, translator
 from bot.render.thread import pointer_open, thread_name
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message, thread_parent
@@ -393,7 +393,7 @@ def _check_version(table: Table, version: int | None) -> None:
 
 def _variant(variant: str) -> str:
     if variant not in EDITIONS:
-        raise refusal(BadOption, N_("Unknown edition {edition}."), edition=repr(variant))
+        raise BadOption.of(N_("Unknown edition {edition}."), edition=repr(variant))
     return variant
 
 
