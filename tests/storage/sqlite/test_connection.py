@@ -277,6 +277,62 @@ def test_a_save_on_a_free_connection_is_written_at_once(
         assert rows == 1
 
 
+def test_a_direct_connection_that_fails_its_pragmas_leaves_writes_to_the_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """If the connection for writes at once can be opened but refuses its settings (a disk
+    error, say), the storage still opens: one warning, that connection closed, and every save
+    goes through the connection's thread (the coroutine suspends), written all the same."""
+    path = tmp_path / "uno.db"
+    connect, made = sqlite3.connect, []
+
+    class Refusing:
+        def __init__(self, real: sqlite3.Connection) -> None:
+            self.real, self.closed = real, False
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.startswith("PRAGMA"):
+                raise sqlite3.OperationalError("disk I/O error")
+            return self.real.execute(sql, *args)
+
+        def close(self) -> None:
+            self.closed = True
+            self.real.close()
+
+    def connect_refusing(*args: Any, **kwargs: Any) -> Any:
+        real = connect(*args, **kwargs)
+        if threading.current_thread() is not threading.main_thread():
+            return real  # aiosqlite's own connection, made in its thread
+        made.append(Refusing(real))
+        return made[-1]
+
+    async def main() -> tuple[bool, int]:
+        s = SqliteStorage(path, synchronous="normal")
+        await s.open()
+        try:
+            saving = s.save_table(GUILD, 7, snapshot(7))
+            try:
+                saving.send(None)
+            except StopIteration:
+                at_once = True
+            else:
+                at_once = False
+                saving.close()
+                await s.save_table(GUILD, 7, snapshot(7))
+            with connect(path) as other:
+                rows = other.execute("SELECT count(*) FROM open_tables WHERE channel_id = 7").fetchone()[0]
+            return at_once, rows
+        finally:
+            await s.close()
+
+    monkeypatch.setattr(sqlite3, "connect", connect_refusing)
+    with caplog.at_level("WARNING"):
+        at_once, rows = asyncio.run(main())
+    assert not at_once and rows == 1
+    assert [r.message for r in caplog.records if "through the connection's thread" in r.message]
+    assert made and all(m.closed for m in made)
+
+
 def test_a_save_never_overtakes_a_queued_one(tmp_path: Path) -> None:
     """A save made while an earlier save of the same table waits for the connection is queued
     behind it, never written at once ahead of it: the later snapshot is the one kept."""
