@@ -36,6 +36,9 @@ DOMAIN = "uno"
 ENGLISH = "en"
 LANGUAGES = {ENGLISH: "English", "fr": "Français", "es": "Español", "pt_BR": "Português (Brasil)"}
 """Each language the bot speaks (its catalog's folder name) and its own name for itself."""
+SERVER = "server"
+"""The ``/uno settings language`` choice that follows the server's language again (the channel's
+setting removed)."""
 DISCORD_LOCALES = {
     "en-US": ENGLISH,
     "en-GB": ENGLISH,
