@@ -257,8 +257,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def _card_names(
         self, interaction: discord.Interaction[UnoBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        book = Rulebook.load(reader(interaction).lang)
-        names = book.card_names(await self._channel_variant(interaction))
+        tr = reader(interaction)
+        chosen = getattr(interaction.namespace, "variant", None) or await self._channel_variant(interaction)
+        names = Rulebook.load(tr.lang).card_choices(chosen, tr)
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
     async def _public(self, interaction: discord.Interaction[UnoBot]) -> Tr:
@@ -288,7 +289,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         await acknowledge(interaction, public=True)
         tr = await self._public(interaction)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
-        title = tr._("UNO leaderboard") + (f" · {render.edition_name(variant, tr)}" if variant else "")
+        title = render.leaderboard_title(variant, tr)
         # Two short lines per player, no columns: a phone shows each line whole.
         first = tr._("**{rank}.** {who} · 🏆 {won} of {played} ({rate})")
         lines = [
@@ -319,7 +320,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         total = render.record_text(
             tr, games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
-        title = tr._("{name}'s UNO record").format(name=render.plain(who.display_name))
+        title = render.record_title(render.plain(who.display_name), list(s.by_variant), tr)
         texts = [total]
         if len(s.by_variant) > 1:  # one edition's record would repeat the total
             texts += [
