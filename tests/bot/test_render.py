@@ -840,6 +840,16 @@ def test_dos_cards_show_their_emojis_in_the_row_the_hand_and_its_options() -> No
     assert "🟦 blue 7" in _text(render.table(table, EN))
 
 
+def test_a_hand_s_select_comes_in_the_row_it_asks_for() -> None:
+    """A DOS hand's match select is its first action row, before Draw, DOS! and Refresh, as an UNO
+    hand's card select is (a select's row was dropped: every select came after every button)."""
+    table = _dos_dealt(["red 3", "blue 4", "green wild number", "wild dos"], ["blue 7", "red 5"])
+    rows = [
+        [c["type"] for c in r["components"]] for r in _parts(render.hand(table, "1", EN)) if r["type"] == 1
+    ]
+    assert rows[0] == [3] and rows.index([3]) < next(i for i, r in enumerate(rows) if 2 in r)
+
+
 def test_a_dos_hand_of_forty_cards_fits_with_emojis() -> None:
     """A long DOS hand and row with the longest emojis stay within Discord's limits: the card
     list falls back to text where its emojis would pass 1,024 characters."""
