@@ -241,11 +241,11 @@ def card_named(variant_id: str, name: str, tr: Tr = ENGLISH_TR) -> NamedCard | N
     (True, None)
     """
     key = " ".join(name.lower().split())
-    return _named_cards(variant_id, tr).get(key) or _named_cards(variant_id, ENGLISH_TR).get(key)
+    return named_cards(variant_id, tr).get(key) or named_cards(variant_id, ENGLISH_TR).get(key)
 
 
 @cache
-def _named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
+def named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
     """Every name of the edition's cards in ``tr``'s language, lower-case."""
     named: dict[str, NamedCard] = {}
     if variant_id == DOS:

@@ -10,7 +10,7 @@ import pytest
 from bot import render
 from bot.engine.variants import VARIANTS
 from bot.i18n import LANGUAGES, translator
-from bot.rulebook import RULES_FILE, Rulebook, heading, rules_file
+from bot.rulebook import RULES_FILE, Rulebook, heading, named_cards, rules_file
 
 BOOK = Rulebook.load()
 TRANSLATED = [lang for lang in LANGUAGES if rules_file(lang) != RULES_FILE and rules_file(lang).is_file()]
@@ -223,3 +223,15 @@ def test_dos_cards_offered_to_complete() -> None:
     """``card:`` completes DOS's two wilds by name in the reader's language, not its subsections."""
     assert BOOK.card_choices("dos") == ["wild dos", "wild #"]
     assert Rulebook.load("fr").card_choices("dos", translator("fr")) == ["joker dos", "joker #"]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_card_of_every_edition_is_answered(lang: str) -> None:
+    """Each name of each edition's cards in each language (``card_named``) gets one short answer,
+    its subsection or its sentence, ending with its points in the reader's language."""
+    book, tr = Rulebook.load(lang), translator(lang)
+    points = tr._("Left in a hand at the end of a round: **{points}**.").split("{points}")[0]
+    for variant in [*VARIANTS, "dos"]:
+        for name in named_cards(variant, tr):
+            [answer] = book.card(variant, name, tr)
+            assert answer.startswith("**") and points in answer.split("\n")[-1], (variant, name, answer[:120])
