@@ -14,15 +14,13 @@ from discord.ext import commands
 from bot import render
 from bot.engine.editions import EDITIONS as EDITION_NAMES
 from bot.engine.errors import BadOption
-from bot.engine.options import HouseRule, Scoring
+from bot.engine.options import Scoring
 from bot.errors import reader
-from bot.i18n import LANGUAGES, N_, Tr, channel_language, refusal, translator
+from bot.i18n import LANGUAGES, N_, SERVER, Tr, channel_language, translator
 from bot.render import stats as stats_render
 from bot.render.layout import block, panel, small
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
-from bot.settings import check_turn_seconds
-from bot.tables import options_from
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -30,8 +28,6 @@ if TYPE_CHECKING:
 # Every choice list comes from the engine's one list, so a new edition is offered everywhere.
 EDITIONS = [app_commands.Choice(name=name, value=id_) for id_, name in EDITION_NAMES.items()]
 SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
-SERVER = "server"
-"""The language choice that follows the server's language again (a channel's setting removed)."""
 LANGUAGE_CHOICES = [
     *(app_commands.Choice(name=name, value=lang) for lang, name in LANGUAGES.items()),
     app_commands.Choice(name="The server's language", value=SERVER),
@@ -145,91 +141,17 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         threads: bool | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        asked = (
-            variant,
-            target_score,
-            scoring,
-            house_rules,
-            customizable_rule,
-            turn_seconds,
-            language,
-            threads,
+        await self.service.lobby.settings(
+            interaction,
+            variant=variant,
+            target_score=target_score,
+            scoring=scoring,
+            house_rules=house_rules,
+            customizable_rule=customizable_rule,
+            turn_seconds=turn_seconds,
+            language=language,
+            threads=threads,
         )
-        if asked != (None,) * 8 and not interaction.permissions.manage_channels:
-            raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
-        if turn_seconds is not None:
-            try:
-                check_turn_seconds(turn_seconds)
-            except ValueError as exc:
-                raise refusal(BadOption, N_("Not saved: {why}."), why=str(exc)) from None
-        if language is not None and language != SERVER and language not in LANGUAGES:
-            raise refusal(
-                BadOption,
-                N_("Unknown language {language}. Known: {known}."),
-                language=render.plain(language, 40),
-                known=", ".join(LANGUAGES),
-            )
-        changes: dict[str, object] = {
-            k: v
-            for k, v in {
-                "variant": variant,
-                "target_score": target_score,
-                "scoring": scoring,
-                "customizable_rule": customizable_rule,
-                "turn_seconds": turn_seconds,
-                "threads": threads,
-            }.items()
-            if v is not None
-        }
-        if house_rules is not None:  # ids, or the names players read ("Draw until playable")
-            typed = [r.strip() for r in house_rules.split(",")]
-            typed = [r for r in typed if r and r.lower() != "none"]
-            rules = [r.lower().replace(" ", "-") for r in typed]
-            known = {r.value for r in HouseRule}
-            bad = [render.plain(t, 40) for t, r in zip(typed, rules, strict=True) if r not in known]
-            if bad:
-                raise refusal(
-                    BadOption,
-                    N_("Unknown house rule(s): {rules}. Known: {known}."),
-                    rules=", ".join(bad[:5]),
-                    known=", ".join(sorted(known)),
-                )
-            changes["house_rules"] = rules
-        await acknowledge(interaction)
-        current = await self.service.lobby.channel_defaults(interaction.channel_id or 0)
-        if changes or language is not None:
-            saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
-            saved.update(changes)
-            if language is not None:
-                saved.pop("language", None)
-                if language != SERVER:
-                    saved["language"] = language
-            merged = {**current, **saved}
-            if "language" not in saved:  # back to the server's
-                merged.pop("language", None)
-            options_from(merged)  # refuses a combination the engine would refuse
-            await self.bot.storage.set_channel_settings(
-                interaction.guild_id or 0, interaction.channel_id or 0, saved
-            )
-            current = merged
-            if language is not None:
-                await self.service.lobby.set_language(
-                    interaction.channel_id or 0, channel_language(saved, interaction)
-                )
-        tr = reader(interaction)
-        text = render.settings_text(
-            current["variant"],
-            options_from(current),
-            int(current["turn_seconds"]),
-            tr,
-            str(current.get("language") or ""),
-        )
-        on = tr._("on") if current.get("threads") else tr._("off")
-        text += "\n" + tr._("A thread per game: **{on}**").format(on=on)
-        title = (
-            tr._("Channel settings saved") if changes or language is not None else tr._("Channel settings")
-        )
-        await interaction.followup.send(f"**{title}**\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules")
     @app_commands.choices(variant=EDITIONS)
@@ -285,7 +207,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         if (
             variant is not None and variant not in EDITION_NAMES
         ):  # refused privately, before the public answer
-            raise refusal(BadOption, N_("Unknown edition {edition}."), edition=render.plain(variant))
+            raise BadOption.of(N_("Unknown edition {edition}."), edition=render.plain(variant))
         await acknowledge(interaction, public=True)
         tr = await self._public(interaction)
         rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)

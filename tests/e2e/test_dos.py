@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     labels,
     open_table,
     play_out,
+    replace_game,
     table_message,
     table_of,
 )
@@ -45,9 +46,7 @@ def rig_dos(
         draw_pile=rest + [DosCard.parse(c) for c in draw],
         turn=first,
     )
-    game.version = (table.game.version if table.game else 0) + 1  # the old game's buttons go stale
-    table.game = game
-    return game
+    return replace_game(table, game)
 
 
 def action_button(message: Message, text: str) -> str:

@@ -169,7 +169,7 @@ def _as_color(color: Color | str | None) -> Color:
     for c in COLORS:
         if c.value == name:
             return c
-    raise BadColor(f"{color!r} isn't red, yellow, green or blue.")
+    raise BadColor.of("There is no color called {color}: red, yellow, green or blue.", color=color)
 
 
 def _card(card: DosCard | str) -> DosCard:
@@ -178,7 +178,7 @@ def _card(card: DosCard | str) -> DosCard:
     try:
         return DosCard.parse(card)
     except UnoError:
-        raise NoSuchCard(f"{card!r} isn't a DOS card.") from None
+        raise NoSuchCard.of("There is no DOS card called {card}.", card=card) from None
 
 
 def adds_up(cards: Sequence[DosCard], pile: DosCard) -> bool:
@@ -553,7 +553,7 @@ class DosGame:
             raise IllegalPlay("There is no such pile to match this turn.")
         top = self.row[pile - 1][0]
         if not adds_up(found, top):
-            raise IllegalPlay(f"Those numbers don't add up to the pile's {top.name}.")
+            raise IllegalPlay.of("Those numbers don't add up to the pile's {card}.", card=top.name)
         own_dos = any(c.wild_dos for c in found)
         if (own_dos and color is None) or (top.wild_dos and pile_color is None):
             raise ColorRequired("Name the color of every Wild DOS in this match.")
@@ -860,7 +860,9 @@ class DosGame:
         for card in found:
             have = hand.count(card)
             if have < found.count(card):
-                raise NoSuchCard(f"You don't hold {'that many ' if have else ''}{card.name}.")
+                if have:
+                    raise NoSuchCard.of("You don't hold that many {card}.", card=card.name)
+                raise NoSuchCard.of("You don't hold {card}.", card=card.name)
         return found
 
     def emit(self, kind: DosEventKind, player: str | None, **data: Any) -> None:
