@@ -330,7 +330,11 @@ def hand(
     elif mine:
         items = _decision_items(tbl, game, player, page, tr, faces)
     if live:
-        if game.can_call_dos(player):
+        # Ahead of coming down to two (§14.8) only where this turn could get there: a DOS! button
+        # on a hand of seven that cannot reads as a mistake.
+        if game.can_call_dos(player) and (
+            len(game.hands[player]) <= 2 or game.could_come_down_to_two(player)
+        ):
             dos = DosAction(DosActionKind.DOS).text()
             items.append(
                 UnoButton(

@@ -804,6 +804,16 @@ def _dos_dealt(hand: list[str], row: list[str]) -> Table:
     return table
 
 
+def test_a_dos_hand_offers_dos_ahead_only_where_this_turn_could_reach_two() -> None:
+    """A DOS call ahead of coming down to two (docs/rules.md §14.8) is offered on one's own turn
+    only while this turn could bring the hand to two; at two cards it is always offered."""
+    stuck = ["red 1", "yellow 1", "red 10", "yellow 10", "green 10", "blue 10", "red 9"]
+    close = ["blue 1", "blue 4", "green 7", "red 3", "red 6", "yellow 8", "yellow 9"]
+    assert "DOS!" not in _labels(render.hand(_dos_dealt(stuck, ["blue 5", "green 7"]), "1", EN))
+    assert "DOS!" in _labels(render.hand(_dos_dealt(close, ["blue 5", "green 7"]), "1", EN))
+    assert "DOS!" in _labels(render.hand(_dos_dealt(["red 1", "red 10"], ["blue 5", "green 7"]), "1", EN))
+
+
 def _dos_mention(card: str) -> str:
     return str(Emojis().for_face(DosCard.parse(card)))
 

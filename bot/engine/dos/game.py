@@ -469,6 +469,27 @@ class DosGame:
             return player not in self.caught
         return len(hand) > 2 and self.pending.player == player
 
+    def could_come_down_to_two(self, player: str) -> bool:
+        """Whether ``player``'s hand could come down to two cards before the end of this turn, by
+        an upper bound: two cards off for each pile not matched yet that one of the hand's cards
+        or pairs fits, a bonus card for each bonus earned and for each such pile (§14.6), and
+        one card for a no-match card (§14.7). A DOS call made ahead covers only this turn (§14.8):
+        where this is False, it could not matter.
+
+        >>> cards = lambda *names: [DosCard.parse(n) for n in names]
+        >>> game = DosGame.from_deal(["a", "b"], dealer="b", turn="a", row=[cards("blue 5"), cards("green 7")],
+        ...     draw_pile=cards("red 5", "red 8", "green 3"),
+        ...     hands={"a": cards("red 1", "yellow 1", "red 10", "yellow 10", "green 10", "blue 10", "red 9"),
+        ...            "b": cards("blue 1", "blue 4", "green 7", "red 3", "red 6", "yellow 8", "yellow 9")})
+        >>> game.could_come_down_to_two("a"), game.could_come_down_to_two("b")
+        (False, True)
+        """
+        hand = self.hands.get(player)
+        if not hand:
+            return False
+        fits = {a.pile for a in self.matches(player)}
+        return len(hand) - 3 * len(fits) - self.bonus - 1 <= 2
+
     def catch_targets(self, player: str) -> list[str]:
         """Players ``player`` may catch now: open window, not themself, not a partner."""
         if player not in self.hands or self.round_over:
