@@ -171,8 +171,9 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def _card_names(
         self, interaction: discord.Interaction[UnoBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        book = Rulebook.load(reader(interaction).lang)
-        names = book.card_names(await self._channel_variant(interaction))
+        tr = reader(interaction)
+        chosen = getattr(interaction.namespace, "variant", None) or await self._channel_variant(interaction)
+        names = Rulebook.load(tr.lang).card_choices(chosen, tr)
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
 
     async def _channel_variant(self, interaction: discord.Interaction[UnoBot]) -> str:

@@ -46,7 +46,7 @@ class Records:
         await acknowledge(interaction, public=True)
         tr = await self._public(interaction)
         rows = await self.service.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
-        title = tr._("UNO leaderboard") + (f" · {render.edition_name(variant, tr)}" if variant else "")
+        title = render.leaderboard_title(variant, tr)
         # Two short lines per player, no columns: a phone shows each line whole.
         first = tr._("**{rank}.** {who} · 🏆 {won} of {played} ({rate})")
         lines = [
@@ -73,7 +73,7 @@ class Records:
         total = render.record_text(
             tr, games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
-        title = tr._("{name}'s UNO record").format(name=render.plain(who.display_name))
+        title = render.record_title(render.plain(who.display_name), list(s.by_variant), tr)
         texts = [total]
         if len(s.by_variant) > 1:  # one edition's record would repeat the total
             texts += [

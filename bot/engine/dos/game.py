@@ -147,6 +147,21 @@ _END = DosAction(DosActionKind.END_TURN)
 _CALL = DosAction(DosActionKind.DOS)
 
 
+def color_bonus(cards: Sequence[DosCard], named: Color | None, pile: Color | None) -> str:
+    """What a match of ``cards`` earns by color (docs/rules.md §14.6): ``"single-color"`` (a bonus
+    card), ``"double-color"`` (a bonus card, and every other player draws one) or ``"none"``.
+    ``named``: the color of its Wild DOS cards; ``pile``: the pile's color (named for a Wild DOS
+    pile).
+
+    >>> red3, wild = DosCard.parse("red 3"), DosCard.parse("wild dos")
+    >>> color_bonus([wild], Color.RED, Color.RED), color_bonus([red3, wild], Color.BLUE, Color.RED)
+    ('single-color', 'none')
+    """
+    if pile is not None and all((named if c.wild_dos else c.color) is pile for c in cards):
+        return "single-color" if len(cards) == 1 else "double-color"
+    return "none"
+
+
 def _as_color(color: Color | str | None) -> Color:
     if isinstance(color, Color) and color in COLORS:
         return color
@@ -580,12 +595,10 @@ class DosGame:
             hand.remove(c)
         self.row[pile - 1].extend(found)
         self.matched.add(pile - 1)
-        colored = all((named if c.wild_dos else c.color) is pile_named for c in found)
-        bonus = "none"
-        if colored:
+        bonus = color_bonus(found, named, pile_named)
+        if bonus != "none":
             self.bonus += 1
-            bonus = "single-color" if len(found) == 1 else "double-color"
-            self.doubles += len(found) == 2
+            self.doubles += bonus == "double-color"
         self.emit(
             DosEventKind.MATCH_MADE,
             player,
