@@ -35,6 +35,7 @@ from collections.abc import Callable, Set
 import discord
 
 from bot.engine.errors import BadState, UnoError
+from bot.i18n import translator
 from bot.pacing import GlobalPace
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.acting import Acting, Change
@@ -184,7 +185,8 @@ class TableService:
             self.tables.put(table)
             count += 1
             if table.game is not None:
-                table.log.append("♻️ The bot restarted; the game goes on.")
+                tr = translator(table.language)  # the log is written in the table's language
+                table.log.append(tr._("♻️ The bot restarted; the game goes on."))
             if table.guild_id in self._available:
                 self._resume(table)
             else:
