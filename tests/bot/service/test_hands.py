@@ -27,6 +27,14 @@ HANDS = {
 }
 
 
+LISTED = {
+    "classic": ["red draw two", "yellow 2", "green 5", "green 7", "blue 8", "blue 9"],
+    "flip": ["red 1 / purple 4", "green 7 / pink 1", "blue 9 / teal 2", "wild draw two / orange 3"],
+    "dos": ["red 4", "yellow 3", "green 9", "blue 8", "blue wild number", "wild dos"],
+}
+"""Each hand as its text lists it (tests/bot/test_render.py checks the text's order)."""
+
+
 class Interaction:
     """The part of a "Show as picture" click the service reads: its reader's locale, a deferred
     answer, and the follow-up whose files it records."""
@@ -82,6 +90,8 @@ def test_the_hand_picture_shows_the_cards_in_the_order_the_hand_lists_them(varia
     interaction = Interaction()
     run(lambda: Hands(SimpleNamespace()).picture(interaction, table, "1"))  # type: ignore[arg-type]
     listed = render.hand_cards(game, "1")
+    parse = DosCard.parse if variant == "dos" else Card.parse
+    assert listed == [parse(c) for c in LISTED[variant]]
     tr = translator("fr")  # the reader's language
     caption = render.count(len(listed), "card", tr)
     if isinstance(game, DosGame):
