@@ -99,7 +99,13 @@ class Records:
             discord.MediaGalleryItem(f"attachment://{stats_render.CHART_FILE}", description=caption[:1024])
         )
         note: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(
-            small(tr._("Points over time: green dots are games won, red ones games lost."))
+            small(
+                tr._(
+                    "Points over time: green dots are games won, red ones games lost, grey ones games with no winner."
+                )
+                if any(not g.decided for g in games)
+                else tr._("Points over time: green dots are games won, red ones games lost.")
+            )
         )
         chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
         await answer.edit(

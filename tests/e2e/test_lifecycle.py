@@ -125,8 +125,11 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         await click(env, alice, ended, "Rematch")
         await env.stand_in.wait_until(lambda: bot_of(env).service.tables.get(ch.id) is not None)
         assert [x.name for x in table_of(env, ch).seats] == ["alice", "Bot 1", "Bot 2"]
-        stats = await bot_of(env).storage.stats(table.guild_id, alice_id)  # a game played, and lost
-        assert (stats.games_played, stats.games_won) == (1, 0)
+        # Ended with no winner (only bots left): neither won nor lost, but in her recent games.
+        stats = await bot_of(env).storage.stats(table.guild_id, alice_id)
+        assert (stats.games_played, stats.games_won) == (0, 0)
+        (recent,) = await bot_of(env).storage.recent_games(table.guild_id, alice_id)
+        assert not recent.decided
 
 
 async def test_a_bot_that_syncs_no_commands_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
