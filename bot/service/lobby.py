@@ -49,7 +49,19 @@ NO_THREAD = N_(
 )
 Post = Callable[[discord.ui.LayoutView], Awaitable[discord.abc.Snowflake]]
 """Posts a lobby message (its layout view) somewhere other than the interaction's answer."""
-OPEN_ALREADY = N_("A game is already open in this channel (/uno end closes it).")
+LOBBY_OPEN = N_("A lobby is already open in this channel: press Join on its message to play.")
+GAME_ON = N_(
+    "A game is going on in this channel. Its host, or a member with Manage Messages, can end it "
+    "with /uno end."
+)
+
+
+def open_already(table: Table | None) -> LobbyError:
+    """The refusal of a lobby opened where ``table`` is open: join the lobby, or who can end the
+    game (not /uno end alone: most members can't)."""
+    return LobbyError(LOBBY_OPEN if table is not None and table.state is TableState.LOBBY else GAME_ON)
+
+
 SERVED_ELSEWHERE = N_(
     "Another instance of the bot serves this channel's table just now; try again in a minute."
 )
@@ -92,7 +104,7 @@ class Lobby:
             await self._reconfigure(interaction, choices, defaults)
             return
         if open_ is not None:  # refused privately, before the public answer is begun
-            raise LobbyError(OPEN_ALREADY)
+            raise open_already(open_)
         given = {k: v for k, v in choices.items() if v is not None}
         _variant(given.get("variant", "classic"))
         options_from(given)  # what the host asked for, refused privately before the public answer
@@ -170,8 +182,8 @@ class Lobby:
         if not game_id or not host_id:
             raise BadClick(f"rematch {arg[:40]!r}")
         channel_id = channel_of(interaction)
-        if self.tables.get(channel_id) is not None:
-            raise LobbyError(OPEN_ALREADY)
+        if (open_ := self.tables.get(channel_id)) is not None:
+            raise open_already(open_)
         await acknowledge(interaction)
         record = await self.service.storage.game(game_id)
         if record is None or record.result.channel_id != channel_id:
@@ -211,7 +223,7 @@ class Lobby:
         async with self.tables.lock(channel_id):
             existing = self.tables.get(channel_id)
             if existing is not None and existing.state is not TableState.OVER:
-                raise LobbyError(OPEN_ALREADY)
+                raise open_already(existing)
             try:
                 if channel_id not in await self.service.leases.take([channel_id]):
                     raise LobbyError(SERVED_ELSEWHERE)
@@ -253,7 +265,7 @@ class Lobby:
         async with self.service.acting.change(channel_of(interaction)) as change:
             table = change.table
             if table.state is not TableState.LOBBY or table.host.id != str(interaction.user.id):
-                raise LobbyError(OPEN_ALREADY)
+                raise open_already(table)
             merged = {**table.options.to_dict(), **given}
             _one_mode(merged, given)
             table.configure(variant=variant, options=Options.parse(merged))
