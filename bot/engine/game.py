@@ -107,7 +107,9 @@ class Unfollowed(NamedTuple):
     """A turn on which a player drew instead of playing (docs/rules.md §1.6), or played a wild
     from their hand: they then held no other card they chose to play on ``color`` or ``rank``
     (usually none they could play), and still hold at least ``held`` of the cards they held then
-    (minus those played since; for a wild, the cards left beside it)."""
+    (minus those played since; for a wild, the cards left beside it). A wild's note also keeps
+    the color its player named (``named``: usually the one they held most of then) and how many
+    cards of that color they have played since (``named_shed``)."""
 
     side: Side
     """The side in play then (the faces that counted)."""
@@ -117,16 +119,60 @@ class Unfollowed(NamedTuple):
     """The top card's rank then."""
     held: int
     """How many cards of the hand held then may remain (its size then, less plays since; >= 1)."""
+    named: Color | None = None
+    """The color named with the wild played then (None: a draw, or no color named)."""
+    named_shed: int = 0
+    """How many cards of the ``named`` color the player has played or discarded since."""
 
     def to_list(self) -> list[Any]:
-        """JSON-safe form: ``[side, color or None, rank, held]``."""
-        return [self.side.value, _color_name(self.color), self.rank.value, self.held]
+        """JSON-safe form: ``[side, color or None, rank, held]``, then ``named, named_shed`` for
+        a wild that named a color."""
+        data = [self.side.value, _color_name(self.color), self.rank.value, self.held]
+        if self.named is not None:
+            data += [self.named.value, self.named_shed]
+        return data
 
     @classmethod
     def from_list(cls, data: Sequence[Any]) -> Unfollowed:
         """The inverse of :meth:`to_list`. Raises ValueError: a bad value."""
-        side, color, rank, held = data
-        return cls(Side(side), Color(color) if color else None, Rank(rank), int(held))
+        side, color, rank, held, *rest = data
+        named, named_shed = rest if rest else (None, 0)
+        return cls(
+            Side(side),
+            Color(color) if color else None,
+            Rank(rank),
+            int(held),
+            Color(named) if named else None,
+            int(named_shed),
+        )
+
+
+class TurnPlay(NamedTuple):
+    """A player's latest play on their turn of a card that is not a wild (docs/rules.md §1.4):
+    public, for the hard AI's sampling (the normal AI plays the card it scores best, so the cards
+    it kept say what it did not hold then). They still hold the ``held`` cards left then, and
+    any drawn since."""
+
+    side: Side
+    """The side in play then."""
+    color: Color | None
+    """The current color before the play."""
+    top: Card
+    """The top card of the discard pile before the play."""
+    card: Card
+    """The card played."""
+    held: int
+    """The hand's size right after the play."""
+
+    def to_list(self) -> list[Any]:
+        """JSON-safe form: ``[side, color or None, top, card, held]``."""
+        return [self.side.value, _color_name(self.color), self.top.name, self.card.name, self.held]
+
+    @classmethod
+    def from_list(cls, data: Sequence[Any]) -> TurnPlay:
+        """The inverse of :meth:`to_list`. Raises ValueError: a bad value."""
+        side, color, top, card, held = data
+        return cls(Side(side), Color(color) if color else None, Card.parse(top), Card.parse(card), int(held))
 
 
 class Game:
@@ -159,6 +205,9 @@ class Game:
         unfollowed: per player, the turns of this round they drew on instead of playing, or
             played a wild from their hand on (:class:`Unfollowed`, oldest first): public, for
             the hard AI's sampling.
+        last_played: per player, their latest play on their turn of a card that is not a wild
+            (:class:`TurnPlay`), while they have played no other card since and their hand has
+            not moved: public, for the hard AI's sampling.
         revealed: per viewer, per player whose hand was shown to them this round
             (:meth:`show_hand_to`), the card names seen that the player still holds: a card the
             player plays or discards since leaves the list (if it is there: else it was one
@@ -195,6 +244,7 @@ class Game:
         "drawn",
         "game_over",
         "hands",
+        "last_played",
         "options",
         "out",
         "pending",
@@ -299,9 +349,10 @@ class Game:
         self.round_winner: str | None = None
         self.round_points = 0
         self.repeats: dict[str, int] = {}
-        self._notes: dict[str, list[tuple[Side, Color | None, Rank, int]]] = {}
+        self._notes: dict[str, list[tuple[Side, Color | None, Rank, int, Color | None, int]]] = {}
         self._sheds: dict[str, int] = {}
         self._unfollowed: dict[str, list[Unfollowed]] | None = {}
+        self.last_played: dict[str, TurnPlay] = {}
         self._reshuffled = False
         self._events: list[Event] = []
 
@@ -658,7 +709,7 @@ class Game:
         elif kind is _KIND_DRAW:
             self.catchable.clear()
             self._note_unfollowed(player)
-            self._draw_for_turn(player)
+            self._draw_for_turn(player, True)
         elif kind is ActionKind.PLAY_DRAWN and self.drawn is not None:
             card, self.drawn = self.drawn, None
             self._play(player, card, action.color, action.target)
@@ -712,7 +763,7 @@ class Game:
         new.drawn, new.round_over, new.round_winner = self.drawn, self.round_over, self.round_winner
         new.round_points, new.repeats = self.round_points, dict(self.repeats)
         new._notes, new._sheds = {p: list(n) for p, n in self._notes.items()}, dict(self._sheds)
-        new._unfollowed = None
+        new._unfollowed, new.last_played = None, dict(self.last_played)
         new._reshuffled, new._events = self._reshuffled, list(self._events)
         return new
 
@@ -785,13 +836,13 @@ class Game:
             self._expect(player, _PENDING_TURN)  # raises the reason
         self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
         self._note_unfollowed(player)
-        self._draw_for_turn(player)
+        self._draw_for_turn(player, True)
         return self._flush()
 
-    def _note_unfollowed(self, player: str) -> None:
+    def _note_unfollowed(self, player: str, named: Color | None = None) -> None:
         """``player`` chose to draw on their turn, or to play a wild from their hand (which is
-        now without it): note what they did not follow (the last :data:`UNFOLLOWED_KEPT` such
-        turns)."""
+        now without it) naming ``named``: note what they did not follow and the color named (the
+        last :data:`UNFOLLOWED_KEPT` such turns)."""
         shed = self._sheds.get(player, 0)
         notes = self._notes.get(player)
         if notes is None:
@@ -801,17 +852,23 @@ class Game:
         side = self.side
         top = self.discard_pile[-1]
         rank = (top.light if side is Side.LIGHT else top.back).rank
-        notes.append((side, self.color, rank, len(self.hands[player]) + shed))
+        notes.append((side, self.color, rank, len(self.hands[player]) + shed, named, 0))
         if len(notes) > UNFOLLOWED_KEPT:
             del notes[0]
         self._unfollowed = None
 
-    def _shed(self, player: str) -> None:
-        """A card left ``player``'s hand by their own play or discard: one fewer of the cards
-        held at each :attr:`unfollowed` turn may remain (counted, not written into each note:
-        this runs on most plays, :attr:`unfollowed` is read once a search decision)."""
+    def _shed(self, player: str, color: Color | None) -> None:
+        """A card of ``color`` left ``player``'s hand by their own play or discard: one fewer of
+        the cards held at each :attr:`unfollowed` turn may remain (counted, not written into each
+        note: this runs on most plays, :attr:`unfollowed` is read once a search decision), and
+        one more shed of the color a wild named there, if it is that color."""
         self._sheds[player] = self._sheds.get(player, 0) + 1
         self._unfollowed = None
+        notes = self._notes.get(player)
+        if color is not None and notes:
+            for i, n in enumerate(notes):
+                if n[4] is color:
+                    notes[i] = (n[0], n[1], n[2], n[3], color, n[5] + 1)
 
     @property
     def unfollowed(self) -> dict[str, list[Unfollowed]]:
@@ -827,17 +884,23 @@ class Game:
             for p, notes in self._notes.items():
                 shed = self._sheds.get(p, 0)
                 view[p] = [
-                    _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - shed)) for n in notes if n[3] > shed
+                    _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - shed, n[4], n[5]))
+                    for n in notes
+                    if n[3] > shed
                 ]
         return view
 
     @unfollowed.setter
     def unfollowed(self, notes: Mapping[str, Sequence[Unfollowed]]) -> None:
-        self._notes = {p: [(n[0], n[1], n[2], n[3]) for n in ns] for p, ns in notes.items()}
+        self._notes = {
+            p: [(n[0], n[1], n[2], n[3], n.named, n.named_shed) for n in ns] for p, ns in notes.items()
+        }
         self._sheds = {}
         self._unfollowed = None
 
-    def _draw_for_turn(self, player: str) -> Card | None:
+    def _draw_for_turn(self, player: str, noted: bool = False) -> Card | None:
+        """Draw for the turn; ``noted``: the player chose to (their :attr:`unfollowed` note was just
+        made), so cards drawn that cannot be played join the cards it says do not follow."""
         drawn: list[Card] = []
         until = self._until_playable
         while True:
@@ -852,6 +915,11 @@ class Game:
             self.drawn = drawn[-1]
             self.pending = _DRAW_DECISIONS[player]
             return drawn[-1]
+        if noted and drawn:  # the turn passes at once: public, so is what the cards did not follow
+            notes = self._notes[player]
+            n = notes[-1]
+            notes[-1] = (n[0], n[1], n[2], n[3] + len(drawn), n[4], n[5])
+            self._unfollowed = None
         self.pass_turn(player)
         return None
 
@@ -994,7 +1062,8 @@ class Game:
         else:
             found = self._find(player, card)
             self.hands[player].remove(found)
-            self._shed(player)
+            self._shed(player, found.face(self.side).color)
+            self.last_played.pop(player, None)
             if self.revealed:
                 self._unshow(player, found)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
@@ -1312,6 +1381,7 @@ class Game:
         for p in players:
             if self._notes.pop(p, None) is not None:  # other cards now
                 self._unfollowed = None
+            self.last_played.pop(p, None)
             self.catchable.discard(p)
             if len(self.hands[p]) != 1:
                 self.called.discard(p)
@@ -1511,13 +1581,22 @@ class Game:
         """Move a validated card to the discard pile and carry out its effect."""
         hand = self.hands[player]
         hand.remove(card)
+        face = card.light if self.side is _LIGHT else card.back
         if player in self._notes:
-            self._shed(player)
+            self._shed(player, face.color)
         if self.revealed:
             self._unshow(player, card)
-        face = card.light if self.side is _LIGHT else card.back
-        if face.wild and hand and not jump_in and self.pending.kind is _PENDING_TURN:
-            self._note_unfollowed(player)  # a wild from the hand: it chose not to follow either
+        if self.pending.kind is _PENDING_TURN and not jump_in:
+            if not face.wild:
+                self.last_played[player] = _new_note(
+                    TurnPlay, (self.side, self.color, self.discard_pile[-1], card, len(hand))
+                )
+            elif hand:
+                # A wild from the hand: it chose not to follow either, and named a color.
+                self._note_unfollowed(player, color)
+                self.last_played.pop(player, None)
+        elif jump_in:
+            self.last_played.pop(player, None)
         self.discard_pile.append(card)
         prev_color = self.color
         self.color = face.color if face.color is not None else color
@@ -1547,12 +1626,13 @@ class Game:
         p = self.pending
         hand = self.hands[player]
         hand.remove(card)
+        face = card.face(self.side)
+        self.last_played.pop(player, None)
         if player in self._notes:
-            self._shed(player)
+            self._shed(player, face.color)
         if self.revealed:
             self._unshow(player, card)
         self.discard_pile.append(card)
-        face = card.face(self.side)
         self.color = face.color if face.color is not None else color
         self.emit(
             EventKind.CARD_PLAYED,
@@ -1682,6 +1762,7 @@ class Game:
             "round_points": self.round_points,
             "repeats": dict(self.repeats),
             "unfollowed": {p: [n.to_list() for n in notes] for p, notes in self.unfollowed.items()},
+            "last_played": {p: n.to_list() for p, n in self.last_played.items()},
             "journal": self._journal_dict(),
         }
 
@@ -1852,6 +1933,7 @@ class Game:
                 str(p): [Unfollowed.from_list(n) for n in notes]
                 for p, notes in data.get("unfollowed", {}).items()
             }
+            game.last_played = {str(p): TurnPlay.from_list(n) for p, n in data.get("last_played", {}).items()}
             game._journal = _read_journal(data.get("journal"), game.players, game.version)
         except BadState:
             raise

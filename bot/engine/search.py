@@ -39,8 +39,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, Self, TypeVar, cast
 
 from bot.engine.actions import Action
-from bot.engine.cards import Card, Face, Side
-from bot.engine.game import Game, Unfollowed
+from bot.engine.cards import Card, Color, Face, Side
+from bot.engine.game import Game, TurnPlay, Unfollowed
 from bot.engine.options import Scoring
 from bot.engine.scoring import Scored
 
@@ -82,11 +82,26 @@ UNFOLLOWED_WEIGHT = 0.9
 """The share of samples in which a player who drew on their turn (``Game.unfollowed``) is dealt
 no card they could have played then: drawing at will is allowed (docs/rules.md §1.6), so this
 is likely, not certain."""
+NAMED_WEIGHT = 0.9
+"""The share of samples in which a player who named a color with a wild (``Unfollowed.named``)
+is dealt that color as the one they held most of then: the normal AI names its most held color,
+a person need not."""
+PLAYED_WEIGHT = 0.9
+"""The share of samples in which a player's latest play (``Game.last_played``) is taken as the
+playout policy's choice (see :func:`determinize`): true of the normal AI, not of a person."""
+PLAYED_REDRAWS = 4
+"""Redraws per card kept since a player's latest play, at most, in :func:`_explain`."""
 MAX_PLAYOUT_STEPS = 400
 """Decisions after which a playout stops and counts as an even share."""
 
 
-def determinize(game: Game, player: str, rng: random.Random) -> Game:
+Judge = Callable[[Game, TurnPlay, list[Face]], list[int]]
+"""Which of the faces a player held beside the card of a :class:`TurnPlay` (of the side in play)
+the playout policy would have played instead (their indices): :func:`determinize` deals such a
+player other cards (``bot.engine.ai.outscoring``, the normal AI's)."""
+
+
+def determinize(game: Game, player: str, rng: random.Random, judge: Judge | None = None) -> Game:
     """A copy of ``game`` whose cards hidden from ``player`` are dealt at random, consistently with
     what is public to ``player`` (see the module docstring); the copy keeps no journal, has its
     own generator seeded from ``rng``, and forgets what others were shown and which positions
@@ -105,6 +120,10 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
         game: a round in progress.
         player: the seated player whose view is sampled.
         rng: the sampling's random generator (the only source of randomness).
+        judge: the playout policy's view of each player's latest play (``Game.last_played``):
+            with one, in a share :data:`PLAYED_WEIGHT` of samples, the cards a player kept then
+            are dealt again until none would have been played instead (as far as a few redraws
+            go); None: not read.
     """
     side, hidden = game.side, game.side.other
     two_sided = game.deck[0].dark is not None
@@ -133,9 +152,16 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
     for other in others:
         slots = fixed[other]
         drawn = [pool.pop() for i in range(len(game.hands[other])) if i not in slots]
+        last = game.last_played.get(other) if judge is not None else None
+        if last is not None and last.side is side and rng.random() < PLAYED_WEIGHT:
+            _explain(game, drawn, pool, last, judge, rng)  # type: ignore[arg-type]
         notes = game.unfollowed.get(other)
-        if notes and rng.random() < UNFOLLOWED_WEIGHT:
-            _unfollow(drawn, pool, [n for n in notes if n.side is side], rng)
+        if notes:
+            named = [n for n in notes if n.named is not None and n.side is side]
+            if named and rng.random() < NAMED_WEIGHT:
+                _lean(drawn, pool, named, rng)
+            if rng.random() < UNFOLLOWED_WEIGHT:
+                _unfollow(drawn, pool, [n for n in notes if n.side is side], rng)
         dealt = iter(drawn)
         world.hands[other] = [
             slots[i] if i in slots else _card(side, next(dealt), c.face(hidden) if two_sided else None)
@@ -216,6 +242,49 @@ def _unfollow(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], r
         _shuffle(rng, good)
         for i, j in zip(bad[:need], good, strict=False):
             hand[i], pool[j] = pool[j], hand[i]
+
+
+def _explain(
+    game: Game, hand: list[Face], pool: list[Face], last: TurnPlay, judge: Judge, rng: random.Random
+) -> None:
+    """Swap faces of a sampled ``hand`` kept since ``last`` (its first ``held``: the hand's order
+    is random) that ``judge`` says would have been played instead with random faces of ``pool``,
+    at most :data:`PLAYED_REDRAWS` times per card."""
+    old = min(last.held, len(hand))
+    for _ in range(PLAYED_REDRAWS * old):
+        kept = hand[:old]
+        bad = judge(game, last, kept)
+        if not bad or not pool:
+            return
+        i, j = bad[int(rng.random() * len(bad))], int(rng.random() * len(pool))
+        hand[i], pool[j] = pool[j], hand[i]
+
+
+def _lean(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], rng: random.Random) -> None:
+    """Swap faces of a sampled ``hand`` with faces of ``pool`` until, for each note of a wild
+    that named a color, that color is among the most held of the ``held`` cards that may remain
+    from then (the first of ``hand``, whose order is random), counting the cards of it played
+    since, as far as ``pool`` allows: the normal AI names the color it holds most of."""
+    for note in notes:
+        named = note.named
+        old = min(note.held, len(hand))
+        counts: dict[Color, int] = {}
+        for f in hand[:old]:
+            if f.color is not None and not f.wild:
+                counts[f.color] = counts.get(f.color, 0) + 1
+        mine = counts.pop(named, 0) + note.named_shed  # type: ignore[arg-type]
+        while counts:
+            most = max(counts, key=counts.__getitem__)
+            if counts[most] <= mine:
+                break
+            ins = [j for j, f in enumerate(pool) if f.color is named and not f.wild]
+            if not ins:
+                break
+            outs = [i for i in range(old) if hand[i].color is most and not hand[i].wild]
+            i, j = outs[int(rng.random() * len(outs))], ins[int(rng.random() * len(ins))]
+            hand[i], pool[j] = pool[j], hand[i]
+            counts[most] -= 1
+            mine += 1
 
 
 def _follows(face: Face, note: Unfollowed) -> bool:
