@@ -75,6 +75,8 @@ REPETITIONS = 3
 UNFOLLOWED_KEPT = 3
 """How many of a player's latest draws on their turn :attr:`Game.unfollowed` keeps."""
 """The same position after a rebuilt draw pile this many times voids the round (docs/rules.md ruling 46)."""
+TURN_PLAYS_KEPT = 3
+"""How many of a player's latest plays on their turn :attr:`Game.turn_plays` keeps."""
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -148,10 +150,10 @@ class Unfollowed(NamedTuple):
 
 
 class TurnPlay(NamedTuple):
-    """A player's latest play on their turn of a card that is not a wild (docs/rules.md §1.4):
-    public, for the hard AI's sampling (the normal AI plays the card it scores best, so the cards
-    it kept say what it did not hold then). They still hold the ``held`` cards left then, and
-    any drawn since."""
+    """A player's play on their turn of a card that is not a wild (docs/rules.md §1.4): public,
+    for the hard AI's sampling (the normal AI plays the card it scores best, so the cards it kept
+    say what it did not hold then). They still hold the ``held`` cards left then less the cards
+    of their later plays (:attr:`Game.turn_plays`), and any drawn since."""
 
     side: Side
     """The side in play then."""
@@ -205,9 +207,10 @@ class Game:
         unfollowed: per player, the turns of this round they drew on instead of playing, or
             played a wild from their hand on (:class:`Unfollowed`, oldest first): public, for
             the hard AI's sampling.
-        last_played: per player, their latest play on their turn of a card that is not a wild
-            (:class:`TurnPlay`), while they have played no other card since and their hand has
-            not moved: public, for the hard AI's sampling.
+        turn_plays: per player, their latest plays on their turn of a card that is not a wild
+            (:class:`TurnPlay`, oldest first, at most :data:`TURN_PLAYS_KEPT`), since they last
+            played any other way (a wild, a jump-in, an answer, a discard) or their hand moved:
+            public, for the hard AI's sampling.
         revealed: per viewer, per player whose hand was shown to them this round
             (:meth:`show_hand_to`), the card names seen that the player still holds: a card the
             player plays or discards since leaves the list (if it is there: else it was one
@@ -244,7 +247,6 @@ class Game:
         "drawn",
         "game_over",
         "hands",
-        "last_played",
         "options",
         "out",
         "pending",
@@ -259,6 +261,7 @@ class Game:
         "scores",
         "seed",
         "side",
+        "turn_plays",
         "variant",
         "version",
         "winners",
@@ -352,7 +355,7 @@ class Game:
         self._notes: dict[str, list[tuple[Side, Color | None, Rank, int, Color | None, int]]] = {}
         self._sheds: dict[str, int] = {}
         self._unfollowed: dict[str, list[Unfollowed]] | None = {}
-        self.last_played: dict[str, TurnPlay] = {}
+        self.turn_plays: dict[str, tuple[TurnPlay, ...]] = {}
         self._reshuffled = False
         self._events: list[Event] = []
 
@@ -763,7 +766,7 @@ class Game:
         new.drawn, new.round_over, new.round_winner = self.drawn, self.round_over, self.round_winner
         new.round_points, new.repeats = self.round_points, dict(self.repeats)
         new._notes, new._sheds = {p: list(n) for p, n in self._notes.items()}, dict(self._sheds)
-        new._unfollowed, new.last_played = None, dict(self.last_played)
+        new._unfollowed, new.turn_plays = None, dict(self.turn_plays)
         new._reshuffled, new._events = self._reshuffled, list(self._events)
         return new
 
@@ -1063,7 +1066,7 @@ class Game:
             found = self._find(player, card)
             self.hands[player].remove(found)
             self._shed(player, found.face(self.side).color)
-            self.last_played.pop(player, None)
+            self.turn_plays.pop(player, None)
             if self.revealed:
                 self._unshow(player, found)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
@@ -1381,7 +1384,7 @@ class Game:
         for p in players:
             if self._notes.pop(p, None) is not None:  # other cards now
                 self._unfollowed = None
-            self.last_played.pop(p, None)
+            self.turn_plays.pop(p, None)
             self.catchable.discard(p)
             if len(self.hands[p]) != 1:
                 self.called.discard(p)
@@ -1588,15 +1591,15 @@ class Game:
             self._unshow(player, card)
         if self.pending.kind is _PENDING_TURN and not jump_in:
             if not face.wild:
-                self.last_played[player] = _new_note(
-                    TurnPlay, (self.side, self.color, self.discard_pile[-1], card, len(hand))
-                )
+                note = _new_note(TurnPlay, (self.side, self.color, self.discard_pile[-1], card, len(hand)))
+                plays = self.turn_plays.get(player)
+                self.turn_plays[player] = (note,) if plays is None else (*plays[1 - TURN_PLAYS_KEPT :], note)
             elif hand:
                 # A wild from the hand: it chose not to follow either, and named a color.
                 self._note_unfollowed(player, color)
-                self.last_played.pop(player, None)
+                self.turn_plays.pop(player, None)
         elif jump_in:
-            self.last_played.pop(player, None)
+            self.turn_plays.pop(player, None)
         self.discard_pile.append(card)
         prev_color = self.color
         self.color = face.color if face.color is not None else color
@@ -1627,7 +1630,7 @@ class Game:
         hand = self.hands[player]
         hand.remove(card)
         face = card.face(self.side)
-        self.last_played.pop(player, None)
+        self.turn_plays.pop(player, None)
         if player in self._notes:
             self._shed(player, face.color)
         if self.revealed:
@@ -1762,7 +1765,7 @@ class Game:
             "round_points": self.round_points,
             "repeats": dict(self.repeats),
             "unfollowed": {p: [n.to_list() for n in notes] for p, notes in self.unfollowed.items()},
-            "last_played": {p: n.to_list() for p, n in self.last_played.items()},
+            "turn_plays": {p: [n.to_list() for n in notes] for p, notes in self.turn_plays.items()},
             "journal": self._journal_dict(),
         }
 
@@ -1933,7 +1936,10 @@ class Game:
                 str(p): [Unfollowed.from_list(n) for n in notes]
                 for p, notes in data.get("unfollowed", {}).items()
             }
-            game.last_played = {str(p): TurnPlay.from_list(n) for p, n in data.get("last_played", {}).items()}
+            game.turn_plays = {
+                str(p): tuple(TurnPlay.from_list(n) for n in notes)
+                for p, notes in data.get("turn_plays", {}).items()
+            }
             game._journal = _read_journal(data.get("journal"), game.players, game.version)
         except BadState:
             raise

@@ -87,7 +87,7 @@ NAMED_WEIGHT = 0.9
 is dealt that color as the one they held most of then: the normal AI names its most held color,
 a person need not."""
 PLAYED_WEIGHT = 0.9
-"""The share of samples in which a player's latest play (``Game.last_played``) is taken as the
+"""The share of samples in which a player's latest play (``Game.turn_plays``) is taken as the
 playout policy's choice (see :func:`determinize`): true of the normal AI, not of a person."""
 PLAYED_REDRAWS = 4
 """Redraws per card kept since a player's latest play, at most, in :func:`_explain`."""
@@ -120,7 +120,7 @@ def determinize(game: Game, player: str, rng: random.Random, judge: Judge | None
         game: a round in progress.
         player: the seated player whose view is sampled.
         rng: the sampling's random generator (the only source of randomness).
-        judge: the playout policy's view of each player's latest play (``Game.last_played``):
+        judge: the playout policy's view of each player's latest play (``Game.turn_plays``):
             with one, in a share :data:`PLAYED_WEIGHT` of samples, the cards a player kept then
             are dealt again until none would have been played instead (as far as a few redraws
             go); None: not read.
@@ -152,9 +152,9 @@ def determinize(game: Game, player: str, rng: random.Random, judge: Judge | None
     for other in others:
         slots = fixed[other]
         drawn = [pool.pop() for i in range(len(game.hands[other])) if i not in slots]
-        last = game.last_played.get(other) if judge is not None else None
-        if last is not None and last.side is side and rng.random() < PLAYED_WEIGHT:
-            _explain(game, drawn, pool, last, judge, rng)  # type: ignore[arg-type]
+        plays = game.turn_plays.get(other) if judge is not None else None
+        if plays and rng.random() < PLAYED_WEIGHT:
+            _explain(game, drawn, pool, [p for p in plays if p.side is side], judge, rng)  # type: ignore[arg-type]
         notes = game.unfollowed.get(other)
         if notes:
             named = [n for n in notes if n.named is not None and n.side is side]
@@ -245,15 +245,23 @@ def _unfollow(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], r
 
 
 def _explain(
-    game: Game, hand: list[Face], pool: list[Face], last: TurnPlay, judge: Judge, rng: random.Random
+    game: Game,
+    hand: list[Face],
+    pool: list[Face],
+    plays: Sequence[TurnPlay],
+    judge: Judge,
+    rng: random.Random,
 ) -> None:
-    """Swap faces of a sampled ``hand`` kept since ``last`` (its first ``held``: the hand's order
-    is random) that ``judge`` says would have been played instead with random faces of ``pool``,
-    at most :data:`PLAYED_REDRAWS` times per card."""
-    old = min(last.held, len(hand))
-    for _ in range(PLAYED_REDRAWS * old):
-        kept = hand[:old]
-        bad = judge(game, last, kept)
+    """Swap faces of a sampled ``hand`` that ``judge`` says would have been played instead at one
+    of ``plays`` (oldest first) with random faces of ``pool``, at most :data:`PLAYED_REDRAWS`
+    times per card. The cards a player held beside a play are taken to be the oldest of their
+    hand still held (its first: the hand's order is random) and the cards of their later plays."""
+    checks = []
+    for k, note in enumerate(plays):
+        later = [p.card.face(note.side) for p in plays[k + 1 :]]
+        checks.append((note, max(0, min(note.held - len(later), len(hand))), later))
+    for _ in range(PLAYED_REDRAWS * len(hand)):
+        bad = [i for note, old, later in checks for i in judge(game, note, [*hand[:old], *later]) if i < old]
         if not bad or not pool:
             return
         i, j = bad[int(rng.random() * len(bad))], int(rng.random() * len(pool))

@@ -629,5 +629,5 @@ def test_samples_follow_the_card_a_player_chose() -> None:
     ]
     assert 0.85 * 200 <= sum(kept) < 200
     assert ai.outscoring(
-        game, game.last_played["ben"], [Card.parse("red 9").light, Card.parse("red 0").light]
+        game, game.turn_plays["ben"][-1], [Card.parse("red 9").light, Card.parse("red 0").light]
     ) == [0]

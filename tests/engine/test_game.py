@@ -1388,21 +1388,41 @@ def test_a_wild_notes_the_color_named_and_its_cards_played_since() -> None:
     assert "ben" not in game.unfollowed
 
 
-def test_the_latest_play_on_a_turn_is_noted() -> None:
+def test_the_latest_plays_on_a_turn_are_noted() -> None:
     """A card other than a wild played on one's turn is noted with the color and top card it was
-    played on and the hand's size after; a later play replaces it, a wild or a swap of hands
-    forgets it; it survives to_dict and a copy."""
-    game = deal({"ana": ["red 3", "red 9", "wild", "blue 1"], "ben": ["green 3", "green 5"], "cy": ["yellow 1", "yellow 2"]},
-                players=["ana", "ben", "cy"], discard=["red 7"], draw=["blue 8", "green 6"], turn="ana")  # fmt: skip
+    played on and the hand's size after, the latest few kept; they survive to_dict and a copy; a
+    swap of hands forgets them."""
+    game = deal({"ana": ["red 3", "green 3", "green 9", "green 1", "blue 1"], "ben": ["green 7", "green 5"],
+                 "cy": ["yellow 1", "yellow 9"]}, players=["ana", "ben", "cy"], discard=["red 7"],
+                draw=["blue 8", "blue 6", "blue 4", "yellow 2", "yellow 4"], turn="ana")  # fmt: skip
     game.apply("ana", Action(ActionKind.PLAY, Card.parse("red 3")))
-    game.apply("ben", Action(ActionKind.PLAY, Card.parse("green 3")))
-    note = game.last_played["ana"]
-    assert (note.color, note.top.name, note.card.name, note.held) == (Color.RED, "red 7", "red 3", 3)
-    assert game.last_played["ben"].top.name == "red 3"
-    assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).last_played == game.last_played
-    assert game.copy(journal=False).last_played == game.last_played
+    game.apply("ben", Action(ActionKind.DRAW))
     game.apply("cy", Action(ActionKind.DRAW))
+    game.apply("ana", Action(ActionKind.PLAY, Card.parse("green 3")))
+    game.apply("ben", Action(ActionKind.PLAY, Card.parse("green 7")))
+    assert [(n.color, n.top.name, n.card.name, n.held) for n in game.turn_plays["ana"]] == [
+        (Color.RED, "red 7", "red 3", 4),
+        (Color.RED, "red 3", "green 3", 3),
+    ]
+    assert [n.top.name for n in game.turn_plays["ben"]] == ["green 3"]
+    assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).turn_plays == game.turn_plays
+    assert game.copy(journal=False).turn_plays == game.turn_plays
+    game.apply("cy", Action(ActionKind.DRAW))
+    game.apply("ana", Action(ActionKind.PLAY, Card.parse("green 9")))
+    game.apply("ben", Action(ActionKind.DRAW))
+    game.apply("cy", Action(ActionKind.DRAW))
+    game.apply("ana", Action(ActionKind.PLAY, Card.parse("green 1")))
+    assert [n.card.name for n in game.turn_plays["ana"]] == ["green 3", "green 9", "green 1"]
+    game.swap_hands("ana", "ben")
+    assert game.turn_plays == {}
+
+
+def test_a_wild_forgets_the_plays_noted() -> None:
+    """A wild played from the hand ends the plays noted for its player (its own note says more)."""
+    game = deal({"ana": ["red 3", "wild", "blue 1"], "ben": ["red 5", "green 5"]},
+                players=["ana", "ben"], discard=["red 7"], turn="ana")  # fmt: skip
+    game.apply("ana", Action(ActionKind.PLAY, Card.parse("red 3")))
+    game.apply("ben", Action(ActionKind.PLAY, Card.parse("red 5")))
+    assert set(game.turn_plays) == {"ana", "ben"}
     game.apply("ana", Action(ActionKind.PLAY, Card.parse("wild"), color=Color.BLUE))
-    assert "ana" not in game.last_played
-    game.swap_hands("ben", "cy")
-    assert game.last_played == {}
+    assert set(game.turn_plays) == {"ben"}
