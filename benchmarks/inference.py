@@ -64,7 +64,7 @@ def measure(variant: str, players: int, positions: int, samples: int, seed: int)
         rng = random.Random(seed * 1_000_003 + i)
         for _ in range(samples):
             start = time.process_time()
-            world = search.determinize(game, viewer, rng, ai.outscoring)
+            world = search.determinize(game, viewer, rng)
             spent += time.process_time() - start
             dealt += 1
             for p, faces in truth.items():

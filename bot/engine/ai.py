@@ -8,7 +8,7 @@ never challenges. The hard one searches (bot/engine/search.py): it samples the h
 plays each candidate out many times with the normal AI in every seat.
 
 >>> import random
->>> from bot.engine.game import Game, TurnPlay
+>>> from bot.engine.game import Game
 >>> game = Game(["ai", "r1", "r2"], seed=3)
 >>> _ = game.start_round()
 >>> steps = play_round(game, {"ai": choose}, random.Random(3))
@@ -30,7 +30,7 @@ from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction
 from bot.engine.dos.game import DosGame
-from bot.engine.game import Game, TurnPlay
+from bot.engine.game import Game
 from bot.engine.options import PendingKind
 
 Policy = Callable[[Game, str, random.Random], Action]
@@ -157,44 +157,6 @@ def _best_play(game: Game, player: str, plays: list[Action]) -> Action:
         if score > best_score:
             best, best_score = action, score
     return best
-
-
-def outscoring(game: Game, last: TurnPlay, kept: list[Face]) -> list[int]:
-    """Which of the faces ``kept`` (of the side in play, the hand left beside ``last.card``) the
-    normal AI would have played instead of ``last.card`` on that turn (their indices): the
-    non-wild ones it could play that :func:`_best_play` scores higher whether or not the next
-    player was then about to go out (which is not kept). The hard AI's samples deal other cards
-    in their place (``search.determinize``)."""
-    side = last.side
-    played, rank = last.card.face(side), last.top.face(side).rank
-    color = last.color
-    values = _values(game)
-    colors: dict[Color | None, int] = {played.color: 1}
-    same: dict[Face, int] = {played: 1}
-    for f in kept:
-        colors[f.color] = colors.get(f.color, 0) + 1
-        same[f] = same.get(f, 0) + 1
-
-    def score(face: Face) -> float:
-        value = values[face] if face in values else game.variant.value(face, side)
-        return value / 10 + _ACTION_BONUS.get(face.rank, 0) + colors[face.color] - same[face]
-
-    mine = score(played)
-    urgent = mine + (20 if played.rank in _ACTION_BONUS else 0)
-    out = []
-    for i, f in enumerate(kept):
-        if f.wild or (f.color is not color and f.rank is not rank):
-            continue
-        theirs = score(f)
-        if theirs > mine + 1e-9 and theirs + (20 if f.rank in _ACTION_BONUS else 0) > urgent + 1e-9:
-            out.append(i)
-    return out
-
-
-def _sample(game: Game, player: str, rng: random.Random) -> Game:
-    """The hard AI's samples: ``search.determinize`` reading the players' latest plays as the
-    normal AI's choices (:func:`outscoring`)."""
-    return search.determinize(game, player, rng, outscoring)
 
 
 @overload
@@ -356,7 +318,7 @@ def _hard(game: Game, player: str, rng: random.Random, budget: float | None, pla
     if default not in actions:  # a wild's color the pruning did not keep
         actions = [*actions, default]
     return search.best_action(
-        game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts, sample=_sample
+        game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
     )
 
 

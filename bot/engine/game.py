@@ -75,8 +75,6 @@ REPETITIONS = 3
 UNFOLLOWED_KEPT = 3
 """How many of a player's latest draws on their turn :attr:`Game.unfollowed` keeps."""
 """The same position after a rebuilt draw pile this many times voids the round (docs/rules.md ruling 46)."""
-TURN_PLAYS_KEPT = 3
-"""How many of a player's latest plays on their turn :attr:`Game.turn_plays` keeps."""
 
 
 def shuffle(rng: random.Random, cards: list[Card]) -> None:
@@ -109,9 +107,9 @@ class Unfollowed(NamedTuple):
     """A turn on which a player drew instead of playing (docs/rules.md §1.6), or played a wild
     from their hand: they then held no other card they chose to play on ``color`` or ``rank``
     (usually none they could play), and still hold at least ``held`` of the cards they held then
-    (minus those played since; for a wild, the cards left beside it). A wild's note also keeps
-    the color its player named (``named``: usually the one they held most of then) and how many
-    cards of that color they have played since (``named_shed``)."""
+    (minus those played since; for a wild, the cards left beside it; for a draw on which the turn
+    passed at once, the cards drawn too, which could not be played either). A wild's note also
+    keeps the color its player named (``named``: usually the one they held most of then)."""
 
     side: Side
     """The side in play then (the faces that counted)."""
@@ -123,58 +121,25 @@ class Unfollowed(NamedTuple):
     """How many cards of the hand held then may remain (its size then, less plays since; >= 1)."""
     named: Color | None = None
     """The color named with the wild played then (None: a draw, or no color named)."""
-    named_shed: int = 0
-    """How many cards of the ``named`` color the player has played or discarded since."""
 
     def to_list(self) -> list[Any]:
-        """JSON-safe form: ``[side, color or None, rank, held]``, then ``named, named_shed`` for
-        a wild that named a color."""
+        """JSON-safe form: ``[side, color or None, rank, held]``, and the color named if any."""
         data = [self.side.value, _color_name(self.color), self.rank.value, self.held]
         if self.named is not None:
-            data += [self.named.value, self.named_shed]
+            data.append(self.named.value)
         return data
 
     @classmethod
     def from_list(cls, data: Sequence[Any]) -> Unfollowed:
         """The inverse of :meth:`to_list`. Raises ValueError: a bad value."""
-        side, color, rank, held, *rest = data
-        named, named_shed = rest if rest else (None, 0)
+        side, color, rank, held, *named = data
         return cls(
             Side(side),
             Color(color) if color else None,
             Rank(rank),
             int(held),
-            Color(named) if named else None,
-            int(named_shed),
+            Color(named[0]) if named else None,
         )
-
-
-class TurnPlay(NamedTuple):
-    """A player's play on their turn of a card that is not a wild (docs/rules.md §1.4): public,
-    for the hard AI's sampling (the normal AI plays the card it scores best, so the cards it kept
-    say what it did not hold then). They still hold the ``held`` cards left then less the cards
-    of their later plays (:attr:`Game.turn_plays`), and any drawn since."""
-
-    side: Side
-    """The side in play then."""
-    color: Color | None
-    """The current color before the play."""
-    top: Card
-    """The top card of the discard pile before the play."""
-    card: Card
-    """The card played."""
-    held: int
-    """The hand's size right after the play."""
-
-    def to_list(self) -> list[Any]:
-        """JSON-safe form: ``[side, color or None, top, card, held]``."""
-        return [self.side.value, _color_name(self.color), self.top.name, self.card.name, self.held]
-
-    @classmethod
-    def from_list(cls, data: Sequence[Any]) -> TurnPlay:
-        """The inverse of :meth:`to_list`. Raises ValueError: a bad value."""
-        side, color, top, card, held = data
-        return cls(Side(side), Color(color) if color else None, Card.parse(top), Card.parse(card), int(held))
 
 
 class Game:
@@ -207,10 +172,6 @@ class Game:
         unfollowed: per player, the turns of this round they drew on instead of playing, or
             played a wild from their hand on (:class:`Unfollowed`, oldest first): public, for
             the hard AI's sampling.
-        turn_plays: per player, their latest plays on their turn of a card that is not a wild
-            (:class:`TurnPlay`, oldest first, at most :data:`TURN_PLAYS_KEPT`), since they last
-            played any other way (a wild, a jump-in, an answer, a discard) or their hand moved:
-            public, for the hard AI's sampling.
         revealed: per viewer, per player whose hand was shown to them this round
             (:meth:`show_hand_to`), the card names seen that the player still holds: a card the
             player plays or discards since leaves the list (if it is there: else it was one
@@ -261,7 +222,6 @@ class Game:
         "scores",
         "seed",
         "side",
-        "turn_plays",
         "variant",
         "version",
         "winners",
@@ -352,10 +312,9 @@ class Game:
         self.round_winner: str | None = None
         self.round_points = 0
         self.repeats: dict[str, int] = {}
-        self._notes: dict[str, list[tuple[Side, Color | None, Rank, int, Color | None, int]]] = {}
+        self._notes: dict[str, list[tuple[Side, Color | None, Rank, int, Color | None]]] = {}
         self._sheds: dict[str, int] = {}
         self._unfollowed: dict[str, list[Unfollowed]] | None = {}
-        self.turn_plays: dict[str, tuple[TurnPlay, ...]] = {}
         self._reshuffled = False
         self._events: list[Event] = []
 
@@ -766,7 +725,7 @@ class Game:
         new.drawn, new.round_over, new.round_winner = self.drawn, self.round_over, self.round_winner
         new.round_points, new.repeats = self.round_points, dict(self.repeats)
         new._notes, new._sheds = {p: list(n) for p, n in self._notes.items()}, dict(self._sheds)
-        new._unfollowed, new.turn_plays = None, dict(self.turn_plays)
+        new._unfollowed = None
         new._reshuffled, new._events = self._reshuffled, list(self._events)
         return new
 
@@ -855,23 +814,17 @@ class Game:
         side = self.side
         top = self.discard_pile[-1]
         rank = (top.light if side is Side.LIGHT else top.back).rank
-        notes.append((side, self.color, rank, len(self.hands[player]) + shed, named, 0))
+        notes.append((side, self.color, rank, len(self.hands[player]) + shed, named))
         if len(notes) > UNFOLLOWED_KEPT:
             del notes[0]
         self._unfollowed = None
 
-    def _shed(self, player: str, color: Color | None) -> None:
-        """A card of ``color`` left ``player``'s hand by their own play or discard: one fewer of
-        the cards held at each :attr:`unfollowed` turn may remain (counted, not written into each
-        note: this runs on most plays, :attr:`unfollowed` is read once a search decision), and
-        one more shed of the color a wild named there, if it is that color."""
+    def _shed(self, player: str) -> None:
+        """A card left ``player``'s hand by their own play or discard: one fewer of the cards
+        held at each :attr:`unfollowed` turn may remain (counted, not written into each note:
+        this runs on most plays, :attr:`unfollowed` is read once a search decision)."""
         self._sheds[player] = self._sheds.get(player, 0) + 1
         self._unfollowed = None
-        notes = self._notes.get(player)
-        if color is not None and notes:
-            for i, n in enumerate(notes):
-                if n[4] is color:
-                    notes[i] = (n[0], n[1], n[2], n[3], color, n[5] + 1)
 
     @property
     def unfollowed(self) -> dict[str, list[Unfollowed]]:
@@ -887,23 +840,19 @@ class Game:
             for p, notes in self._notes.items():
                 shed = self._sheds.get(p, 0)
                 view[p] = [
-                    _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - shed, n[4], n[5]))
-                    for n in notes
-                    if n[3] > shed
+                    _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - shed, n[4])) for n in notes if n[3] > shed
                 ]
         return view
 
     @unfollowed.setter
     def unfollowed(self, notes: Mapping[str, Sequence[Unfollowed]]) -> None:
-        self._notes = {
-            p: [(n[0], n[1], n[2], n[3], n.named, n.named_shed) for n in ns] for p, ns in notes.items()
-        }
+        self._notes = {p: [(n[0], n[1], n[2], n[3], n[4]) for n in ns] for p, ns in notes.items()}
         self._sheds = {}
         self._unfollowed = None
 
     def _draw_for_turn(self, player: str, noted: bool = False) -> Card | None:
-        """Draw for the turn; ``noted``: the player chose to (their :attr:`unfollowed` note was just
-        made), so cards drawn that cannot be played join the cards it says do not follow."""
+        """Draw for the turn; ``noted``: the player chose to (their :attr:`unfollowed` note was
+        just made), so cards drawn that cannot be played join the cards it says do not follow."""
         drawn: list[Card] = []
         until = self._until_playable
         while True:
@@ -918,10 +867,10 @@ class Game:
             self.drawn = drawn[-1]
             self.pending = _DRAW_DECISIONS[player]
             return drawn[-1]
-        if noted and drawn:  # the turn passes at once: public, so is what the cards did not follow
+        if noted and drawn:  # the turn passes at once, in view: none of these could be played
             notes = self._notes[player]
             n = notes[-1]
-            notes[-1] = (n[0], n[1], n[2], n[3] + len(drawn), n[4], n[5])
+            notes[-1] = (n[0], n[1], n[2], n[3] + len(drawn), n[4])
             self._unfollowed = None
         self.pass_turn(player)
         return None
@@ -1065,8 +1014,7 @@ class Game:
         else:
             found = self._find(player, card)
             self.hands[player].remove(found)
-            self._shed(player, found.face(self.side).color)
-            self.turn_plays.pop(player, None)
+            self._shed(player)
             if self.revealed:
                 self._unshow(player, found)
             self.discard_pile.insert(len(self.discard_pile) - 1, found)
@@ -1384,7 +1332,6 @@ class Game:
         for p in players:
             if self._notes.pop(p, None) is not None:  # other cards now
                 self._unfollowed = None
-            self.turn_plays.pop(p, None)
             self.catchable.discard(p)
             if len(self.hands[p]) != 1:
                 self.called.discard(p)
@@ -1584,22 +1531,13 @@ class Game:
         """Move a validated card to the discard pile and carry out its effect."""
         hand = self.hands[player]
         hand.remove(card)
-        face = card.light if self.side is _LIGHT else card.back
         if player in self._notes:
-            self._shed(player, face.color)
+            self._shed(player)
         if self.revealed:
             self._unshow(player, card)
-        if self.pending.kind is _PENDING_TURN and not jump_in:
-            if not face.wild:
-                note = _new_note(TurnPlay, (self.side, self.color, self.discard_pile[-1], card, len(hand)))
-                plays = self.turn_plays.get(player)
-                self.turn_plays[player] = (note,) if plays is None else (*plays[1 - TURN_PLAYS_KEPT :], note)
-            elif hand:
-                # A wild from the hand: it chose not to follow either, and named a color.
-                self._note_unfollowed(player, color)
-                self.turn_plays.pop(player, None)
-        elif jump_in:
-            self.turn_plays.pop(player, None)
+        face = card.light if self.side is _LIGHT else card.back
+        if face.wild and hand and not jump_in and self.pending.kind is _PENDING_TURN:
+            self._note_unfollowed(player, color)  # a wild from the hand: it chose not to follow either
         self.discard_pile.append(card)
         prev_color = self.color
         self.color = face.color if face.color is not None else color
@@ -1629,13 +1567,12 @@ class Game:
         p = self.pending
         hand = self.hands[player]
         hand.remove(card)
-        face = card.face(self.side)
-        self.turn_plays.pop(player, None)
         if player in self._notes:
-            self._shed(player, face.color)
+            self._shed(player)
         if self.revealed:
             self._unshow(player, card)
         self.discard_pile.append(card)
+        face = card.face(self.side)
         self.color = face.color if face.color is not None else color
         self.emit(
             EventKind.CARD_PLAYED,
@@ -1765,7 +1702,6 @@ class Game:
             "round_points": self.round_points,
             "repeats": dict(self.repeats),
             "unfollowed": {p: [n.to_list() for n in notes] for p, notes in self.unfollowed.items()},
-            "turn_plays": {p: [n.to_list() for n in notes] for p, notes in self.turn_plays.items()},
             "journal": self._journal_dict(),
         }
 
@@ -1935,10 +1871,6 @@ class Game:
             game.unfollowed = {
                 str(p): [Unfollowed.from_list(n) for n in notes]
                 for p, notes in data.get("unfollowed", {}).items()
-            }
-            game.turn_plays = {
-                str(p): tuple(TurnPlay.from_list(n) for n in notes)
-                for p, notes in data.get("turn_plays", {}).items()
             }
             game._journal = _read_journal(data.get("journal"), game.players, game.version)
         except BadState:

@@ -40,7 +40,7 @@ from typing import Any, Protocol, Self, TypeVar, cast
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Face, Side
-from bot.engine.game import Game, TurnPlay, Unfollowed
+from bot.engine.game import Game, Unfollowed
 from bot.engine.options import Scoring
 from bot.engine.scoring import Scored
 
@@ -86,22 +86,11 @@ NAMED_WEIGHT = 0.9
 """The share of samples in which a player who named a color with a wild (``Unfollowed.named``)
 is dealt that color as the one they held most of then: the normal AI names its most held color,
 a person need not."""
-PLAYED_WEIGHT = 0.9
-"""The share of samples in which a player's latest play (``Game.turn_plays``) is taken as the
-playout policy's choice (see :func:`determinize`): true of the normal AI, not of a person."""
-PLAYED_REDRAWS = 4
-"""Redraws per card kept since a player's latest play, at most, in :func:`_explain`."""
 MAX_PLAYOUT_STEPS = 400
 """Decisions after which a playout stops and counts as an even share."""
 
 
-Judge = Callable[[Game, TurnPlay, list[Face]], list[int]]
-"""Which of the faces a player held beside the card of a :class:`TurnPlay` (of the side in play)
-the playout policy would have played instead (their indices): :func:`determinize` deals such a
-player other cards (``bot.engine.ai.outscoring``, the normal AI's)."""
-
-
-def determinize(game: Game, player: str, rng: random.Random, judge: Judge | None = None) -> Game:
+def determinize(game: Game, player: str, rng: random.Random) -> Game:
     """A copy of ``game`` whose cards hidden from ``player`` are dealt at random, consistently with
     what is public to ``player`` (see the module docstring); the copy keeps no journal, has its
     own generator seeded from ``rng``, and forgets what others were shown and which positions
@@ -120,10 +109,6 @@ def determinize(game: Game, player: str, rng: random.Random, judge: Judge | None
         game: a round in progress.
         player: the seated player whose view is sampled.
         rng: the sampling's random generator (the only source of randomness).
-        judge: the playout policy's view of each player's latest play (``Game.turn_plays``):
-            with one, in a share :data:`PLAYED_WEIGHT` of samples, the cards a player kept then
-            are dealt again until none would have been played instead (as far as a few redraws
-            go); None: not read.
     """
     side, hidden = game.side, game.side.other
     two_sided = game.deck[0].dark is not None
@@ -152,9 +137,6 @@ def determinize(game: Game, player: str, rng: random.Random, judge: Judge | None
     for other in others:
         slots = fixed[other]
         drawn = [pool.pop() for i in range(len(game.hands[other])) if i not in slots]
-        plays = game.turn_plays.get(other) if judge is not None else None
-        if plays and rng.random() < PLAYED_WEIGHT:
-            _explain(game, drawn, pool, [p for p in plays if p.side is side], judge, rng)  # type: ignore[arg-type]
         notes = game.unfollowed.get(other)
         if notes:
             named = [n for n in notes if n.named is not None and n.side is side]
@@ -244,35 +226,11 @@ def _unfollow(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], r
             hand[i], pool[j] = pool[j], hand[i]
 
 
-def _explain(
-    game: Game,
-    hand: list[Face],
-    pool: list[Face],
-    plays: Sequence[TurnPlay],
-    judge: Judge,
-    rng: random.Random,
-) -> None:
-    """Swap faces of a sampled ``hand`` that ``judge`` says would have been played instead at one
-    of ``plays`` (oldest first) with random faces of ``pool``, at most :data:`PLAYED_REDRAWS`
-    times per card. The cards a player held beside a play are taken to be the oldest of their
-    hand still held (its first: the hand's order is random) and the cards of their later plays."""
-    checks = []
-    for k, note in enumerate(plays):
-        later = [p.card.face(note.side) for p in plays[k + 1 :]]
-        checks.append((note, max(0, min(note.held - len(later), len(hand))), later))
-    for _ in range(PLAYED_REDRAWS * len(hand)):
-        bad = [i for note, old, later in checks for i in judge(game, note, [*hand[:old], *later]) if i < old]
-        if not bad or not pool:
-            return
-        i, j = bad[int(rng.random() * len(bad))], int(rng.random() * len(pool))
-        hand[i], pool[j] = pool[j], hand[i]
-
-
 def _lean(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], rng: random.Random) -> None:
     """Swap faces of a sampled ``hand`` with faces of ``pool`` until, for each note of a wild
     that named a color, that color is among the most held of the ``held`` cards that may remain
-    from then (the first of ``hand``, whose order is random), counting the cards of it played
-    since, as far as ``pool`` allows: the normal AI names the color it holds most of."""
+    from then (the first of ``hand``, whose order is random), as far as ``pool`` allows: the
+    normal AI names the color it holds most of."""
     for note in notes:
         named = note.named
         old = min(note.held, len(hand))
@@ -280,7 +238,7 @@ def _lean(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], rng: 
         for f in hand[:old]:
             if f.color is not None and not f.wild:
                 counts[f.color] = counts.get(f.color, 0) + 1
-        mine = counts.pop(named, 0) + note.named_shed  # type: ignore[arg-type]
+        mine = counts.pop(named, 0)  # type: ignore[arg-type]
         while counts:
             most = max(counts, key=counts.__getitem__)
             if counts[most] <= mine:

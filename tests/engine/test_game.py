@@ -1331,7 +1331,7 @@ def test_unfollowed_turns_are_noted() -> None:
                  "dee": ["red 2", "yellow 8"]}, players=["ana", "ben", "cy", "dee"], discard=["red 7"], draw=["green 6", "blue 8"],
                 turn="ana")  # fmt: skip
     game.apply("ana", Action(ActionKind.DRAW))
-    assert [tuple(n) for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 4, None, 0)]
+    assert [tuple(n) for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 4, None)]
     assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).unfollowed == game.unfollowed
     game.apply_listed("ben", Action(ActionKind.DRAW))  # the fast path notes it too
     assert [n.held for n in game.unfollowed["ben"]] == [3]
@@ -1370,59 +1370,16 @@ def test_a_wild_from_the_hand_is_noted_as_not_following() -> None:
     assert [tuple(n)[:4] for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 2)]
     game.apply("ben", Action(ActionKind.DRAW))
     game.apply("ben", Action(ActionKind.PLAY_DRAWN, color=Color.GREEN))
-    assert [tuple(n) for n in game.unfollowed["ben"]] == [(Side.LIGHT, Color.BLUE, Rank.WILD, 2, None, 0)]
+    assert [tuple(n) for n in game.unfollowed["ben"]] == [(Side.LIGHT, Color.BLUE, Rank.WILD, 2, None)]
 
 
-def test_a_wild_notes_the_color_named_and_its_cards_played_since() -> None:
-    """A wild played from the hand notes the color named; each card of that color its player
-    plays since is counted on the note, others are not; the note survives to_dict."""
+def test_a_wild_notes_the_color_named() -> None:
+    """A wild played from the hand notes the color named with it; the note survives to_dict."""
     game = deal({"ana": ["wild", "blue 1", "blue 2", "green 3"], "ben": ["blue 5", "blue 6", "yellow 1"]},
                 players=["ana", "ben"], discard=["red 7"], draw=["red 8"], turn="ana")  # fmt: skip
     game.apply("ana", Action(ActionKind.PLAY, Card.parse("wild"), color=Color.BLUE))
-    assert [(n.named, n.named_shed, n.held) for n in game.unfollowed["ana"]] == [(Color.BLUE, 0, 3)]
+    assert [(n.named, n.held) for n in game.unfollowed["ana"]] == [(Color.BLUE, 3)]
     game.apply("ben", Action(ActionKind.PLAY, Card.parse("blue 5")))
     game.apply("ana", Action(ActionKind.PLAY, Card.parse("blue 1")))
-    game.apply("ben", Action(ActionKind.PLAY, Card.parse("blue 6")))
-    assert [(n.named, n.named_shed, n.held) for n in game.unfollowed["ana"]] == [(Color.BLUE, 1, 2)]
+    assert [(n.named, n.held) for n in game.unfollowed["ana"]] == [(Color.BLUE, 2)]
     assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).unfollowed == game.unfollowed
-    assert "ben" not in game.unfollowed
-
-
-def test_the_latest_plays_on_a_turn_are_noted() -> None:
-    """A card other than a wild played on one's turn is noted with the color and top card it was
-    played on and the hand's size after, the latest few kept; they survive to_dict and a copy; a
-    swap of hands forgets them."""
-    game = deal({"ana": ["red 3", "green 3", "green 9", "green 1", "blue 1"], "ben": ["green 7", "green 5"],
-                 "cy": ["yellow 1", "yellow 9"]}, players=["ana", "ben", "cy"], discard=["red 7"],
-                draw=["blue 8", "blue 6", "blue 4", "yellow 2", "yellow 4"], turn="ana")  # fmt: skip
-    game.apply("ana", Action(ActionKind.PLAY, Card.parse("red 3")))
-    game.apply("ben", Action(ActionKind.DRAW))
-    game.apply("cy", Action(ActionKind.DRAW))
-    game.apply("ana", Action(ActionKind.PLAY, Card.parse("green 3")))
-    game.apply("ben", Action(ActionKind.PLAY, Card.parse("green 7")))
-    assert [(n.color, n.top.name, n.card.name, n.held) for n in game.turn_plays["ana"]] == [
-        (Color.RED, "red 7", "red 3", 4),
-        (Color.RED, "red 3", "green 3", 3),
-    ]
-    assert [n.top.name for n in game.turn_plays["ben"]] == ["green 3"]
-    assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).turn_plays == game.turn_plays
-    assert game.copy(journal=False).turn_plays == game.turn_plays
-    game.apply("cy", Action(ActionKind.DRAW))
-    game.apply("ana", Action(ActionKind.PLAY, Card.parse("green 9")))
-    game.apply("ben", Action(ActionKind.DRAW))
-    game.apply("cy", Action(ActionKind.DRAW))
-    game.apply("ana", Action(ActionKind.PLAY, Card.parse("green 1")))
-    assert [n.card.name for n in game.turn_plays["ana"]] == ["green 3", "green 9", "green 1"]
-    game.swap_hands("ana", "ben")
-    assert game.turn_plays == {}
-
-
-def test_a_wild_forgets_the_plays_noted() -> None:
-    """A wild played from the hand ends the plays noted for its player (its own note says more)."""
-    game = deal({"ana": ["red 3", "wild", "blue 1"], "ben": ["red 5", "green 5"]},
-                players=["ana", "ben"], discard=["red 7"], turn="ana")  # fmt: skip
-    game.apply("ana", Action(ActionKind.PLAY, Card.parse("red 3")))
-    game.apply("ben", Action(ActionKind.PLAY, Card.parse("red 5")))
-    assert set(game.turn_plays) == {"ana", "ben"}
-    game.apply("ana", Action(ActionKind.PLAY, Card.parse("wild"), color=Color.BLUE))
-    assert set(game.turn_plays) == {"ben"}
