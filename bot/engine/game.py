@@ -670,7 +670,6 @@ class Game:
                 self._answer(player, card, action.color, how)
         elif kind is _KIND_DRAW:
             self.catchable.clear()
-            self._note_unfollowed(player)
             self._draw_for_turn(player, True)
         elif kind is ActionKind.PLAY_DRAWN and self.drawn is not None:
             card, self.drawn = self.drawn, None
@@ -797,14 +796,14 @@ class Game:
         ):
             self._expect(player, _PENDING_TURN)  # raises the reason
         self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
-        self._note_unfollowed(player)
         self._draw_for_turn(player, True)
         return self._flush()
 
-    def _note_unfollowed(self, player: str, named: Color | None = None) -> None:
-        """``player`` chose to draw on their turn, or to play a wild from their hand (which is
-        now without it) naming ``named``: note what they did not follow and the color named (the
-        last :data:`UNFOLLOWED_KEPT` such turns)."""
+    def _note_unfollowed(self, player: str, named: Color | None = None, playable: int = 0) -> None:
+        """``player`` chose to draw on their turn (now with the cards drawn, of which the last
+        ``playable`` could be played), or to play a wild from their hand (which is now without
+        it) naming ``named``: note what they did not follow and the color named (the last
+        :data:`UNFOLLOWED_KEPT` such turns)."""
         shed = self._sheds.get(player, 0)
         notes = self._notes.get(player)
         if notes is None:
@@ -814,7 +813,7 @@ class Game:
         side = self.side
         top = self.discard_pile[-1]
         rank = (top.light if side is Side.LIGHT else top.back).rank
-        notes.append((side, self.color, rank, len(self.hands[player]) + shed, named))
+        notes.append((side, self.color, rank, len(self.hands[player]) - playable + shed, named))
         if len(notes) > UNFOLLOWED_KEPT:
             del notes[0]
         self._unfollowed = None
@@ -851,8 +850,9 @@ class Game:
         self._unfollowed = None
 
     def _draw_for_turn(self, player: str, noted: bool = False) -> Card | None:
-        """Draw for the turn; ``noted``: the player chose to (their :attr:`unfollowed` note was
-        just made), so cards drawn that cannot be played join the cards it says do not follow."""
+        """Draw for the turn; ``noted``: the player chose to, so it is noted in :attr:`unfollowed`
+        after the draw, with the cards drawn that could not be played (in view: the turn passed
+        on them)."""
         drawn: list[Card] = []
         until = self._until_playable
         while True:
@@ -866,12 +866,11 @@ class Game:
         if drawn and self.playable(player, drawn[-1]):
             self.drawn = drawn[-1]
             self.pending = _DRAW_DECISIONS[player]
+            if noted:
+                self._note_unfollowed(player, playable=1)
             return drawn[-1]
-        if noted and drawn:  # the turn passes at once, in view: none of these could be played
-            notes = self._notes[player]
-            n = notes[-1]
-            notes[-1] = (n[0], n[1], n[2], n[3] + len(drawn), n[4])
-            self._unfollowed = None
+        if noted:
+            self._note_unfollowed(player)
         self.pass_turn(player)
         return None
 
