@@ -12,7 +12,9 @@ other hands' sizes, the discard pile, the draw pile's size, hands revealed to th
 (``Game.revealed``), the public state (color, side, direction, scores, UNO calls, the pending
 decision but not whether a challenged wild was a bluff) and, in Flip, the inactive face of every
 card in the other hands and of the draw pile's top card, and the turns each player drew instead
-of playing (``Game.unfollowed``: in most samples their hand then held nothing they could play).
+of playing or played a wild (``Game.unfollowed``: in most samples their hand then held nothing
+they could play, nor the cards they drew when the turn passed at once, and the color a wild
+named was the one they held most of).
 Never the hidden cards themselves, Flip's secret pairing of faces (``game.deck``, docs/rules.md
 ruling 1) beyond the cards whose both faces were in view, the game's seed or its generator.
 
@@ -233,12 +235,14 @@ def _lean(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], rng: 
     normal AI names the color it holds most of."""
     for note in notes:
         named = note.named
+        if named is None:
+            continue
         old = min(note.held, len(hand))
         counts: dict[Color, int] = {}
         for f in hand[:old]:
             if f.color is not None and not f.wild:
                 counts[f.color] = counts.get(f.color, 0) + 1
-        mine = counts.pop(named, 0)  # type: ignore[arg-type]
+        mine = counts.pop(named, 0)
         while counts:
             most = max(counts, key=counts.__getitem__)
             if counts[most] <= mine:
