@@ -28,13 +28,12 @@ def message_for(error: BaseException, tr: Tr) -> str:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, UnoError):
-        template = getattr(error, "template", None)
-        if template is not None:
+        if error.template is not None:
             params = {  # a parameter named *_msg is itself a message (English), said in tr's language
-                k: tr._(v) if k.endswith("_msg") else v
-                for k, v in error.params.items()  # type: ignore[attr-defined]
+                k: tr._(v) if k.endswith("_msg") and isinstance(v, str) else v
+                for k, v in error.params.items()
             }
-            return tr._(template).format(**params)
+            return tr._(error.template).format(**params)
         return tr._(error.message)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return str(error)

@@ -25,18 +25,20 @@ import io
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any
 
 from babel.messages.extract import extract_python
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-E = TypeVar("E", bound=Exception)
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "uno"
 ENGLISH = "en"
 LANGUAGES = {ENGLISH: "English", "fr": "Français", "es": "Español", "pt_BR": "Português (Brasil)"}
 """Each language the bot speaks (its catalog's folder name) and its own name for itself."""
+SERVER = "server"
+"""The ``/uno settings language`` choice that follows the server's language again (the channel's
+setting removed)."""
 DISCORD_LOCALES = {
     "en-US": ENGLISH,
     "en-GB": ENGLISH,
@@ -53,16 +55,6 @@ def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it here (it is translated where it is
     shown, in that reader's language)."""
     return message
-
-
-def refusal(kind: type[E], message: str, **params: object) -> E:
-    """An ``UnoError`` of ``kind`` whose ``message`` (English, marked ``N_``) names a value, kept
-    apart so that each reader gets it in their own language (:func:`message_for`):
-    ``raise refusal(NotInGame, N_("{name} isn't at this table."), name=...)``; a parameter whose
-    name ends in ``_msg`` is itself a message, translated too."""
-    error = kind(message.format(**params))
-    error.template, error.params = message, params  # type: ignore[attr-defined]
-    return error
 
 
 def language_of(locale: object) -> str:
@@ -147,7 +139,7 @@ def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) 
     """The Babel extraction method of ``babel.cfg``: Babel's own for Python (``_``, ``N_``,
     ``ngettext``, ``n``), and each refusal's literal text, which the engine (standard library only)
     and the bot's ``UnoError`` subclasses raise unmarked: ``default_message = "..."`` and
-    ``raise SomeError("...")`` (capitalized: a sentence), the Wild Customizable rules' names
+    ``raise SomeError("...")`` or ``raise SomeError.of("...", value=...)`` (capitalized: a sentence), the Wild Customizable rules' names
     and the sides' names. Those are translated where they are shown (``bot.errors``,
     ``bot.render.words``)."""
     source = fileobj.read()

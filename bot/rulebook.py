@@ -5,6 +5,12 @@ up by its name alone, and what players see keeps the number, as the page shows i
 the bot may have its translation, ``docs/rules.<lang>.md`` with the same numbers (``rules.fr.md``,
 ``rules.es.md``, ``rules.pt-BR.md``); a language without one reads the English page.
 
+A card named in the edition (``"wild draw four"``, ``"red 7"``, ``"7"``, DOS's ``"wild dos"`` or
+``"#"``, in the reader's language or English) is answered about that card alone: what it does (its
+subsection, or for a number card or a DOS card a sentence of the catalogs) and its points. The
+page's HTML comments (``<!-- ... -->``: file paths, scenario ids, reason ids) are notes for
+developers, never quoted to players.
+
 >>> book = Rulebook.load()
 >>> "Skip Everyone" in book.card("flip", "skip everyone")[0]
 True
@@ -17,8 +23,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from bot.i18n import ENGLISH, ENGLISH_TR, Tr, language_of
-from bot.render.words import plain
+from bot.engine.cards import Side
+from bot.engine.dos.cards import COPIES, DosKind
+from bot.engine.editions import VARIANT_ID as DOS
+from bot.engine.variants import VARIANTS
+from bot.i18n import ENGLISH, ENGLISH_TR, N_, Tr, language_of, translator
+from bot.render.dos import card_text as dos_card_text
+from bot.render.words import RANK_NAMES, count, face_name, plain
 
 RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 
@@ -65,6 +76,9 @@ class Rulebook:
         self.english = english  # the English page, whose card names a translation also knows
         self.sections: list[Section] = []
         self.numbered: dict[str, str] = {}  # "7" and "7.8" -> that section's or subsection's text
+        text = re.sub(
+            r"\n{3,}", "\n\n", re.sub(r"[ \t]*<!--.*?-->", "", text, flags=re.S)
+        )  # notes for developers
         for chunk in re.split(r"(?m)^## ", unwrap(text))[1:]:
             head, _, body = chunk.partition("\n")
             number, title = heading(head)
@@ -109,16 +123,18 @@ class Rulebook:
         )
 
     def card(self, variant_id: str, name: str, tr: Tr = ENGLISH_TR) -> list[str]:
-        """One card's rules in the edition (or anywhere in the document), in parts. A number
-        typed before the name is ignored; a number alone ("1.9", "§1.9") finds that section. A
-        translation also finds a card by its English name, and shows its own text of it."""
+        """One card's rules in the edition (or anywhere in the document), in parts. A card of the
+        edition (:func:`card_named`) is answered about itself: what it does and its points. Else a
+        number typed before the name is ignored; a section's number alone ("1.9", "§1.9", "§7";
+        not "7", which could only be a card) finds that section. A translation also finds a card by its English name, and shows its own text of
+        it."""
+        known = card_named(variant_id, name, tr) or card_named(variant_id, name, translator(self.lang))
+        if known is not None:
+            return split(self._card_answer(variant_id, known, tr))
         number, rest = heading(name)
-        if number and not rest and number in self.numbered:
+        if number and not rest and number in self.numbered and ("." in number or "§" in name):
             return split(self.numbered[number])
-        found = self._subsection(variant_id, " ".join(rest.lower().split()))
-        if found is None and self.english is not None:
-            english = self.english._subsection(variant_id, " ".join(rest.lower().split()))
-            found = self.numbered.get(heading(english.split("\n")[0].strip("*"))[0]) if english else None
+        found = self._found(variant_id, rest)
         if found is not None:
             return split(found)
         shown = plain(name.strip(), 60)
@@ -127,6 +143,30 @@ class Rulebook:
                 name=shown
             )
         ]
+
+    def _found(self, variant_id: str, name: str) -> str | None:
+        """The subsection titled ``name`` (any case and spacing), in the book's language; by its
+        English title too in a translation."""
+        key = " ".join(name.lower().split())
+        found = self._subsection(variant_id, key)
+        if found is None and self.english is not None:
+            english = self.english._subsection(variant_id, key)
+            found = self.numbered.get(heading(english.split("\n")[0].strip("*"))[0]) if english else None
+        return found
+
+    def _card_answer(self, variant_id: str, card: NamedCard, tr: Tr) -> str:
+        """A card's answer: its subsection where the page gives its card one, else its name in
+        bold and what it does, then its points."""
+        found = self._found(variant_id, card.rank) if card.rank else None
+        said = found or f"**{card.title}**\n{tr._(card.does).format(number=card.number)}"
+        values = " / ".join(str(v) for v in card.points)
+        return (
+            said
+            + "\n"
+            + tr._("Left in a hand at the end of a round: **{points}**.").format(
+                points=count(card.points[0], "point", tr) if len(card.points) == 1 else values
+            )
+        )
 
     def _subsection(self, variant_id: str, key: str) -> str | None:
         """The text of the subsection titled ``key`` (lower case, no number), the edition's first."""
@@ -140,6 +180,110 @@ class Rulebook:
         """Titles of the edition's card subsections, lower-case and without numbers (autocomplete)."""
         section = self.edition(variant_id)
         return list(section.subsections) if section else []
+
+    def card_choices(self, variant_id: str, tr: Tr = ENGLISH_TR) -> list[str]:
+        """What ``/uno rules card:`` offers to complete in the edition, lower-case: its action and
+        wild cards by their titles on the page (:meth:`card_names`), DOS's two wilds by name."""
+        if variant_id == DOS:
+            return [tr._("Wild DOS").lower(), tr._("Wild #").lower()]
+        return self.card_names(variant_id)
+
+
+@dataclass(frozen=True)
+class NamedCard:
+    """A card ``/uno rules card:`` names (:func:`card_named`).
+
+    Attributes:
+        title: its name as the reader reads it (``"red 7"``, ``"7"``, ``"Wild DOS"``).
+        rank: the English title of its subsection on the page (``"wild draw four"``), or "" when
+            ``does`` says what it does.
+        does: an English sentence of the catalogs (``{number}``: the card's number), or "".
+        number: a number card's number (0 for the others).
+        points: what it scores left in a hand (docs/rules.md §2.5, §14.14), one value per side
+            where they differ.
+    """
+
+    title: str
+    rank: str
+    does: str
+    number: int
+    points: tuple[int, ...]
+
+
+UNO_NUMBER = N_("A number card: it plays on a card of its color or on any {number}.")
+DOS_CARD_DOES = {
+    DosKind.NUMBER: N_(
+        "A number card. Alone, it matches a pile showing {number}; with a second card, a pile showing "
+        "the sum of their numbers. A match in the pile's color earns a bonus card (§14.5, §14.6)."
+    ),
+    DosKind.WILD_NUMBER: N_(
+        "Counts as any number from 1 to 10, whatever makes the match add up, alone or with a second "
+        "card; it keeps its printed color. In the row, one card or two totalling 10 or less cover it "
+        "(§14.5)."
+    ),
+    DosKind.WILD_DOS: N_(
+        "Counts as 2. Matching with it, you name its color: the pile's color makes a color match, "
+        "worth a bonus card (§14.6). Covering a Wild DOS in the row, you name that pile's color for "
+        "your match."
+    ),
+}
+"""What each kind of DOS card does, for ``/uno rules card:`` (docs/rules.md §14.5, §14.6)."""
+
+
+def card_named(variant_id: str, name: str, tr: Tr = ENGLISH_TR) -> NamedCard | None:
+    """The card of the edition ``name`` means, in ``tr``'s language or English, any case and
+    spacing: a face (``"red 7"``, ``"7 rouge"``), a rank (``"7"``, ``"skip"``, ``"joker +4"``), a DOS
+    card (``"wild dos"``, ``"Wild #"``, ``"#"``, ``"blue 5"``); None if it names no card there.
+
+    >>> card_named("classic", " Wild  draw FOUR").points, card_named("dos", "#").points
+    ((50,), (40,))
+    >>> card_named("dos", "7").does == DOS_CARD_DOES[DosKind.NUMBER], card_named("dos", "2")
+    (True, None)
+    """
+    key = " ".join(name.lower().split())
+    return named_cards(variant_id, tr).get(key) or named_cards(variant_id, ENGLISH_TR).get(key)
+
+
+@cache
+def named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
+    """Every name of the edition's cards in ``tr``'s language, lower-case."""
+    named: dict[str, NamedCard] = {}
+    if variant_id == DOS:
+        for card in COPIES:
+            does, title = DOS_CARD_DOES[card.kind], dos_card_text(card, tr).split(" ", 1)[1]
+            bare = (
+                tr._("Wild #")
+                if card.kind is DosKind.WILD_NUMBER
+                else title
+                if card.wild_dos
+                else str(card.number)
+            )
+            for shown in (title, bare):
+                named[shown.lower()] = NamedCard(shown, "", does, card.number, (card.value,))
+        wild_number = named[tr._("Wild #").lower()]
+        for alias in ("#", "wild number", "# card"):
+            named.setdefault(alias, wild_number)
+        return named
+    variant = VARIANTS.get(variant_id)
+    if variant is None:
+        return named
+    sides = ((Side.LIGHT, variant.light), (Side.DARK, variant.dark))
+    for face in {f for _, faces in sides for f in faces}:
+        rank = face.rank
+        points = tuple(
+            sorted({variant.value(f, side) for side, faces in sides for f in faces if f.rank is rank})
+        )
+        bare = tr._(RANK_NAMES[rank]) if rank in RANK_NAMES else rank.value
+        number = rank.number
+        for shown in (face_name(face, tr), bare):
+            named[shown.lower()] = NamedCard(
+                shown,
+                "" if number is not None else rank.value,
+                UNO_NUMBER if number is not None else "",
+                number or 0,
+                points,
+            )
+    return named
 
 
 _BLOCK = re.compile(r"(#|\||[-*] |\d+\. )")  # lines that start a heading, table row or list item

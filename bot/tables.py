@@ -29,7 +29,7 @@ from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import EventKind
 from bot.engine.game import Game
 from bot.engine.options import Options
-from bot.i18n import N_, refusal
+from bot.i18n import N_
 
 LOG_LINES = 8
 MAX_SEATS = 10
@@ -268,7 +268,7 @@ class Table:
         if self.seat(seat.id):
             raise LobbyError("You are already at this table.")
         if len(self.seats) >= MAX_SEATS:
-            raise refusal(LobbyError, N_("The table is full ({seats} players)."), seats=MAX_SEATS)
+            raise LobbyError.of(N_("The table is full ({seats} players)."), seats=MAX_SEATS)
         self.seats.append(seat)
         if seat.id == self.rematch_host:  # the previous game's host hosts its rematch again
             self.host, self.rematch_host = seat, ""
@@ -282,9 +282,9 @@ class Table:
         """
         self._need_lobby()
         if len(self.seats) >= MAX_SEATS:
-            raise refusal(LobbyError, N_("The table is full ({seats} players)."), seats=MAX_SEATS)
+            raise LobbyError.of(N_("The table is full ({seats} players)."), seats=MAX_SEATS)
         if level not in AiLevel.__members__.values():
-            raise refusal(LobbyError, N_("Bots play at easy, normal or hard."))
+            raise LobbyError.of(N_("Bots play at easy, normal or hard."))
         n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
         shown = "" if level == AiLevel.NORMAL else f" ({level})"
         seat = Seat(f"ai:{n}", f"Bot {n}{shown}", str(AiLevel(level)))
@@ -515,7 +515,7 @@ def check_options(options: Options) -> Options:
     try:
         return options.validate()
     except BadOption as exc:
-        raise refusal(BadOption, N_("{why_msg} Nothing was changed."), why_msg=exc.message) from None
+        raise BadOption.of(N_("{why_msg} Nothing was changed."), why_msg=exc.message) from None
 
 
 def options_from(defaults: dict[str, Any]) -> Options:

@@ -1,28 +1,20 @@
 """The ``/uno`` slash commands: one guild-only ``GroupCog``, each command a thin call into the
-table service's commands (``bot/service/commands.py``). Errors go to the bot's one error funnel."""
+table service (``bot/service/``). Errors go to the bot's one error funnel."""
 
 from __future__ import annotations
 
-import asyncio
-import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render
 from bot.engine.editions import EDITIONS as EDITION_NAMES
-from bot.engine.errors import BadOption
-from bot.engine.options import HouseRule, Scoring
+from bot.engine.options import Scoring
 from bot.errors import reader
-from bot.i18n import LANGUAGES, N_, Tr, channel_language, refusal, translator
-from bot.render import stats as stats_render
-from bot.render.layout import block, panel, small
+from bot.i18n import LANGUAGES, SERVER
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
-from bot.settings import check_turn_seconds
-from bot.tables import options_from
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -30,14 +22,10 @@ if TYPE_CHECKING:
 # Every choice list comes from the engine's one list, so a new edition is offered everywhere.
 EDITIONS = [app_commands.Choice(name=name, value=id_) for id_, name in EDITION_NAMES.items()]
 SCORING = [app_commands.Choice(name=s.value, value=s.value) for s in Scoring]
-SERVER = "server"
-"""The language choice that follows the server's language again (a channel's setting removed)."""
 LANGUAGE_CHOICES = [
     *(app_commands.Choice(name=name, value=lang) for lang, name in LANGUAGES.items()),
     app_commands.Choice(name="The server's language", value=SERVER),
 ]
-NONE = discord.AllowedMentions.none()
-INDENT = "\u2003"  # an em space: Discord keeps it at the start of a line, where it drops spaces
 
 
 @app_commands.guild_only()
@@ -145,91 +133,17 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         threads: bool | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        asked = (
-            variant,
-            target_score,
-            scoring,
-            house_rules,
-            customizable_rule,
-            turn_seconds,
-            language,
-            threads,
+        await self.service.lobby.settings(
+            interaction,
+            variant=variant,
+            target_score=target_score,
+            scoring=scoring,
+            house_rules=house_rules,
+            customizable_rule=customizable_rule,
+            turn_seconds=turn_seconds,
+            language=language,
+            threads=threads,
         )
-        if asked != (None,) * 8 and not interaction.permissions.manage_channels:
-            raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
-        if turn_seconds is not None:
-            try:
-                check_turn_seconds(turn_seconds)
-            except ValueError as exc:
-                raise refusal(BadOption, N_("Not saved: {why}."), why=str(exc)) from None
-        if language is not None and language != SERVER and language not in LANGUAGES:
-            raise refusal(
-                BadOption,
-                N_("Unknown language {language}. Known: {known}."),
-                language=render.plain(language, 40),
-                known=", ".join(LANGUAGES),
-            )
-        changes: dict[str, object] = {
-            k: v
-            for k, v in {
-                "variant": variant,
-                "target_score": target_score,
-                "scoring": scoring,
-                "customizable_rule": customizable_rule,
-                "turn_seconds": turn_seconds,
-                "threads": threads,
-            }.items()
-            if v is not None
-        }
-        if house_rules is not None:  # ids, or the names players read ("Draw until playable")
-            typed = [r.strip() for r in house_rules.split(",")]
-            typed = [r for r in typed if r and r.lower() != "none"]
-            rules = [r.lower().replace(" ", "-") for r in typed]
-            known = {r.value for r in HouseRule}
-            bad = [render.plain(t, 40) for t, r in zip(typed, rules, strict=True) if r not in known]
-            if bad:
-                raise refusal(
-                    BadOption,
-                    N_("Unknown house rule(s): {rules}. Known: {known}."),
-                    rules=", ".join(bad[:5]),
-                    known=", ".join(sorted(known)),
-                )
-            changes["house_rules"] = rules
-        await acknowledge(interaction)
-        current = await self.service.lobby.channel_defaults(interaction.channel_id or 0)
-        if changes or language is not None:
-            saved = dict(await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {})
-            saved.update(changes)
-            if language is not None:
-                saved.pop("language", None)
-                if language != SERVER:
-                    saved["language"] = language
-            merged = {**current, **saved}
-            if "language" not in saved:  # back to the server's
-                merged.pop("language", None)
-            options_from(merged)  # refuses a combination the engine would refuse
-            await self.bot.storage.set_channel_settings(
-                interaction.guild_id or 0, interaction.channel_id or 0, saved
-            )
-            current = merged
-            if language is not None:
-                await self.service.lobby.set_language(
-                    interaction.channel_id or 0, channel_language(saved, interaction)
-                )
-        tr = reader(interaction)
-        text = render.settings_text(
-            current["variant"],
-            options_from(current),
-            int(current["turn_seconds"]),
-            tr,
-            str(current.get("language") or ""),
-        )
-        on = tr._("on") if current.get("threads") else tr._("off")
-        text += "\n" + tr._("A thread per game: **{on}**").format(on=on)
-        title = (
-            tr._("Channel settings saved") if changes or language is not None else tr._("Channel settings")
-        )
-        await interaction.followup.send(f"**{title}**\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules")
     @app_commands.choices(variant=EDITIONS)
@@ -257,18 +171,10 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def _card_names(
         self, interaction: discord.Interaction[UnoBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        book = Rulebook.load(reader(interaction).lang)
-        names = book.card_names(await self._channel_variant(interaction))
+        tr = reader(interaction)
+        chosen = getattr(interaction.namespace, "variant", None) or await self._channel_variant(interaction)
+        names = Rulebook.load(tr.lang).card_choices(chosen, tr)
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
-
-    async def _public(self, interaction: discord.Interaction[UnoBot]) -> Tr:
-        """The language of a public answer in the channel: its table's, else its setting's, else
-        the server's."""
-        table = self.service.tables.get(interaction.channel_id or 0)
-        if table is not None:
-            return translator(table.language)
-        saved = await self.bot.storage.get_channel_settings(interaction.channel_id or 0) or {}
-        return translator(channel_language(saved, interaction))
 
     async def _channel_variant(self, interaction: discord.Interaction[UnoBot]) -> str:
         table = self.service.tables.get(interaction.channel_id or 0)
@@ -281,30 +187,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.describe(variant="Only games of this edition")
     async def leaderboard(self, interaction: discord.Interaction[UnoBot], variant: str | None = None) -> None:
         """This server's best UNO players."""
-        if (
-            variant is not None and variant not in EDITION_NAMES
-        ):  # refused privately, before the public answer
-            raise refusal(BadOption, N_("Unknown edition {edition}."), edition=render.plain(variant))
-        await acknowledge(interaction, public=True)
-        tr = await self._public(interaction)
-        rows = await self.bot.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
-        title = tr._("UNO leaderboard") + (f" · {render.edition_name(variant, tr)}" if variant else "")
-        # Two short lines per player, no columns: a phone shows each line whole.
-        first = tr._("**{rank}.** {who} · 🏆 {won} of {played} ({rate})")
-        lines = [
-            first.format(
-                rank=i + 1,
-                who=_who(r.user_id, tr),
-                won=r.games_won,
-                played=r.games_played,
-                rate=f"{r.win_rate:.0%}",
-            )
-            + f"\n{INDENT}{render.count(r.points, 'point', tr)} · "
-            + tr.n("{n} round won", "{n} rounds won", r.rounds_won)
-            for i, r in enumerate(rows)
-        ]
-        view = panel(title, ["\n".join(lines) or tr._("No games finished yet.")])
-        await interaction.followup.send(view=view, allowed_mentions=NONE)
+        await self.service.records.leaderboard(interaction, variant)
 
     @app_commands.command(name="stats")
     @app_commands.describe(member="Whose record (default: yours)")
@@ -312,45 +195,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         self, interaction: discord.Interaction[UnoBot], member: discord.Member | None = None
     ) -> None:
         """A player's UNO record in this server."""
-        who = member or interaction.user
-        await acknowledge(interaction, public=True)
-        tr = await self._public(interaction)
-        s = await self.bot.storage.stats(interaction.guild_id or 0, str(who.id))
-        total = render.record_text(
-            tr, games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
-        )
-        title = tr._("{name}'s UNO record").format(name=render.plain(who.display_name))
-        texts = [total]
-        if len(s.by_variant) > 1:  # one edition's record would repeat the total
-            texts += [
-                block(render.edition_name(variant, tr), render.record_text(tr, **counts))
-                for variant, counts in sorted(s.by_variant.items())
-            ]
-        games = await self.bot.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
-        if games:
-            texts.append(block(tr._("Recent games"), "\n".join(stats_render.recent_lines(games, tr))))
-        # The record answers at once; the chart (a second or more the first time: matplotlib's
-        # import) is edited in when drawn.
-        answer = await interaction.followup.send(view=panel(title, texts), allowed_mentions=NONE, wait=True)
-        if not games:
-            return
-        won = sum(g.won for g in games)
-        caption = tr._("{name} · last {games}: {won} won").format(
-            name=who.display_name[:40], games=render.count(len(games), "game", tr), won=won
-        )
-        # Tens of milliseconds of drawing: off the event loop, which serves every table meanwhile.
-        png = await asyncio.to_thread(stats_render.chart, games, caption, tr)
-        # The chart is an attachment shown in a media gallery; V2 messages need no Embed Links.
-        gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery(
-            discord.MediaGalleryItem(f"attachment://{stats_render.CHART_FILE}", description=caption[:1024])
-        )
-        note: discord.ui.TextDisplay[Any] = discord.ui.TextDisplay(
-            small(tr._("Points over time: green dots are games won, red ones games lost."))
-        )
-        chart = discord.File(io.BytesIO(png), filename=stats_render.CHART_FILE)
-        await answer.edit(
-            view=panel(title, texts, [gallery, note]), attachments=[chart], allowed_mentions=NONE
-        )
+        await self.service.records.stats(interaction, member or interaction.user)
 
     @app_commands.command(name="history")
     async def history(self, interaction: discord.Interaction[UnoBot]) -> None:
@@ -361,11 +206,6 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     async def forget_me(self, interaction: discord.Interaction[UnoBot]) -> None:
         """Remove your name from every UNO record (results stay counted, anonymously)."""
         await self.service.commands.forget_me(interaction)
-
-
-def _who(user_id: str, tr: Tr) -> str:
-    """A leaderboard name: a mention, or a neutral label for a player who asked to be forgotten."""
-    return tr._("a former player") if user_id.startswith("forgotten:") else f"<@{user_id}>"
 
 
 async def setup(bot: UnoBot) -> None:

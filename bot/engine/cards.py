@@ -243,14 +243,14 @@ class Face:
         """
         words = text.strip().lower().split()
         if not words:
-            raise BadCard(text)
+            raise BadCard.of("There is no card called {card}.", card=text)
         joined = " ".join(words)
         if joined in _RANKS_BY_NAME and _RANKS_BY_NAME[joined].is_wild:
             return Face(None, _RANKS_BY_NAME[joined])
         color = _COLORS_BY_NAME.get(words[0])
         rank = _RANKS_BY_NAME.get(" ".join(words[1:]))
         if color is None or rank is None or rank.is_wild:
-            raise BadCard(text)
+            raise BadCard.of("There is no card called {card}.", card=text)
         return Face(color, rank)
 
 
@@ -312,6 +312,6 @@ class Card:
             if (card.light.color and card.light.color.side is not Side.LIGHT) or (
                 card.dark is not None and card.dark.color and card.dark.color.side is not Side.DARK
             ):
-                raise BadCard(text)
+                raise BadCard.of("There is no card called {card}.", card=text)
             return card
         return Card(Face.parse(text))

@@ -10,6 +10,8 @@ logs and the bot) and a ``message`` fit to show the player. An action that raise
 
 from __future__ import annotations
 
+from typing import Self
+
 
 class UnoError(Exception):
     """Base of every refusal the engine makes.
@@ -24,7 +26,25 @@ class UnoError(Exception):
 
     def __init__(self, message: str | None = None) -> None:
         self.message = message or self.default_message
+        self.template: str | None = None
+        """With :meth:`of`: the message before its values were put in (English)."""
+        self.params: dict[str, object] = {}
+        """With :meth:`of`: the values :attr:`template` names."""
         super().__init__(self.message)
+
+    @classmethod
+    def of(cls, template: str, **params: object) -> Self:
+        """A refusal whose message names values, kept apart from them so that the bot says it in
+        each reader's language (``bot.errors.message_for``):
+        ``raise NoSuchCard.of("There is no card called {card}.", card=text)``. A parameter whose
+        name ends in ``_msg`` is itself a message, translated too.
+
+        >>> NoSuchCard.of("There is no card called {card}.", card="blue 11").message
+        'There is no card called blue 11.'
+        """
+        error = cls(template.format(**params))
+        error.template, error.params = template, params
+        return error
 
 
 class NotInGame(UnoError):
@@ -166,9 +186,6 @@ class BadCard(UnoError):
 
     reason = "bad-card"
     default_message = "That isn't a card."
-
-    def __init__(self, text: str = "") -> None:
-        super().__init__(f"{text!r} isn't a card." if text else None)
 
 
 class BadState(UnoError):

@@ -96,7 +96,7 @@ def _as_color(color: Color | str | None) -> Color | None:
     try:
         return Color(color.strip().lower())
     except ValueError:
-        raise BadColor(f"{color!r} isn't a color.") from None
+        raise BadColor.of("There is no color called {color}.", color=color) from None
 
 
 def _names(cards: Iterable[Card]) -> list[str]:
@@ -1196,7 +1196,7 @@ class Game:
         try:
             parsed = Card.parse(card)
         except UnoError:
-            raise NoSuchCard(f"{card!r} isn't a card.") from None
+            raise NoSuchCard.of("There is no card called {card}.", card=card) from None
         if parsed.dark is not None:
             if parsed in hand:
                 return parsed

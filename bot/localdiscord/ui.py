@@ -60,6 +60,7 @@ class UI:
         return [
             web.get("/", self.index),
             web.get("/ui/state", self.state),
+            web.get("/ui/words", self.words),
             web.get("/ui/ws", self.socket),
             web.post("/ui/users", act(self._add_user)),
             web.post("/ui/locale", act(self._set_locale)),
@@ -74,6 +75,10 @@ class UI:
     async def index(self, request: web.Request) -> web.FileResponse:
         """The single-page UI."""
         return web.FileResponse(STATIC / "index.html")
+
+    async def words(self, request: web.Request) -> web.FileResponse:
+        """The page's own words in French, Spanish and Portuguese (``static/words.json``)."""
+        return web.FileResponse(STATIC / "words.json")
 
     # ------------------------------------------------------------------ live updates
 

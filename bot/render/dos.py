@@ -19,7 +19,7 @@ from bot.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COPIES, DosCard, DosKind, sort_key
-from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind
+from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
 from bot.render.layout import block, heading, message, rows, small
@@ -315,7 +315,7 @@ def hand(
     )
     picks = completions(game, player, pick) if mine and pick is not None else []
     if picks:
-        status = tr._("🟢 Your move: name the color of the Wild DOS.")
+        status = tr._("🟢 Your move: name the color of the Wild DOS.") + "\n" + _pick_hint(game, picks, tr)
     top = (
         tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
@@ -326,11 +326,15 @@ def hand(
     texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none")))]
     items: list[discord.ui.Item[Any]] = []
     if picks:
-        items = _pick_items(tbl, picks, tr)
+        items = _pick_items(tbl, game, picks, tr)
     elif mine:
         items = _decision_items(tbl, game, player, page, tr, faces)
     if live:
-        if game.can_call_dos(player):
+        # Ahead of coming down to two (§14.8) only where this turn could get there: a DOS! button
+        # on a hand of seven that cannot reads as a mistake.
+        if game.can_call_dos(player) and (
+            len(game.hands[player]) <= 2 or game.could_come_down_to_two(player)
+        ):
             dos = DosAction(DosActionKind.DOS).text()
             items.append(
                 UnoButton(
@@ -362,19 +366,43 @@ def _match_label(game: DosGame, action: DosAction, tr: Tr) -> str:
     return tr._("Pile {pile} ({card}): {cards}").format(pile=action.pile, card=_bare(top, tr), cards=cards)
 
 
+def _color_bonus(game: DosGame, action: DosAction) -> str:
+    """What the complete match ``action`` earns by color (``bot.engine.dos.game.color_bonus``)."""
+    assert action.pile is not None
+    top = game.row[action.pile - 1][0]
+    return color_bonus(action.cards, action.color, action.pile_color if top.wild_dos else top.color)
+
+
+BONUS_TEXT = {
+    "single-color": N_("color match: a bonus card"),
+    "double-color": N_("double color match: a bonus card, everyone else draws"),
+    "none": N_("no color bonus"),
+}
+"""What a match earns by color (docs/rules.md §14.6), under a match or a color to name."""
+
+
 def _bonus_hint(game: DosGame, action: DosAction, tr: Tr) -> str | None:
     """What a match earns by color when its colors are fixed by the cards (§14.6), else None."""
-    assert action.pile is not None
-    pile = game.row[action.pile - 1][0].color
-    if pile is None or any(c.wild_dos for c in action.cards):
+    if any(c.wild_dos for c in action.cards) or game.row[(action.pile or 1) - 1][0].wild_dos:
         return None
-    if all(c.color is pile for c in action.cards):
-        return (
-            tr._("double color match: a bonus card, everyone else draws")
-            if len(action.cards) == 2
-            else tr._("color match: a bonus card")
+    bonus = _color_bonus(game, action)
+    return tr._(BONUS_TEXT[bonus]) if bonus != "none" else None
+
+
+def _pick_hint(game: DosGame, picks: Sequence[DosAction], tr: Tr) -> str:
+    """The line above a Wild DOS's colors: which color earns the bonus, or that none does, so the
+    choice is never a blind one (docs/rules.md §14.6)."""
+    earning = [a for a in picks if _color_bonus(game, a) != "none"]
+    if not earning:
+        return tr._(
+            "No color earns a bonus here (a color match needs every card in the pile's color): any will do."
         )
-    return None
+    colors = {a.color or a.pile_color for a in earning} - {None}
+    if len(colors) == 1:
+        return tr._("Name {color} for a color match: a bonus card to place in the row.").format(
+            color=color_name(next(iter(colors)), tr)  # type: ignore[arg-type]
+        )
+    return tr._("The pile's color makes a color match: a bonus card to place in the row.")
 
 
 def _decision_items(
@@ -463,9 +491,9 @@ def _decision_items(
     return items
 
 
-def _pick_items(tbl: Table, picks: list[DosAction], tr: Tr) -> list[discord.ui.Item[Any]]:
+def _pick_items(tbl: Table, game: DosGame, picks: list[DosAction], tr: Tr) -> list[discord.ui.Item[Any]]:
     """Second step of a match with a Wild DOS: the colors to name (a select of the complete
-    matches), and Back."""
+    matches, each saying what it earns by color), and Back."""
     options = []
     for a in picks:
         parts = []
@@ -475,7 +503,14 @@ def _pick_items(tbl: Table, picks: list[DosAction], tr: Tr) -> list[discord.ui.I
             parts.append(tr._("the Wild DOS pile {color}").format(color=color_name(a.pile_color, tr)))
         color = a.color or a.pile_color
         emoji = EMOJI[color] if color else None
-        options.append(discord.SelectOption(label=", ".join(parts)[:100], value=a.text(), emoji=emoji))
+        options.append(
+            discord.SelectOption(
+                label=", ".join(parts)[:100],
+                value=a.text(),
+                emoji=emoji,
+                description=tr._(BONUS_TEXT[_color_bonus(game, a)]),
+            )
+        )
     ch, v = tbl.channel_id, tbl.version
     return [
         UnoSelect("h", ch, v, "a", options=options[:SELECT_PAGE], placeholder=tr._("Name the color…"), row=0),

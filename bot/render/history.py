@@ -128,14 +128,20 @@ def history_list(
     return panel(tr._("Last games in this channel"), texts, rows([select] if select is not None else []))
 
 
-def history_options(records: Sequence[GameRecord], tr: Tr) -> list[discord.SelectOption]:
-    """One select option per listed game, its value the game's id."""
+def history_options(
+    records: Sequence[GameRecord], tr: Tr, *, here: int | None = None
+) -> list[discord.SelectOption]:
+    """One select option per listed game, its value the game's id; a game recorded elsewhere
+    than ``here`` (in a thread of its own) is marked so, as the list names its thread."""
     options = []
     for i, record in enumerate(records, 1):
         edition, players, outcome = _line(record, tr, mention=False)
+        where = (
+            " · 🧵 " + tr._("in a thread") if here is not None and record.result.channel_id != here else ""
+        )
         options.append(
             discord.SelectOption(
-                label=as_label(f"{i}. {edition} · {_when(record.finished_at)}", 100),
+                label=as_label(f"{i}. {edition} · {_when(record.finished_at)}{where}", 100),
                 value=record.result.game_id,
                 description=as_label(f"{outcome} · {players}", 100),
             )

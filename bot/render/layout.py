@@ -62,7 +62,8 @@ def rows_size(items: Iterable[Item]) -> int:
 def _grouped(items: Iterable[Item]) -> list[list[Item]]:
     by_row: dict[int, list[Item]] = {}
     for item in items:
-        by_row.setdefault(10_000 if item.row is None else item.row, []).append(item)
+        row = _row(item)
+        by_row.setdefault(10_000 if row is None else row, []).append(item)
     groups: list[list[Item]] = []
     for key in sorted(by_row):
         width = ROW_WIDTH  # of the row being filled: none yet
@@ -73,6 +74,17 @@ def _grouped(items: Iterable[Item]) -> list[list[Item]]:
             groups[-1].append(item)
             width += item.width
     return groups
+
+
+def _row(item: Item) -> int | None:
+    """The row ``item`` asked for. discord.py keeps a select's row apart from the one a
+    ``DynamicItem`` reads (a select's ``row`` is ignored in Components V2), so a wrapped select's
+    own is asked for: without it every select went after every button (a DOS hand's match select
+    below Draw, DOS! and Refresh)."""
+    if item.row is not None:
+        return item.row
+    wrapped = getattr(item, "item", None)
+    return getattr(wrapped, "row", None) if isinstance(wrapped, discord.ui.Item) else None
 
 
 def size(items: Iterable[Item]) -> int:

@@ -11,7 +11,7 @@ from bot.engine.dos.game import VARIANT_ID as DOS
 from bot.engine.editions import EDITIONS, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
-from bot.i18n import Tr
+from bot.i18n import N_, Tr
 from bot.render.layout import ACCENT, block, heading, message, rows, small
 from bot.render.words import (
     HOUSE_RULE_HINTS,
@@ -46,24 +46,27 @@ def options_text(table: Table, tr: Tr) -> str:
     return " · ".join(parts)
 
 
+BOT_LEVEL_HINTS = {
+    "easy": (N_("Plays any card it can, often forgets UNO"), N_("Plays any match it can, often forgets DOS")),
+    "normal": (N_("Plays sensibly, never forgets UNO"), N_("Picks good matches, never forgets DOS")),
+    "hard": (N_("Thinks ahead: the hardest to beat"), N_("Thinks ahead: the hardest to beat")),
+}
+"""What each level of bot does differently (docs/rules.md §5.4, §14.13), at an UNO table and at a
+DOS table: one short line, read on a phone under the level's name."""
+BOT_LEVEL_NAMES = {"easy": N_("Easy bot"), "normal": N_("Normal bot"), "hard": N_("Hard bot")}
+"""Each level's name in the select (the Add bot button seats a normal one)."""
+
+
 def bot_levels(tr: Tr, variant: str = "classic") -> list[discord.SelectOption]:
     """The lobby's Add-a-bot select in ``tr``'s language for a ``variant`` table: one option per
-    ``ai.AiLevel`` (docs/rules.md §5.4; DOS's easy bot forgets DOS calls, §14.13)."""
-    easy = tr._("Plays any match; forgets DOS") if variant == DOS else tr._("Plays any card; forgets UNO")
+    ``ai.AiLevel``, its name and what it does differently (docs/rules.md §5.4; DOS's bots,
+    §14.13)."""
+    dos = variant == DOS
     return [
-        discord.SelectOption(label=tr._("Easy bot"), value="easy", emoji="🤖", description=easy),
         discord.SelectOption(
-            label=tr._("Normal bot"),
-            value="normal",
-            emoji="🤖",
-            description=tr._("A sensible player (Add bot)"),
-        ),
-        discord.SelectOption(
-            label=tr._("Hard bot"),
-            value="hard",
-            emoji="🤖",
-            description=tr._("Thinks ahead: tries its moves out"),
-        ),
+            label=tr._(BOT_LEVEL_NAMES[level]), value=level, emoji="🤖", description=tr._(hints[dos])
+        )
+        for level, hints in BOT_LEVEL_HINTS.items()
     ]
 
 

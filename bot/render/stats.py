@@ -19,7 +19,7 @@ from bot.storage import PlayerGame
 CHART_FILE = "uno-stats.png"
 RECENT_LINES = 5  # results listed in the text; the chart shows every game it was given
 _BACKGROUND, _TEXT, _GRID = "#2b2d31", "#dbdee1", "#3f4147"
-_WON, _LOST, _LINE = "#23a55a", "#f23f43", "#5865f2"
+_WON, _LOST, _UNDECIDED, _LINE = "#23a55a", "#f23f43", "#80848e", "#5865f2"
 
 
 def recent_lines(games: Sequence[PlayerGame], tr: Tr, limit: int = RECENT_LINES) -> list[str]:
@@ -28,7 +28,10 @@ def recent_lines(games: Sequence[PlayerGame], tr: Tr, limit: int = RECENT_LINES)
     ``"✅ Won · UNO Flip · +120 · <t:1700000000:R>"`` (Discord shows the time as "2 days ago")."""
     lines = []
     for game in reversed(games[-limit:]):
-        mark = "✅ " + tr._("Won") if game.won else "▫️ " + tr._("Lost")
+        if not game.decided:
+            mark = "⏹️ " + tr._("No winner")
+        else:
+            mark = "✅ " + tr._("Won") if game.won else "▫️ " + tr._("Lost")
         edition = edition_name(game.variant, tr)
         lines.append(f"{mark} · {edition} · +{game.points} · <t:{int(game.finished_at)}:R>")
     return lines
@@ -36,7 +39,7 @@ def recent_lines(games: Sequence[PlayerGame], tr: Tr, limit: int = RECENT_LINES)
 
 def chart(games: Sequence[PlayerGame], title: str, tr: Tr) -> bytes:
     """A PNG (600 x 260 pixels) of the points scored over ``games`` (oldest first): the running
-    total as a line, each game a dot (green: won, red: lost), ``title`` above, the axes named in
+    total as a line, each game a dot (green: won, red: lost, grey: no winner), ``title`` above, the axes named in
     ``tr``'s language. Draws nothing shared: safe to call from several threads.
 
     Raises:
@@ -56,9 +59,7 @@ def chart(games: Sequence[PlayerGame], title: str, tr: Tr) -> bytes:
     xs = list(range(1, len(games) + 1))
     total = list(accumulate(g.points for g in games))
     axes.plot(xs, total, color=_LINE, linewidth=2, zorder=1)
-    axes.scatter(
-        xs, total, c=[_WON if g.won else _LOST for g in games], s=36, zorder=2, edgecolors=_BACKGROUND
-    )
+    axes.scatter(xs, total, c=[_dot(g) for g in games], s=36, zorder=2, edgecolors=_BACKGROUND)
     axes.set_title(title, color=_TEXT, fontsize=11, loc="left")
     axes.set_xlabel(tr._("games, oldest to newest"), color=_TEXT, fontsize=9)
     axes.set_ylabel(tr._("points, running total"), color=_TEXT, fontsize=9)
@@ -76,3 +77,10 @@ def chart(games: Sequence[PlayerGame], title: str, tr: Tr) -> bytes:
 
 
 __all__ = ["CHART_FILE", "chart", "recent_lines"]
+
+
+def _dot(game: PlayerGame) -> str:
+    """A game's dot color in the chart."""
+    if not game.decided:
+        return _UNDECIDED
+    return _WON if game.won else _LOST

@@ -153,6 +153,32 @@ def edition_name(variant: str, tr: Tr) -> str:
     return tr.pgettext("choice", known) if known else variant
 
 
+def leaderboard_title(variant: str | None, tr: Tr) -> str:
+    """``/uno leaderboard``'s title: named by its edition (``"DOS leaderboard"``: DOS is no UNO),
+    or of every game the bot plays without one.
+
+    >>> from bot.i18n import translator
+    >>> leaderboard_title("dos", translator("en")), leaderboard_title(None, translator("fr"))
+    ('DOS leaderboard', 'Classement · toutes les éditions')
+    """
+    if variant is None:
+        return tr._("Leaderboard · all editions")
+    return tr._("{edition} leaderboard").format(edition=edition_name(variant, tr))
+
+
+def record_title(name: str, variants: Sequence[str], tr: Tr) -> str:
+    """``/uno stats``' title: the player's record named by the edition they played, when only one
+    (``"alice's DOS record"``), else without an edition's name.
+
+    >>> from bot.i18n import translator
+    >>> record_title("alice", ["dos"], translator("en")), record_title("alice", ["dos", "classic"], translator("en"))
+    ("alice's DOS record", "alice's record")
+    """
+    if len(variants) == 1:
+        return tr._("{name}'s {edition} record").format(name=name, edition=edition_name(variants[0], tr))
+    return tr._("{name}'s record").format(name=name)
+
+
 def language_name(lang: str) -> str:
     """A language's own name for itself (``"Français"``)."""
     return LANGUAGES.get(lang, lang)

@@ -12,6 +12,7 @@ module                     its one job
 ``publishing.py``          the public messages: lobby, table, pings, summaries
 ``hands.py``               players' private hands, answered and kept up to date
 ``history.py``             ``/uno history``: past games, their rounds and their text files
+``records.py``             ``/uno leaderboard`` and ``/uno stats``
 ``updates.py``             background jobs; message updates one in flight per message
 ``scheduling.py``          AI moves, turn timers, lobby expiry
 ``threads.py``             games in threads: the parent's pointer, archived or deleted threads
@@ -34,6 +35,7 @@ from collections.abc import Callable, Set
 import discord
 
 from bot.engine.errors import BadState, UnoError
+from bot.i18n import translator
 from bot.pacing import GlobalPace
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.acting import Acting, Change
@@ -44,6 +46,7 @@ from bot.service.history import History
 from bot.service.leases import Leases
 from bot.service.lobby import Lobby
 from bot.service.publishing import LOBBY, PING, TABLE, Publisher
+from bot.service.records import Records
 from bot.service.registry import TableRegistry
 from bot.service.scheduling import Scheduler
 from bot.service.threads import Threads
@@ -71,6 +74,7 @@ class TableService:
         lobby: the lobby's commands and buttons (the cog and dispatch call them).
         commands: the game's other ``/uno`` commands (the cog calls them).
         history: ``/uno history`` and its select.
+        records: ``/uno leaderboard`` and ``/uno stats``.
         dispatch: clicks on components (the components call it).
     """
 
@@ -97,6 +101,7 @@ class TableService:
         self.lobby = Lobby(self)
         self.commands = Commands(self)
         self.history = History(self)
+        self.records = Records(self)
         self.leases = Leases(
             storage,
             lambda: [t.channel_id for t in self.tables],
@@ -180,7 +185,8 @@ class TableService:
             self.tables.put(table)
             count += 1
             if table.game is not None:
-                table.log.append("♻️ The bot restarted; the game goes on.")
+                tr = translator(table.language)  # the log is written in the table's language
+                table.log.append(tr._("♻️ The bot restarted; the game goes on."))
             if table.guild_id in self._available:
                 self._resume(table)
             else:

@@ -15,7 +15,7 @@ import discord
 from bot import render
 from bot.engine.errors import NotInGame
 from bot.errors import reader
-from bot.i18n import N_, refusal
+from bot.i18n import N_
 from bot.service.acting import Change, NotSaved
 from bot.service.interactions import acknowledge, channel_of
 from bot.service.publishing import TABLE
@@ -105,7 +105,7 @@ class Commands:
         _check_moderator(interaction, table)
         who = render.plain(member.display_name)
         if table.seat(player) is None:
-            raise refusal(NotInGame, N_("{name} isn't at this table."), name=who)
+            raise NotInGame.of(N_("{name} isn't at this table."), name=who)
         if table.state is TableState.LOBBY:
             tr = reader(interaction)
             await self.service.lobby.change(
@@ -148,18 +148,17 @@ class Commands:
         async with self.service.acting.change(channel_id) as change:
             table = change.table
             if table.seat(player) is None:  # left meanwhile
-                raise refusal(NotInGame, N_("{name} isn't at this table."), name=name)
+                raise NotInGame.of(N_("{name} isn't at this table."), name=name)
             if table.game is not None and not table.in_game(player):
                 if bot:
-                    raise refusal(
-                        NotInGame,
+                    raise NotInGame.of(
                         N_(
                             "{name} isn't in this game any more: their hand went back to the draw pile, "
                             "so no bot can take it."
                         ),
                         name=name,
                     )
-                raise refusal(NotInGame, N_("{name} isn't in this game any more."), name=name)
+                raise NotInGame.of(N_("{name} isn't in this game any more."), name=name)
             if bot:
                 self._hand_to_bot(change, player, N_("{name}'s seat was given to {bot}."))
             else:
@@ -250,8 +249,7 @@ class Commands:
             (t for t in self.tables if t.state is not TableState.OVER and t.seat(user) is not None), None
         )
         if seated is not None:
-            raise refusal(
-                LobbyError,
+            raise LobbyError.of(
                 N_(
                     "You are at the UNO table in {channel}, and its result will name you. "
                     "Run /uno forget-me again once that game is over (or you have left its lobby)."

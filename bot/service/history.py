@@ -50,7 +50,7 @@ class History:
         tr = reader(interaction)
         select = None
         if records:
-            options = render.history_options(records, tr)
+            options = render.history_options(records, tr, here=channel_id)
             select = UnoSelect(
                 SCOPE, channel_id, 0, "game", options=options, placeholder=tr._("Choose a game")
             )

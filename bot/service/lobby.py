@@ -1,4 +1,5 @@
-"""The lobby: opening it (``/uno new``), seats and options, and the start of the game.
+"""The lobby: opening it (``/uno new``), seats and options, and the start of the game; and the
+channel's defaults for new lobbies (``/uno settings``).
 
 Each body acknowledges its interaction first, changes the table through `Acting` (under its lock,
 saved, or nothing at all), then answers and publishes once the lock is released.
@@ -17,12 +18,13 @@ import discord
 from bot import render
 from bot.engine.editions import EDITIONS
 from bot.engine.errors import BadOption
-from bot.engine.options import Options
+from bot.engine.options import HouseRule, Options
 from bot.errors import reader
-from bot.i18n import N_, channel_language, refusal, translator
+from bot.i18n import LANGUAGES, N_, SERVER, channel_language, translator
 from bot.render.thread import pointer_open, thread_name
 from bot.service.acting import NotSaved
 from bot.service.interactions import acknowledge, channel_of, from_message, thread_parent
+from bot.settings import check_turn_seconds
 from bot.storage import StorageError
 from bot.tables import (
     BadClick,
@@ -47,7 +49,19 @@ NO_THREAD = N_(
 )
 Post = Callable[[discord.ui.LayoutView], Awaitable[discord.abc.Snowflake]]
 """Posts a lobby message (its layout view) somewhere other than the interaction's answer."""
-OPEN_ALREADY = N_("A game is already open in this channel (/uno end closes it).")
+LOBBY_OPEN = N_("A lobby is already open in this channel: press Join on its message to play.")
+GAME_ON = N_(
+    "A game is going on in this channel. Its host, or a member with Manage Messages, can end it "
+    "with /uno end."
+)
+
+
+def open_already(table: Table | None) -> LobbyError:
+    """The refusal of a lobby opened where ``table`` is open: join the lobby, or who can end the
+    game (not /uno end alone: most members can't)."""
+    return LobbyError(LOBBY_OPEN if table is not None and table.state is TableState.LOBBY else GAME_ON)
+
+
 SERVED_ELSEWHERE = N_(
     "Another instance of the bot serves this channel's table just now; try again in a minute."
 )
@@ -90,7 +104,7 @@ class Lobby:
             await self._reconfigure(interaction, choices, defaults)
             return
         if open_ is not None:  # refused privately, before the public answer is begun
-            raise LobbyError(OPEN_ALREADY)
+            raise open_already(open_)
         given = {k: v for k, v in choices.items() if v is not None}
         _variant(given.get("variant", "classic"))
         options_from(given)  # what the host asked for, refused privately before the public answer
@@ -168,8 +182,8 @@ class Lobby:
         if not game_id or not host_id:
             raise BadClick(f"rematch {arg[:40]!r}")
         channel_id = channel_of(interaction)
-        if self.tables.get(channel_id) is not None:
-            raise LobbyError(OPEN_ALREADY)
+        if (open_ := self.tables.get(channel_id)) is not None:
+            raise open_already(open_)
         await acknowledge(interaction)
         record = await self.service.storage.game(game_id)
         if record is None or record.result.channel_id != channel_id:
@@ -209,7 +223,7 @@ class Lobby:
         async with self.tables.lock(channel_id):
             existing = self.tables.get(channel_id)
             if existing is not None and existing.state is not TableState.OVER:
-                raise LobbyError(OPEN_ALREADY)
+                raise open_already(existing)
             try:
                 if channel_id not in await self.service.leases.take([channel_id]):
                     raise LobbyError(SERVED_ELSEWHERE)
@@ -251,7 +265,7 @@ class Lobby:
         async with self.service.acting.change(channel_of(interaction)) as change:
             table = change.table
             if table.state is not TableState.LOBBY or table.host.id != str(interaction.user.id):
-                raise LobbyError(OPEN_ALREADY)
+                raise open_already(table)
             merged = {**table.options.to_dict(), **given}
             _one_mode(merged, given)
             table.configure(variant=variant, options=Options.parse(merged))
@@ -261,6 +275,116 @@ class Lobby:
             reader(interaction)._("The lobby's options were changed."), ephemeral=True
         )
         self.service.publisher.publish(table)
+
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        variant: str | None,
+        target_score: int | None,
+        scoring: str | None,
+        house_rules: str | None,
+        customizable_rule: str | None,
+        turn_seconds: int | None,
+        language: str | None,
+        threads: bool | None,
+    ) -> None:
+        """``/uno settings``: show the channel's defaults for new games, privately; with any
+        value given, change them first (Manage Channels), the channel's open lobby or game
+        taking a new language at once.
+
+        Args:
+            house_rules: comma-separated ids or names players read ("Draw until playable");
+                "none" for none.
+            language: a key of :data:`bot.i18n.LANGUAGES`, or :data:`bot.i18n.SERVER` (the
+                server's).
+
+        Raises:
+            BadOption: a change without Manage Channels; an unknown language, house rule or
+                edition; a turn time out of range; options that can't go together.
+            StorageError: the settings could not be saved (nothing changed).
+        """
+        asked = (
+            variant,
+            target_score,
+            scoring,
+            house_rules,
+            customizable_rule,
+            turn_seconds,
+            language,
+            threads,
+        )
+        if any(v is not None for v in asked) and not interaction.permissions.manage_channels:
+            raise BadOption("Changing the channel's UNO settings needs Manage Channels.")
+        if turn_seconds is not None:
+            try:
+                check_turn_seconds(turn_seconds)
+            except ValueError as exc:
+                raise BadOption.of(N_("Not saved: {why}."), why=str(exc)) from None
+        if language is not None and language != SERVER and language not in LANGUAGES:
+            raise BadOption.of(
+                N_("Unknown language {language}. Known: {known}."),
+                language=render.plain(language, 40),
+                known=", ".join(LANGUAGES),
+            )
+        changes: dict[str, object] = {
+            k: v
+            for k, v in {
+                "variant": variant,
+                "target_score": target_score,
+                "scoring": scoring,
+                "customizable_rule": customizable_rule,
+                "turn_seconds": turn_seconds,
+                "threads": threads,
+            }.items()
+            if v is not None
+        }
+        if house_rules is not None:  # ids, or the names players read ("Draw until playable")
+            typed = [r.strip() for r in house_rules.split(",")]
+            typed = [r for r in typed if r and r.lower() != "none"]
+            rules = [r.lower().replace(" ", "-") for r in typed]
+            known = {r.value for r in HouseRule}
+            bad = [render.plain(t, 40) for t, r in zip(typed, rules, strict=True) if r not in known]
+            if bad:
+                raise BadOption.of(
+                    N_("Unknown house rule(s): {rules}. Known: {known}."),
+                    rules=", ".join(bad[:5]),
+                    known=", ".join(sorted(known)),
+                )
+            changes["house_rules"] = rules
+        await acknowledge(interaction)
+        current = await self.channel_defaults(interaction.channel_id or 0)
+        if changes or language is not None:
+            saved = dict(await self.service.storage.get_channel_settings(interaction.channel_id or 0) or {})
+            saved.update(changes)
+            if language is not None:
+                saved.pop("language", None)
+                if language != SERVER:
+                    saved["language"] = language
+            merged = {**current, **saved}
+            if "language" not in saved:  # back to the server's
+                merged.pop("language", None)
+            options_from(merged)  # refuses a combination the engine would refuse
+            await self.service.storage.set_channel_settings(
+                interaction.guild_id or 0, interaction.channel_id or 0, saved
+            )
+            current = merged
+            if language is not None:
+                await self.set_language(interaction.channel_id or 0, channel_language(saved, interaction))
+        tr = reader(interaction)
+        text = render.settings_text(
+            current["variant"],
+            options_from(current),
+            int(current["turn_seconds"]),
+            tr,
+            str(current.get("language") or ""),
+        )
+        on = tr._("on") if current.get("threads") else tr._("off")
+        text += "\n" + tr._("A thread per game: **{on}**").format(on=on)
+        title = (
+            tr._("Channel settings saved") if changes or language is not None else tr._("Channel settings")
+        )
+        await interaction.followup.send(f"**{title}**\n{text}", ephemeral=True)
 
     async def set_language(self, channel_id: int, language: str) -> None:
         """The channel's language changed (``/uno settings language``): its open lobby or game
@@ -393,7 +517,7 @@ def _check_version(table: Table, version: int | None) -> None:
 
 def _variant(variant: str) -> str:
     if variant not in EDITIONS:
-        raise refusal(BadOption, N_("Unknown edition {edition}."), edition=repr(variant))
+        raise BadOption.of(N_("Unknown edition {edition}."), edition=repr(variant))
     return variant
 
 

@@ -40,6 +40,10 @@ log = logging.getLogger(__name__)
 SEARCHES_PER_WORKER = 2
 """Hard searches waiting or running per worker at most; a hard bot whose search would wait
 longer moves as a normal one (many hard bots on few workers: their moves stay on time)."""
+SEARCH_GRACE = 0.5
+"""Seconds a search's answer may come after the later of its budget and the bot's move delay;
+a later one is not waited for (the move is the normal AI's): a worker that the machine's other
+work starves (it runs only on idle CPU time, `bot.workers.give_way`) never holds a bot's move."""
 
 
 class Scheduler:
@@ -117,8 +121,8 @@ class Scheduler:
     async def _search(self, channel_id: int, version: int) -> str | None:
         """A hard bot's decision at the table as it is at ``version`` (its action's text), searched
         off the event loop (UNO and DOS alike); None when the pending decision is not a hard bot's,
-        the workers already have :data:`SEARCHES_PER_WORKER` searches each, or the search failed
-        (the move is then the normal AI's)."""
+        the workers already have :data:`SEARCHES_PER_WORKER` searches each, the search failed, or
+        its answer is late (:data:`SEARCH_GRACE`): the move is then the normal AI's."""
         table = self.service.tables.get(channel_id)
         game = table.game if table is not None else None
         if table is None or game is None or table.version != version or game.round_over:
@@ -133,18 +137,27 @@ class Scheduler:
         budget = self.defaults.ai_budget_ms / 1000
         pool = self._pool or self._new_pool()
         self._searches += 1
+        loop = asyncio.get_running_loop()
+        search = loop.run_in_executor(pool, editions.hard_move, snapshot, seat.id, seed, budget)
+        search.add_done_callback(self._answered)  # counted until the worker is free, late or not
+        done, _ = await asyncio.wait(
+            {search}, timeout=max(budget, self.defaults.ai_delay_seconds) + SEARCH_GRACE
+        )
+        if not done:
+            log.info("hard search at table %s answered late: the normal AI moves", channel_id)
+            return None
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(pool, editions.hard_move, snapshot, seat.id, seed, budget)
-        except asyncio.CancelledError:
-            raise
+            return search.result()
         except Exception as exc:  # a failed search or a broken pool: the bot still moves (normal AI)
             if isinstance(exc, concurrent.futures.BrokenExecutor) and self._pool is pool:
                 self._pool = None  # (a worker died: the next search starts a new pool)
             log.exception("hard search failed at table %s", channel_id)
             return None
-        finally:
-            self._searches -= 1
+
+    def _answered(self, search: asyncio.Future[str]) -> None:
+        self._searches -= 1
+        if not search.cancelled():
+            search.exception()  # retrieved: a late one's failure is not reported as unretrieved
 
     def _new_pool(self) -> concurrent.futures.Executor:
         """The searches' pool: ``ai_workers`` processes, or one thread when that is 0 or this

@@ -123,12 +123,15 @@ class PlayerGame:
         won: whether the player (or their team) won it.
         points: the points the player scored in it (the rounds they won; 0 in single-round
             scoring).
+        decided: False for a game ended with no winner (``/uno end``, idle, its thread gone):
+            neither won nor lost.
     """
 
     finished_at: float
     variant: str
     won: bool
     points: int
+    decided: bool = True
 
 
 Result: TypeAlias = RoundResult | GameResult

@@ -43,9 +43,13 @@ _AI = "ai:"
 # One row per (person, played, won, rounds won, points) fact, for the leaderboard and stats:
 # a finished game they sat in, or a round they (or their team) won. The two ``?`` triples are the
 # guild and the variant twice (None: every variant; the CAST tells PostgreSQL the mark's type).
-_FACTS = """
+_DECIDED = "EXISTS (SELECT 1 FROM game_players AS w WHERE w.game = g.id AND w.won = 1)"
+"""Whether the game ``g`` had a winner: one ended with none (``/uno end``, an idle game, a thread
+gone) counts in no one's games played, won or lost; its finished rounds still count (README,
+"/uno leaderboard, /uno stats")."""
+_FACTS = f"""
     SELECT gp.person AS person, g.variant AS variant,
-           1 AS played, gp.won AS won, 0 AS rounds_won, 0 AS points
+           CASE WHEN {_DECIDED} THEN 1 ELSE 0 END AS played, gp.won AS won, 0 AS rounds_won, 0 AS points
     FROM game_players AS gp JOIN games AS g ON g.id = gp.game
     WHERE g.guild_id = ? AND (CAST(? AS TEXT) IS NULL OR g.variant = ?)
     UNION ALL
@@ -199,7 +203,8 @@ async def leaderboard(db: Db, guild_id: int, variant: str | None, limit: int) ->
     """The guild's best ``limit`` players by games won, then points (AI seats excluded).
 
     Ties then go to more rounds won, fewer games played, then user id. Forgotten players
-    stay ranked, as ``forgotten:<n>``. ``variant`` None counts every variant.
+    stay ranked, as ``forgotten:<n>``; a player with no game won or lost (only games ended with
+    no winner) is not. ``variant`` None counts every variant.
 
     Raises:
         sqlite3.Error, asyncpg.PostgresError: the query failed.
@@ -209,7 +214,7 @@ async def leaderboard(db: Db, guild_id: int, variant: str | None, limit: int) ->
         "sum(f.rounds_won) AS rounds_won, sum(f.points) AS points "
         f"FROM ({_FACTS}) AS f JOIN people AS p ON p.id = f.person "
         "WHERE substr(p.user_id, 1, 3) <> ? "
-        "GROUP BY p.id, p.user_id "
+        "GROUP BY p.id, p.user_id HAVING sum(f.played) > 0 "
         "ORDER BY won DESC, points DESC, rounds_won DESC, played ASC, p.user_id "
         "LIMIT ?",
         (guild_id, variant, variant, guild_id, variant, variant, _AI, limit),
@@ -266,13 +271,13 @@ async def stats(db: Db, guild_id: int, user_id: str) -> PlayerStats:
 
 async def recent_games(db: Db, guild_id: int, user_id: str, limit: int) -> list[PlayerGame]:
     """The player's last ``limit`` finished games in the guild, oldest first, each with the
-    points of the rounds they won in it.
+    points of the rounds they won in it, and whether it had a winner.
 
     Raises:
         sqlite3.Error, asyncpg.PostgresError: the query failed.
     """
     rows = await db.execute_fetchall(
-        "SELECT g.finished_at, g.variant, gp.won, coalesce(("
+        f"SELECT g.finished_at, g.variant, gp.won, {_DECIDED}, coalesce(("
         "  SELECT sum(r.points) FROM round_players AS rp"
         "  JOIN rounds AS r ON r.game = rp.game AND r.round_no = rp.round_no"
         "  WHERE rp.game = g.id AND rp.person = gp.person AND rp.won = 1), 0) "
@@ -282,9 +287,10 @@ async def recent_games(db: Db, guild_id: int, user_id: str, limit: int) -> list[
         "ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
         (guild_id, user_id, limit),
     )
-    return [PlayerGame(float(at), str(variant), bool(won), int(points)) for at, variant, won, points in rows][
-        ::-1
-    ]
+    return [
+        PlayerGame(float(at), str(variant), bool(won), int(points), bool(decided))
+        for at, variant, won, decided, points in rows
+    ][::-1]
 
 
 # ---------------------------------------------------------------------- reading games

@@ -205,6 +205,17 @@ def test_list_names_as_each_place_shows_them() -> None:
     assert "recorded before replays" in _text(summary(legacy, None, EN))
 
 
+def test_a_game_played_in_a_thread_is_marked_in_the_select_too() -> None:
+    """The list names the thread a game was played in; its select option says so too (an option
+    can't show a channel mention)."""
+    record = GameRecord(played(2, bots=1, target=200), time.time())
+    here = record.result.channel_id
+    (same,) = history_options([record], EN, here=here)
+    (elsewhere,) = history_options([record], EN, here=here + 1)
+    assert "thread" not in same.label and elsewhere.label.endswith("· 🧵 in a thread")
+    assert f"<#{here}>" in _text(history_list([record], EN, here=here + 1))
+
+
 def _text(view: discord.ui.LayoutView) -> str:
     """A Components V2 message's text displays, one a line."""
     return "\n".join(c["content"] for c in walk_components(view.to_components()) if c["type"] == 10)

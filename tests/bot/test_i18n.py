@@ -23,7 +23,7 @@ from bot.engine.editions import EDITIONS
 from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
 from bot.errors import message_for
-from bot.i18n import ENGLISH, LANGUAGES, catalog_path, channel_language, language_of, refusal, translator
+from bot.i18n import ENGLISH, LANGUAGES, catalog_path, channel_language, language_of, translator
 from bot.localdiscord.limits import walk_components
 from bot.tables import Seat, Table
 from bot.translator import CommandTranslator, _bot_tree, command_strings, valid_name
@@ -155,13 +155,32 @@ def test_a_channel_speaks_its_setting_else_its_server_s_language() -> None:
 
 
 def test_a_refusal_naming_a_value_reads_in_each_language() -> None:
-    """A refusal raised once is said to each reader in theirs (``bot.errors.refusal``)."""
+    """A refusal raised once is said to each reader in theirs (``UnoError.of``)."""
     from bot.engine.errors import NotInGame
 
-    error = refusal(NotInGame, "{name} isn't at this table.", name="Zoé")
+    error = NotInGame.of("{name} isn't at this table.", name="Zoé")
     assert error.message == "Zoé isn't at this table."
     assert message_for(error, translator("fr")) == "Zoé n’est pas à cette table."
     assert message_for(NotInGame(), translator("pt_BR")) == "Você não joga nesta partida."
+
+
+def test_the_engine_s_refusals_naming_a_value_read_in_each_language() -> None:
+    """A card or color the engine does not know (a forged press, a typo) is refused in the
+    reader's language, the value kept as given."""
+    from bot.engine.dos.cards import DosCard
+    from bot.engine.errors import UnoError
+    from bot.engine.game import Game
+
+    game = Game(["a", "b"], seed=1)
+    game.start_round()
+    refused = []
+    for act in (lambda: game.play(game.pending.player or "", "blue 11"), lambda: DosCard.parse("purple 3")):
+        with pytest.raises(UnoError) as caught:
+            act()
+        refused.append(caught.value)
+    french = [message_for(e, translator("fr")) for e in refused]
+    assert french == ["Aucune carte ne s’appelle blue 11.", "Aucune carte ne s’appelle purple 3."]
+    assert message_for(refused[0], translator("es")) == "No hay ninguna carta llamada blue 11."
 
 
 def test_one_table_s_language_never_leaks_into_another_s() -> None:

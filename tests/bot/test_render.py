@@ -332,7 +332,7 @@ def test_a_dos_lobby_offers_every_bot_level_and_names_a_hard_bot() -> None:
         for o in c.get("options", ())
     }  # fmt: skip
     assert list(offered) == ["easy", "normal", "hard"]
-    assert offered["easy"] == "Plays any match; forgets DOS"  # not UNO's calls
+    assert offered["easy"] == "Plays any match it can, often forgets DOS"  # not UNO's calls
     table.options = dataclasses.replace(table.options, house_rules=frozenset({HouseRule.STACKING}))
     parts = _parts(render.lobby(table, EN))
     assert not any(c.get("custom_id", "").endswith(":rules") for c in parts)  # DOS plays none (§14.12)
@@ -804,6 +804,16 @@ def _dos_dealt(hand: list[str], row: list[str]) -> Table:
     return table
 
 
+def test_a_dos_hand_offers_dos_ahead_only_where_this_turn_could_reach_two() -> None:
+    """A DOS call ahead of coming down to two (docs/rules.md §14.8) is offered on one's own turn
+    only while this turn could bring the hand to two; at two cards it is always offered."""
+    stuck = ["red 1", "yellow 1", "red 10", "yellow 10", "green 10", "blue 10", "red 9"]
+    close = ["blue 1", "blue 4", "green 7", "red 3", "red 6", "yellow 8", "yellow 9"]
+    assert "DOS!" not in _labels(render.hand(_dos_dealt(stuck, ["blue 5", "green 7"]), "1", EN))
+    assert "DOS!" in _labels(render.hand(_dos_dealt(close, ["blue 5", "green 7"]), "1", EN))
+    assert "DOS!" in _labels(render.hand(_dos_dealt(["red 1", "red 10"], ["blue 5", "green 7"]), "1", EN))
+
+
 def _dos_mention(card: str) -> str:
     return str(Emojis().for_face(DosCard.parse(card)))
 
@@ -838,6 +848,16 @@ def test_dos_cards_show_their_emojis_in_the_row_the_hand_and_its_options() -> No
         render.hand(table, "1", EN, faces=none).to_components() == render.hand(table, "1", EN).to_components()
     )
     assert "🟦 blue 7" in _text(render.table(table, EN))
+
+
+def test_a_hand_s_select_comes_in_the_row_it_asks_for() -> None:
+    """A DOS hand's match select is its first action row, before Draw, DOS! and Refresh, as an UNO
+    hand's card select is (a select's row was dropped: every select came after every button)."""
+    table = _dos_dealt(["red 3", "blue 4", "green wild number", "wild dos"], ["blue 7", "red 5"])
+    rows = [
+        [c["type"] for c in r["components"]] for r in _parts(render.hand(table, "1", EN)) if r["type"] == 1
+    ]
+    assert rows[0] == [3] and rows.index([3]) < next(i for i, r in enumerate(rows) if 2 in r)
 
 
 def test_a_dos_hand_of_forty_cards_fits_with_emojis() -> None:

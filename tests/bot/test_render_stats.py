@@ -44,3 +44,12 @@ def test_chart_needs_games() -> None:
     """No game: nothing to draw."""
     with pytest.raises(ValueError):
         chart([], "nobody", EN)
+
+
+def test_a_game_with_no_winner_is_neither_won_nor_lost() -> None:
+    """A game ended with no winner reads "No winner" and is a grey dot, not a red one."""
+    ended = [PlayerGame(1_700_000_000.0, "classic", False, 30, decided=False)]
+    assert recent_lines(ended, EN) == ["⏹️ No winner · UNO · +30 · <t:1700000000:R>"]
+    picture = Image.open(io.BytesIO(chart(ended, "alice", EN))).convert("RGB")
+    colors = {picture.getpixel((x, y)) for x in range(600) for y in range(260)}
+    assert (0x80, 0x84, 0x8E) in colors and (0xF2, 0x3F, 0x43) not in colors

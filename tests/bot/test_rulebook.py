@@ -10,7 +10,7 @@ import pytest
 from bot import render
 from bot.engine.variants import VARIANTS
 from bot.i18n import LANGUAGES, translator
-from bot.rulebook import RULES_FILE, Rulebook, heading, rules_file
+from bot.rulebook import RULES_FILE, Rulebook, heading, named_cards, rules_file
 
 BOOK = Rulebook.load()
 TRANSLATED = [lang for lang in LANGUAGES if rules_file(lang) != RULES_FILE and rules_file(lang).is_file()]
@@ -155,16 +155,83 @@ def test_french_rules_in_french() -> None:
     book = Rulebook.load("fr")
     assert book.variant("flip")[0].startswith("## 7. UNO Flip\nId de l’édition : `flip`.")
     skip_everyone = ["**7.8 Passe tous**\nFace sombre. Tous les autres joueurs passent leur tour, et tu rejoues. "
-                     "Se joue sur sa couleur ou sur n’importe quel Passe tous."]  # fmt: skip
+                     "Se joue sur sa couleur ou sur n’importe quel Passe tous.\n"
+                     "Left in a hand at the end of a round: **30 points**."]  # fmt: skip
     assert book.card("flip", "passe tous") == skip_everyone
     assert book.card("flip", "Skip Everyone") == skip_everyone  # the English name, French text
     assert book.card("classic", "joker +4")[0].startswith("**6.5 Joker +4**\nChoisis une couleur")
     assert "joker +4" in book.card_names("classic")
     assert book.card("classic", "7.8")[0].startswith("**7.8 Passe tous**")
     assert book.card("classic", "purple seven", translator("fr"))[0].startswith("Aucune carte")
+    assert book.card("dos", "joker #", translator("fr"))[0].startswith("**joker #**\nCompte pour n’importe")
 
 
 def test_language_without_a_translation_reads_english() -> None:
     """A language with no page of its own reads the English one (and says it is English)."""
     assert Rulebook.load("de").lang == "en" and Rulebook.load("de").sections == BOOK.sections
     assert rules_file("pt-BR").name == "rules.pt-BR.md" and rules_file("es-419").name == "rules.es.md"
+
+
+DEVELOPER_NOTES = re.compile(r"\.py\b|\.md\b|tests/|bot/|\(d\d+\b|<!--|-->|dos-refused|`draw-decision`")
+"""What only developers read on the page: file paths, scenario ids, reason and decision ids."""
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("variant", [*VARIANTS, "dos"])
+def test_players_never_read_the_notes_for_developers(lang: str, variant: str) -> None:
+    """An edition's rules and each card offered to complete, in every language, quote the page
+    without its HTML comments (file paths, scenario and reason ids): DOS's section had them."""
+    book, tr = Rulebook.load(lang), translator(lang)
+    texts = book.variant(variant, tr) + [
+        p for n in book.card_choices(variant, tr) for p in book.card(variant, n, tr)
+    ]
+    for text in texts:
+        assert not DEVELOPER_NOTES.search(text), (DEVELOPER_NOTES.search(text), text[:200])
+
+
+@pytest.mark.parametrize(
+    ("variant", "name", "first", "points"),
+    [
+        ("dos", "wild dos", "**Wild DOS**\nCounts as 2.", "20 points"),
+        ("dos", "Wild #", "**Wild #**\nCounts as any number", "40 points"),
+        ("dos", "#", "**Wild #**\n", "40 points"),
+        ("dos", "blue 7", "**blue 7**\nA number card. Alone, it matches a pile showing 7;", "7 points"),
+        ("dos", "10", "**10**\nA number card. Alone, it matches a pile showing 10;", "10 points"),
+        ("classic", "7", "**7**\nA number card: it plays on a card of its color or on any 7.", "7 points"),
+        ("flip", "7", "**7**\nA number card", "7 points"),
+        ("flip", "wild draw color", "**7.9 Wild Draw Color**\nDark side.", "60 points"),
+        ("harry-potter", "red draw three", "**9.3 Draw Three**\n", "20 points"),
+    ],
+)
+def test_a_card_is_answered_about_itself(variant: str, name: str, first: str, points: str) -> None:
+    """A card of the edition, DOS's included, gets a short answer: what it does, then its points
+    (``card:7`` was all of section 7, and DOS's cards were unknown)."""
+    [answer] = BOOK.card(variant, name)
+    assert answer.startswith(first) and answer.endswith(
+        f"Left in a hand at the end of a round: **{points}**."
+    )
+    assert len(answer) < 700 and "\n## " not in answer
+
+
+def test_a_number_not_a_card_of_the_edition_is_no_section() -> None:
+    """A bare number is a card or nothing (DOS has no 2); a section takes its § or its dot."""
+    assert BOOK.card("dos", "2")[0].startswith("No card named “2”")
+    assert BOOK.card("classic", "§7")[0].startswith("## 7. UNO Flip")
+
+
+def test_dos_cards_offered_to_complete() -> None:
+    """``card:`` completes DOS's two wilds by name in the reader's language, not its subsections."""
+    assert BOOK.card_choices("dos") == ["wild dos", "wild #"]
+    assert Rulebook.load("fr").card_choices("dos", translator("fr")) == ["joker dos", "joker #"]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_card_of_every_edition_is_answered(lang: str) -> None:
+    """Each name of each edition's cards in each language (``card_named``) gets one short answer,
+    its subsection or its sentence, ending with its points in the reader's language."""
+    book, tr = Rulebook.load(lang), translator(lang)
+    points = tr._("Left in a hand at the end of a round: **{points}**.").split("{points}")[0]
+    for variant in [*VARIANTS, "dos"]:
+        for name in named_cards(variant, tr):
+            [answer] = book.card(variant, name, tr)
+            assert answer.startswith("**") and points in answer.split("\n")[-1], (variant, name, answer[:120])

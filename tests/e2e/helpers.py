@@ -7,12 +7,13 @@ import contextlib
 import random
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from bot.client import UnoBot
 from bot.engine.cards import Card, Color
+from bot.engine.dos.game import DosGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.errors import WITHDRAWN
@@ -20,6 +21,8 @@ from bot.localdiscord.records import Channel, Message, User
 from bot.localdiscord.testing import LocalDiscord
 from bot.storage import StorageError
 from bot.tables import Table
+
+G = TypeVar("G", Game, DosGame)
 
 CONTROL = {"Refresh", "Back", "◀", "▶", "Show as picture"}  # no move: they only redraw or show
 
@@ -179,9 +182,17 @@ def rig(
         color=None if color is None else Color(color),
         protected=ids.get(protected, protected) if protected else None,
     )
+    table.variant = variant
+    return replace_game(table, game)
+
+
+def replace_game(table: Table, game: G) -> G:
+    """Put ``game`` (a known deal) on ``table`` in place of its game."""
     game.version = (table.game.version if table.game else 0) + 1  # the old game's buttons go stale
     table.game = game
-    table.variant = variant
+    # The replaced deal's turn is over: a ping for it (sent before the rig, or not, as the
+    # machine's pace has it) must not count as this deal's, or its player is never pinged.
+    table.pinged = ""
     return game
 
 

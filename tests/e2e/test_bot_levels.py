@@ -118,3 +118,37 @@ async def test_a_hard_bot_at_a_dos_table_searches_in_the_worker_process_too(
     await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
     (record,) = await bot_of(uno).storage.history(channel.id)
     assert record.result.replay is not None and check(record.result) is None
+
+
+async def test_the_levels_say_what_each_bot_does(uno: LocalDiscord) -> None:
+    """The lobby's level select names each level and says in one short line (a phone's width) what
+    that bot does differently, at an UNO and at a DOS table, in English and French ("A sensible
+    player (Add bot)" said neither)."""
+    channel = uno.channel("uno")
+    alice = uno.user("alice")
+
+    async def levels(**options: str) -> list[tuple[str, str]]:
+        lobby = await command(uno, alice, channel, "uno new", **options)
+        assert lobby is not None
+        select = next(x for x in lobby.selects if any(o["value"] == "hard" for o in x["options"]))
+        return [(o["label"], o["description"]) for o in select["options"]]
+
+    assert await levels() == [
+        ("Easy bot", "Plays any card it can, often forgets UNO"),
+        ("Normal bot", "Plays sensibly, never forgets UNO"),
+        ("Hard bot", "Thinks ahead: the hardest to beat"),
+    ]
+    await command(uno, alice, channel, "uno end")
+    dos = await levels(variant="dos")
+    assert [d for _, d in dos][:2] == [
+        "Plays any match it can, often forgets DOS",
+        "Picks good matches, never forgets DOS",
+    ]
+    await command(uno, alice, channel, "uno end")
+    uno.stand_in.grant(alice, "manage_channels")
+    await command(uno, alice, channel, "uno settings", language="fr")
+    french = await levels()
+    await command(uno, alice, channel, "uno end")
+    for label, description in french + await levels(variant="dos"):
+        assert label.startswith("Bot ") and len(description) <= 50, (label, description)
+        assert description.startswith(("Joue", "Associe", "Choisit", "Anticipe"))

@@ -4,7 +4,8 @@ table message change, on a desktop and a phone screen. The pages end up in
 ``artifacts/browser-table.png`` and ``artifacts/browser-phone.png``; with the card emojis, a
 classic table and a rigged hand of 22 cards in ``artifacts/cards-1280.png`` and ``cards-390.png``,
 a lobby in ``lobby-<width>.png``, a Flip table on its dark side in ``flip-dark-<width>.png``,
-three DOS turns in ``browser-dos.png``, a game's standings in ``standings-<width>.png``, a
+three DOS turns in ``browser-dos.png`` (on a phone ``browser-dos-phone.png``, with the hand's
+decisions ``browser-dos-phone-hand.png`` and the private panel folded ``browser-dos-phone-folded.png``), a game's standings in ``standings-<width>.png``, a
 /uno stats answer with its chart in ``stats-1280.png``.
 
 Skipped when no ``chromium`` is installed (``scripts/test`` installs it when it runs as root).
@@ -138,9 +139,9 @@ async def test_play_a_card_in_chromium(
 async def test_play_a_round_as_a_french_user_in_chromium(
     browser_env: LocalDiscord, record_property: Callable[[str, object], None]
 ) -> None:
-    """alice picks French on the page in a French server: she opens the lobby with the command's
-    French name, plays her first move from her hand in French, and the table says it in French
-    (screenshot ``artifacts/browser-french.png``)."""
+    """alice picks French on the page in a French server: the page's own words turn French; she
+    opens the lobby with the command's French name, plays her first move from her hand in French,
+    and the table says it in French (screenshot ``artifacts/browser-french.png``)."""
     screenshot = SCREENSHOT.with_name("browser-french.png")
     record_property("screenshot", str(screenshot))
     browser_env.stand_in.state.guild_locale = "fr"  # the server's language: the channel's too
@@ -149,6 +150,9 @@ async def test_play_a_round_as_a_french_user_in_chromium(
         await page.locator("#who").select_option(label="alice")
         await page.locator("#locale").select_option("fr")
         await expect(page.locator("#locale option:checked")).to_have_text("fr", timeout=WAIT_MS)
+        # The page's own words follow the language picked, as the bot's do.
+        await expect(page.locator("aside h2")).to_contain_text("Visibles par toi seul", timeout=WAIT_MS)
+        await expect(page.locator("#line")).to_have_attribute("placeholder", re.compile(r"^Tape /uno"))
         table, hand = await open_a_game(page, FRENCH)
         cards = set((await hand.locator(".text", has_text="Tes cartes").inner_text()).splitlines()[1:])
         labels = [label.strip() for label in await hand.locator("button:enabled").all_inner_texts()]
@@ -474,13 +478,22 @@ DOS_SHOT = SCREENSHOT.with_name("browser-dos.png")
 DOS_TURNS = 3
 
 
-async def test_a_few_dos_turns_in_chromium(cards_env: LocalDiscord) -> None:
+@pytest.mark.parametrize(
+    ("width", "height", "shot"),
+    [(1280, 900, DOS_SHOT), (390, 844, DOS_SHOT.with_name("browser-dos-phone.png"))],
+    ids=["desktop", "phone"],
+)
+async def test_a_few_dos_turns_in_chromium(
+    cards_env: LocalDiscord, width: int, height: int, shot: Path
+) -> None:
     """alice opens a DOS table against a bot in the page and plays three turns from her hand (the
     match select, a Wild DOS's colors, the cards to place, End the turn, Draw), each shown on the
-    table message's Center Row and log, the cards with their DOS card pictures (screenshot
-    ``artifacts/browser-dos.png``)."""
+    table message's Center Row and log, the cards with their DOS card pictures (screenshots
+    ``artifacts/browser-dos.png``, ``browser-dos-phone.png``). Each select and button stays within
+    its message's box; on a phone the table stays the main thing: the private panel (her hand)
+    takes at most a third of the screen and folds away to its heading."""
     await cards_env.stand_in.wait_until(bot_of(cards_env).card_emojis.done.is_set, timeout=30)
-    async with chromium(1280, 900, DOS_SHOT) as (page, problems):
+    async with chromium(width, height, shot) as (page, problems):
         await page.goto(cards_env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
         line = page.locator("#line")
@@ -498,13 +511,55 @@ async def test_a_few_dos_turns_in_chromium(cards_env: LocalDiscord) -> None:
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first  # kept up to date from now on
         await expect(hand.locator("img.emoji").first).to_be_visible(timeout=WAIT_MS)
-        for _ in range(DOS_TURNS):
+        for turn in range(DOS_TURNS):
             await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
             await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
+            if turn == 0:  # her decisions on show: the match select is the widest thing
+                await expect(hand.locator("select").first).to_be_visible(timeout=WAIT_MS)
+                problems += await outside_their_box(page)
+                await page.screenshot(path=str(shot.with_name(shot.stem + "-hand.png")))
+                if width < 700:
+                    await phone_panel(page, height)
             await play_a_dos_turn(hand, cards_env.stand_in)
         await expect(table).to_contain_text("alice", timeout=WAIT_MS)
-        problems += await overflowing(page, 1280)
+        problems += await overflowing(page, width) + await outside_their_box(page)
+        await bottom(page)
     assert not problems, problems
+
+
+async def outside_their_box(page: Any) -> list[str]:
+    """The selects and buttons that stick out of their message's box (a container, else the
+    message) or of their column (the channel, the private panel), e.g. a select as wide as its
+    longest option."""
+    found: list[str] = await page.evaluate(
+        """() => {
+            const out = [];
+            for (const el of document.querySelectorAll("#messages select, #messages button, aside select, aside button")) {
+                const r = el.getBoundingClientRect();
+                for (const box of [el.closest(".container") || el.closest(".msg"), el.closest("main, aside")]) {
+                    const b = box.getBoundingClientRect();
+                    if (r.width && (r.right > b.right + 0.5 || r.left < b.left - 0.5))
+                        out.push(`${el.tagName} ${JSON.stringify(el.getAttribute("aria-label") || el.innerText)} spans ${r.left}-${r.right}px, its ${box.tagName.toLowerCase()}.${box.className} ${b.left}-${b.right}px`);
+                }
+            }
+            return out;
+        }"""
+    )
+    return found
+
+
+async def phone_panel(page: Any, height: int) -> None:
+    """On a phone the private panel takes at most a third of the screen, the channel more than
+    half; its heading folds it away to one line and brings it back."""
+    panel, channel = page.locator("aside"), page.locator("#messages")
+    assert (await panel.bounding_box())["height"] <= height / 3 + 1
+    assert (await channel.bounding_box())["height"] >= height / 2
+    await page.locator("aside h2").click()
+    await expect(page.locator("#side")).to_be_hidden()
+    assert (await panel.bounding_box())["height"] <= 48
+    await page.screenshot(path=str(SCREENSHOT.with_name("browser-dos-phone-folded.png")))
+    await page.locator("aside h2").click()
+    await expect(page.locator("#side")).to_be_visible()
 
 
 async def play_a_dos_turn(hand: Any, stand_in: StandIn) -> None:

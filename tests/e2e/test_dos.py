@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     labels,
     open_table,
     play_out,
+    replace_game,
     table_message,
     table_of,
 )
@@ -45,9 +46,7 @@ def rig_dos(
         draw_pile=rest + [DosCard.parse(c) for c in draw],
         turn=first,
     )
-    game.version = (table.game.version if table.game else 0) + 1  # the old game's buttons go stale
-    table.game = game
-    return game
+    return replace_game(table, game)
 
 
 def action_button(message: Message, text: str) -> str:
@@ -114,3 +113,11 @@ async def test_dos_game_through_the_table(uno: LocalDiscord) -> None:
     await play_out(uno, channel, table, {"alice": alice, "bob": bob}, random.Random(5))
     final = await s.wait_for_message(channel, lambda m: "won!" in m.text)
     assert "DOS" in final.text and ("alice" in final.text or "bob" in final.text)
+    # Its records are titled by the game: DOS is not UNO.
+    board = await command(uno, bob, channel, "uno leaderboard", variant="dos")
+    assert board is not None and board.text.split("\n")[0] == "### DOS leaderboard"
+    board = await command(uno, bob, channel, "uno leaderboard")
+    assert board is not None and board.text.split("\n")[0] == "### Leaderboard · all editions"
+    stats = await command(uno, bob, channel, "uno stats", member=alice)
+    assert stats is not None and stats.text.split("\n")[0] == "### alice's DOS record"
+    assert "UNO" not in stats.text

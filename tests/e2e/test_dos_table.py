@@ -13,6 +13,7 @@ from bot.render.dos import ACCENT
 from bot.render.words import EMBED_COLOR
 from tests.e2e.helpers import (
     bot_of,
+    choose,
     click,
     command,
     hand,
@@ -91,3 +92,28 @@ async def test_a_dos_lobby_and_its_closing_name_dos(uno: LocalDiscord) -> None:
     )
     await command(uno, alice, channel, "uno new")
     assert lobby_message(uno, channel).text.splitlines()[0] == "### UNO lobby"
+
+
+async def test_naming_a_wild_dos_s_color_says_what_the_color_earns(uno: LocalDiscord) -> None:
+    """alice matches with a Wild DOS: asked its color, her hand says which color makes a color
+    match (a bonus card) and each color says what it earns (docs/rules.md §14.6); where no color
+    can earn one (her other card is not the pile's color), it says so."""
+    channel = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, channel, alice, [bob], variant="dos")
+    hands = {"alice": ["wild dos", "blue 3", "green 9"], "bob": ["red 3", "yellow 10"]}
+    rig_dos(uno, channel, hands=hands, row=["red 5", "yellow wild number"], draw=["blue 9"])
+    mine = await hand(uno, alice, channel)
+    values = [o["value"] for o in mine.selects[0]["options"]]
+    double = next(v for v in values if v.startswith("play pile=1 ") and "wild dos" in v)
+    asked = await choose(uno, alice, mine, double)
+    assert asked is not None and "name the color of the Wild DOS" in asked.text
+    assert "No color earns a bonus here" in asked.text
+    assert {o["description"] for o in asked.selects[0]["options"]} == {"no color bonus"}
+    await click(uno, alice, asked, "Back")
+    mine = await hand(uno, alice, channel)
+    asked = await choose(uno, alice, mine, "play pile=2 wild dos")  # a Wild # counts 2 here
+    assert asked is not None and "Name yellow for a color match: a bonus card" in asked.text
+    described = {o["label"]: o["description"] for o in asked.selects[0]["options"]}
+    assert described["Wild DOS yellow"] == "color match: a bonus card"
+    assert described["Wild DOS blue"] == "no color bonus"

@@ -70,6 +70,11 @@ async def test_a_french_and_a_spanish_player_at_a_portuguese_table(uno: LocalDis
     # A refusal is in the refused user's language, typed with the Spanish names.
     answer = await command(uno, carol, ch, "uno expulsar", miembro="carol")
     assert answer is not None and answer.text == "No puedes expulsarte; /uno salir te saca de la mesa."
+    # After a restart the table's log says so in the table's language too.
+    await uno.restart_client()
+    await uno.stand_in.wait_until(
+        lambda: "♻️ O bot reiniciou; a partida continua." in table_message(uno, ch).text
+    )
 
 
 async def test_rules_in_the_readers_language(uno: LocalDiscord) -> None:

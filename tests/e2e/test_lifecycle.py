@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from bot.client import UnoBot
 from bot.engine.options import PendingKind
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
-from bot.localdiscord.records import Channel
+from bot.localdiscord.records import Channel, User
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import PING
@@ -124,8 +125,11 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         await click(env, alice, ended, "Rematch")
         await env.stand_in.wait_until(lambda: bot_of(env).service.tables.get(ch.id) is not None)
         assert [x.name for x in table_of(env, ch).seats] == ["alice", "Bot 1", "Bot 2"]
-        stats = await bot_of(env).storage.stats(table.guild_id, alice_id)  # a game played, and lost
-        assert (stats.games_played, stats.games_won) == (1, 0)
+        # Ended with no winner (only bots left): neither won nor lost, but in her recent games.
+        stats = await bot_of(env).storage.stats(table.guild_id, alice_id)
+        assert (stats.games_played, stats.games_won) == (0, 0)
+        (recent,) = await bot_of(env).storage.recent_games(table.guild_id, alice_id)
+        assert not recent.decided
 
 
 async def test_a_bot_that_syncs_no_commands_says_so(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -310,6 +314,48 @@ async def test_rules_command_quotes_the_rules(uno: LocalDiscord) -> None:
     assert answer is not None and "UNO Flip" in answer.text and len(answer.content) <= 2000
 
 
+DEVELOPER_NOTES = re.compile(r"\.py\b|\.md\b|tests/|bot/|\(d\d+|<!--|dos-refused|`draw-decision`")
+"""What only developers read on docs/rules.md: file paths, scenario ids, reason and decision ids."""
+
+
+async def _parts(uno: LocalDiscord, user: User, ch: Channel, name: str, **options: Any) -> list[str]:
+    """Every private message a slash command answered with, in order."""
+    run = await uno.stand_in.slash(user, ch, name, **options)
+    first = (await run.answer()).message  # the deferred answer's first part
+    await asyncio.sleep(0.3)  # the others are followups sent one after another
+    assert first is not None
+    return [first.content] + [m.content for m in run.followups if m.id != first.id]
+
+
+async def test_rules_of_dos_for_players(uno: LocalDiscord) -> None:
+    """/uno rules for DOS quotes the rules without the page's notes for developers, in English and
+    in French; a card lookup answers about the card alone, DOS's wilds included: what it does
+    and its points, not a whole section (``card:7`` was all of §7, UNO Flip)."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    bob.locale = "fr"
+    english = await _parts(uno, alice, ch, "uno rules", variant="dos")
+    assert english[0].startswith("## 14. DOS\nVariant id: `dos`.")
+    french = await _parts(uno, bob, ch, "uno règles", édition="dos")
+    assert french[0].startswith("## 14. DOS\nId de l’édition : `dos`.")
+    for text in english + french:
+        assert not DEVELOPER_NOTES.search(text), DEVELOPER_NOTES.search(text)
+    answer = await command(uno, alice, ch, "uno rules", variant="dos", card="Wild DOS")
+    assert answer is not None and answer.text.startswith("**Wild DOS**\nCounts as 2.")
+    assert "color match" in answer.text and "**20 points**" in answer.text and len(answer.text) < 500
+    answer = await command(uno, alice, ch, "uno rules", variant="dos", card="#")
+    assert answer is not None and answer.text.startswith("**Wild #**") and "**40 points**" in answer.text
+    answer = await command(uno, bob, ch, "uno règles", édition="dos", carte="joker DOS")
+    assert answer is not None and answer.text.startswith("**joker DOS**\nCompte pour 2.")
+    assert "**20 points**" in answer.text
+    answer = await command(uno, alice, ch, "uno rules", variant="flip", card="7")
+    assert answer is not None and answer.text.startswith("**7**\nA number card")
+    assert "UNO Flip" not in answer.text and "**7 points**" in answer.text
+    answer = await command(uno, alice, ch, "uno rules", variant="classic", card="wild draw four")
+    assert answer is not None and answer.text.startswith("**6.5 Wild Draw Four**\n")
+    assert answer.text.endswith("Left in a hand at the end of a round: **50 points**.")
+
+
 async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     """A finished game lands in the leaderboard and the players' stats; forget-me anonymises."""
     ch = uno.channel("uno")
@@ -339,7 +385,7 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     # Components V2 (no Embed Links needed); readable on a phone: two short lines per player.
     assert board.flags & FLAG_COMPONENTS_V2 and not board.embeds
     heading, *lines = board.text.split("\n")
-    assert heading == "### UNO leaderboard"
+    assert heading == "### Leaderboard · all editions"
     assert lines[0] == f"**1.** <@{alice.id}> · 🏆 1 of 1 (100%)" and len(lines) == 4
     assert all(len(line) <= 48 for line in lines)
     stats = await command(uno, bob, ch, "uno stats", member=alice)

@@ -359,18 +359,26 @@ async def test_two_clicks_at_once_are_serialized(uno: LocalDiscord) -> None:
 
 
 async def test_errors_are_private_and_lobby_rules_hold(uno: LocalDiscord) -> None:
-    """A second /uno new, a non-host Start and a join twice get private reasons, never a change."""
+    """A second /uno new, a non-host Start and a join twice get private reasons, never a change:
+    /uno new where a lobby is open says to join it, where a game is on who can end it."""
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     await command(uno, alice, ch, "uno new")
     answer = await command(uno, bob, ch, "uno new")
-    assert answer is not None and answer.ephemeral and "already open" in answer.text
+    assert answer is not None and answer.ephemeral and "press Join" in answer.text
     answer = await click(uno, bob, lobby_message(uno, ch), "Start")
     assert answer is not None and answer.ephemeral and "host" in answer.text
     await click(uno, bob, lobby_message(uno, ch), "Join")
     answer = await click(uno, bob, lobby_message(uno, ch), "Join")
     assert answer is not None and answer.ephemeral and "already" in answer.text
     assert len(table_of(uno, ch).seats) == 2
+    await click(uno, alice, lobby_message(uno, ch), "Start")
+    answer = await command(uno, bob, ch, "uno new")
+    assert (
+        answer is not None
+        and answer.ephemeral
+        and "Its host, or a member with Manage Messages" in answer.text
+    )
 
 
 async def test_tables_in_two_channels_are_independent(uno: LocalDiscord) -> None:

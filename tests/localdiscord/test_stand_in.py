@@ -219,6 +219,10 @@ async def test_browser_page_endpoints(env: LocalDiscord) -> None:
     async with aiohttp.ClientSession() as session:
         async with session.get(base + "/") as page:
             assert page.status == 200 and "<title>Local Discord</title>" in await page.text()
+        async with session.get(base + "/ui/words") as words:  # the page's own words, by language
+            by_language = await words.json()
+        assert sorted(by_language) == ["es", "fr", "pt"]
+        assert all(set(w) == set(by_language["fr"]) for w in by_language.values())
         async with session.ws_connect(base + "/ui/ws") as ws:
             body = {"user": str(alice.id), "channel": str(uno.id), "text": "/demo start"}
             async with session.post(base + "/ui/command", json=body) as response:

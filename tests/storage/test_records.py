@@ -189,3 +189,26 @@ def test_recent_games_of_a_player(storage: Backend) -> None:
         assert await s.recent_games(GUILD, DEE) == []
 
     storage.run(main)
+
+
+def test_a_game_ended_with_no_winner_is_neither_won_nor_lost(storage: Backend) -> None:
+    """A game recorded with no winner (``/uno end``, an idle game) counts in no one's games
+    played: the leaderboard leaves out a player with only such games, stats count its finished
+    rounds' wins and points, and the recent games mark it undecided."""
+
+    async def main(s: Storage) -> None:
+        await s.delete_table(1, [rnd("g1", 1, ANA, 40, [ANA, BEN]), game("g1", [], [ANA, BEN], rounds=1)])
+        assert await s.leaderboard(GUILD) == []
+        ana = await s.stats(GUILD, ANA)
+        assert (ana.games_played, ana.games_won, ana.rounds_won, ana.points) == (0, 0, 1, 40)
+        (ended,) = await s.recent_games(GUILD, ANA)
+        assert (ended.won, ended.decided, ended.points) == (False, False, 40)
+        await s.delete_table(2, [game("g2", [BEN], [ANA, BEN])])
+        board = await s.leaderboard(GUILD)
+        assert [(p.user_id, p.games_played, p.games_won, p.points) for p in board] == [
+            (BEN, 1, 1, 0),
+            (ANA, 1, 0, 40),
+        ]
+        assert [g.decided for g in await s.recent_games(GUILD, ANA)] == [False, True]
+
+    storage.run(main)

@@ -115,7 +115,7 @@ class DosCard:
                 return DosCard(DosKind.WILD_NUMBER, color)
             if rest.isdigit() and int(rest) in NUMBERS:
                 return DosCard(DosKind.NUMBER, color, int(rest))
-        raise BadCard(text)
+        raise BadCard.of("There is no card called {card}.", card=text)
 
 
 _COLORS = {c.value: c for c in COLORS}

@@ -147,6 +147,21 @@ _END = DosAction(DosActionKind.END_TURN)
 _CALL = DosAction(DosActionKind.DOS)
 
 
+def color_bonus(cards: Sequence[DosCard], named: Color | None, pile: Color | None) -> str:
+    """What a match of ``cards`` earns by color (docs/rules.md §14.6): ``"single-color"`` (a bonus
+    card), ``"double-color"`` (a bonus card, and every other player draws one) or ``"none"``.
+    ``named``: the color of its Wild DOS cards; ``pile``: the pile's color (named for a Wild DOS
+    pile).
+
+    >>> red3, wild = DosCard.parse("red 3"), DosCard.parse("wild dos")
+    >>> color_bonus([wild], Color.RED, Color.RED), color_bonus([red3, wild], Color.BLUE, Color.RED)
+    ('single-color', 'none')
+    """
+    if pile is not None and all((named if c.wild_dos else c.color) is pile for c in cards):
+        return "single-color" if len(cards) == 1 else "double-color"
+    return "none"
+
+
 def _as_color(color: Color | str | None) -> Color:
     if isinstance(color, Color) and color in COLORS:
         return color
@@ -154,7 +169,7 @@ def _as_color(color: Color | str | None) -> Color:
     for c in COLORS:
         if c.value == name:
             return c
-    raise BadColor(f"{color!r} isn't red, yellow, green or blue.")
+    raise BadColor.of("There is no color called {color}: red, yellow, green or blue.", color=color)
 
 
 def _card(card: DosCard | str) -> DosCard:
@@ -163,7 +178,7 @@ def _card(card: DosCard | str) -> DosCard:
     try:
         return DosCard.parse(card)
     except UnoError:
-        raise NoSuchCard(f"{card!r} isn't a DOS card.") from None
+        raise NoSuchCard.of("There is no DOS card called {card}.", card=card) from None
 
 
 def adds_up(cards: Sequence[DosCard], pile: DosCard) -> bool:
@@ -454,6 +469,27 @@ class DosGame:
             return player not in self.caught
         return len(hand) > 2 and self.pending.player == player
 
+    def could_come_down_to_two(self, player: str) -> bool:
+        """Whether ``player``'s hand could come down to two cards before the end of this turn, by
+        an upper bound: two cards off for each pile not matched yet that one of the hand's cards
+        or pairs fits, a bonus card for each bonus earned and for each such pile (§14.6), and
+        one card for a no-match card (§14.7). A DOS call made ahead covers only this turn (§14.8):
+        where this is False, it could not matter.
+
+        >>> cards = lambda *names: [DosCard.parse(n) for n in names]
+        >>> game = DosGame.from_deal(["a", "b"], dealer="b", turn="a", row=[cards("blue 5"), cards("green 7")],
+        ...     draw_pile=cards("red 5", "red 8", "green 3"),
+        ...     hands={"a": cards("red 1", "yellow 1", "red 10", "yellow 10", "green 10", "blue 10", "red 9"),
+        ...            "b": cards("blue 1", "blue 4", "green 7", "red 3", "red 6", "yellow 8", "yellow 9")})
+        >>> game.could_come_down_to_two("a"), game.could_come_down_to_two("b")
+        (False, True)
+        """
+        hand = self.hands.get(player)
+        if not hand:
+            return False
+        fits = {a.pile for a in self.matches(player)}
+        return len(hand) - 3 * len(fits) - self.bonus - 1 <= 2
+
     def catch_targets(self, player: str) -> list[str]:
         """Players ``player`` may catch now: open window, not themself, not a partner."""
         if player not in self.hands or self.round_over:
@@ -538,7 +574,7 @@ class DosGame:
             raise IllegalPlay("There is no such pile to match this turn.")
         top = self.row[pile - 1][0]
         if not adds_up(found, top):
-            raise IllegalPlay(f"Those numbers don't add up to the pile's {top.name}.")
+            raise IllegalPlay.of("Those numbers don't add up to the pile's {card}.", card=top.name)
         own_dos = any(c.wild_dos for c in found)
         if (own_dos and color is None) or (top.wild_dos and pile_color is None):
             raise ColorRequired("Name the color of every Wild DOS in this match.")
@@ -559,12 +595,10 @@ class DosGame:
             hand.remove(c)
         self.row[pile - 1].extend(found)
         self.matched.add(pile - 1)
-        colored = all((named if c.wild_dos else c.color) is pile_named for c in found)
-        bonus = "none"
-        if colored:
+        bonus = color_bonus(found, named, pile_named)
+        if bonus != "none":
             self.bonus += 1
-            bonus = "single-color" if len(found) == 1 else "double-color"
-            self.doubles += len(found) == 2
+            self.doubles += bonus == "double-color"
         self.emit(
             DosEventKind.MATCH_MADE,
             player,
@@ -847,7 +881,9 @@ class DosGame:
         for card in found:
             have = hand.count(card)
             if have < found.count(card):
-                raise NoSuchCard(f"You don't hold {'that many ' if have else ''}{card.name}.")
+                if have:
+                    raise NoSuchCard.of("You don't hold that many {card}.", card=card.name)
+                raise NoSuchCard.of("You don't hold {card}.", card=card.name)
         return found
 
     def emit(self, kind: DosEventKind, player: str | None, **data: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from bot.engine import editions
 from bot.i18n import ENGLISH_TR
 from bot.render.seats import seat_offer
-from bot.service.scheduling import SEARCHES_PER_WORKER, Scheduler
+from bot.service.scheduling import SEARCH_GRACE, SEARCHES_PER_WORKER, Scheduler
 from bot.storage import GameResult
 from bot.tables import TableState
 
@@ -254,3 +255,32 @@ def test_a_hard_bot_searches_off_the_loop_unless_every_worker_is_taken(variant: 
     searched, capped = run(body)
     assert searched is not None and editions.parse_action(table.game, searched) in legal
     assert capped is None
+
+
+def test_a_search_answered_late_is_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search whose answer has not come :data:`SEARCH_GRACE` after the bot's move delay (a
+    starved worker) is given up: the move is the normal AI's (None), and the search counts
+    against the workers' share until the worker is done with it."""
+    storage, table = MemoryStorage(), game("ai", first="ai:1")
+    next(s for s in table.seats if s.is_ai).level = "hard"
+    svc, _, _ = service(storage, table, ai_workers=0, ai_budget_ms=10, ai_delay_seconds=0)
+    scheduler, release = svc.scheduler, threading.Event()
+
+    def starved(*args: object) -> str:
+        release.wait(30)
+        raise RuntimeError("a late search's failure, retrieved, not reported")
+
+    monkeypatch.setattr(editions, "hard_move", starved)
+
+    async def body() -> tuple[str | None, float, int, int]:
+        started = time.monotonic()
+        searched = await scheduler._search(CHANNEL, table.version)
+        waited, busy = time.monotonic() - started, scheduler._searches
+        release.set()
+        await until(lambda: scheduler._searches == 0)
+        scheduler.close()
+        return searched, waited, busy, scheduler._searches
+
+    searched, waited, busy, after = run(body)
+    assert searched is None and SEARCH_GRACE <= waited < 10
+    assert (busy, after) == (1, 0)

@@ -4,7 +4,6 @@ without changing them, its background checkpoints, and use when it is not open."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import random
 import sqlite3
@@ -12,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -241,6 +241,30 @@ def test_background_checkpoints(tmp_path: Path) -> None:
     assert full > empty + 50 * 3_000  # the snapshots reached the file before close
 
 
+async def save_once(
+    path: Path, synchronous: Synchronous, connect: Callable[[Path], sqlite3.Connection] = sqlite3.connect
+) -> tuple[bool, int]:
+    """Open the storage at ``path`` and save table 7: whether the save's coroutine finished
+    without suspending, and the rows of table 7 another connection (``connect``) sees then."""
+    s = SqliteStorage(path, synchronous=synchronous)
+    await s.open()
+    try:
+        saving = s.save_table(GUILD, 7, snapshot(7))
+        try:
+            saving.send(None)
+        except StopIteration:
+            at_once = True
+        else:
+            at_once = False
+            saving.close()
+            await s.save_table(GUILD, 7, snapshot(7))  # the same save, awaited as it is
+        with connect(path) as other:
+            rows = other.execute("SELECT count(*) FROM open_tables WHERE channel_id = 7").fetchone()[0]
+        return at_once, rows
+    finally:
+        await s.close()
+
+
 @pytest.mark.parametrize(("synchronous", "at_once"), [("normal", True), ("full", False)])
 def test_a_save_on_a_free_connection_is_written_at_once(
     tmp_path: Path, synchronous: Synchronous, at_once: bool
@@ -250,31 +274,45 @@ def test_a_save_on_a_free_connection_is_written_at_once(
     connection; with ``full`` (a sync per commit) it goes through the connection's thread."""
     path = tmp_path / "uno.db"
 
-    async def main() -> tuple[bool, int]:
-        s = SqliteStorage(path, synchronous=synchronous)
-        await s.open()
-        try:
-            saving = s.save_table(GUILD, 7, snapshot(7))
-            try:
-                saving.send(None)
-            except StopIteration:
-                done = True
-            else:
-                done = False
-                await asyncio.sleep(0.2)  # let the thread finish what the coroutine started
-                with contextlib.suppress(StopIteration):
-                    saving.send(None)
-            saving.close()
-            with sqlite3.connect(path) as other:
-                rows = other.execute("SELECT count(*) FROM open_tables WHERE channel_id = 7").fetchone()[0]
-            return done, rows
-        finally:
-            await s.close()
+    done, rows = asyncio.run(save_once(path, synchronous))
+    assert done is at_once and rows == 1
 
-    done, rows = asyncio.run(main())
-    assert done is at_once
-    if at_once:
-        assert rows == 1
+
+def test_a_direct_connection_that_fails_its_pragmas_leaves_writes_to_the_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """If the connection for writes at once can be opened but refuses its settings (a disk
+    error, say), the storage still opens: one warning, that connection closed, and every save
+    goes through the connection's thread (the coroutine suspends), written all the same."""
+    path = tmp_path / "uno.db"
+    connect, made = sqlite3.connect, []
+
+    class Refusing:
+        def __init__(self, real: sqlite3.Connection) -> None:
+            self.real, self.closed = real, False
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.startswith("PRAGMA"):
+                raise sqlite3.OperationalError("disk I/O error")
+            return self.real.execute(sql, *args)
+
+        def close(self) -> None:
+            self.closed = True
+            self.real.close()
+
+    def connect_refusing(*args: Any, **kwargs: Any) -> Any:
+        real = connect(*args, **kwargs)
+        if threading.current_thread() is not threading.main_thread():
+            return real  # aiosqlite's own connection, made in its thread
+        made.append(Refusing(real))
+        return made[-1]
+
+    monkeypatch.setattr(sqlite3, "connect", connect_refusing)
+    with caplog.at_level("WARNING"):
+        at_once, rows = asyncio.run(save_once(path, "normal", connect))
+    assert not at_once and rows == 1
+    assert [r.message for r in caplog.records if "through the connection's thread" in r.message]
+    assert made and all(m.closed for m in made)
 
 
 def test_a_save_never_overtakes_a_queued_one(tmp_path: Path) -> None:
