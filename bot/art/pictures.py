@@ -8,8 +8,10 @@ calls these off the event loop (``await asyncio.to_thread(hand_picture, ...)``).
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -35,8 +37,16 @@ ArtFace = tuple[AnyFace, Side]
 
 
 @cache
+@cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    # Pillow's bundled scalable font (Pillow 10.1+): no system font needed.
+    """DejaVu Sans, as matplotlib (a dependency: /uno stats' chart) ships it, found without
+    importing matplotlib (a second); Pillow's own bundled font has no accented letters ("côté"
+    drew a box), and is only the fallback."""
+    spec = importlib.util.find_spec("matplotlib")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "mpl-data" / "fonts" / "ttf" / "DejaVuSans.ttf"
+        if path.is_file():
+            return ImageFont.truetype(str(path), size)
     return ImageFont.load_default(size=size)
 
 

@@ -22,8 +22,10 @@ from collections.abc import Sequence
 import discord
 
 from bot.engine.actions import Action
+from bot.engine.cards import Card
+from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
-from bot.engine.editions import AnyAction, AnyEvent
+from bot.engine.editions import AnyAction, AnyEvent, AnyGame
 from bot.engine.events import Event
 from bot.i18n import Tr
 from bot.render import dos
@@ -48,6 +50,7 @@ from bot.render.words import (
     record_title,
     seat_name,
     settings_text,
+    sorted_hand,
 )
 from bot.tables import Table
 
@@ -59,6 +62,7 @@ __all__ = [
     "describe",
     "edition_name",
     "hand",
+    "hand_cards",
     "leaderboard_title",
     "lobby",
     "lobby_over",
@@ -102,6 +106,16 @@ def hand(
         return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
     assert pick is None or isinstance(pick, Action)
     return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
+
+
+def hand_cards(game: AnyGame, player: str) -> list[Card] | list[DosCard]:
+    """The player's cards in the order their hand shows them, in its text, its buttons and its
+    picture alike: an UNO hand by color, then rank, wilds last, on the active side
+    (`bot.render.words.sorted_hand`); a DOS hand by color, then number, wilds last
+    (`bot.render.dos.sorted_hand`). Empty for a player who left."""
+    if isinstance(game, DosGame):
+        return dos.sorted_hand(game.hands.get(player, ()))
+    return sorted_hand(game.hands.get(player, ()), game.side)
 
 
 def watching(tbl: Table, player: str) -> bool:

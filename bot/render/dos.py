@@ -9,7 +9,7 @@ its argument, a select its values. A match is chosen in one or two steps: the pi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -18,7 +18,7 @@ import discord
 from bot.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
-from bot.engine.dos.cards import COPIES, DosCard, DosKind, sort_key
+from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
@@ -37,8 +37,11 @@ from bot.render.words import (
     label_pattern,
     named,
     out_text,
+    players_title,
     points_text,
+    scores_text,
     scoring_text,
+    team_tag,
     trim,
 )
 from bot.tables import Table, TableState
@@ -125,9 +128,27 @@ def row_text(game: DosGame, tr: Tr) -> str:
     return tr._("Center Row") + ": " + " · ".join(line.replace("**", "") for line in row_lines(game, tr))
 
 
+def card_order(card: DosCard) -> tuple[bool, int, int]:
+    """Sort key of a DOS hand as shown, as an UNO hand's (`bot.render.words.face_order`): by
+    color (red, yellow, green, blue), then number; wilds last, each Wild # by its color, then
+    the Wild DOS."""
+    color = COLORS.index(card.color) if card.color else len(COLORS)
+    return (card.kind is not DosKind.NUMBER, color, card.number)
+
+
+def sorted_hand(cards: Iterable[DosCard]) -> list[DosCard]:
+    """A DOS hand as its text, its buttons and its picture show it: sorted by :func:`card_order`.
+
+    >>> [c.name for c in sorted_hand(DosCard.parse(c) for c in ("blue wild number", "wild dos",
+    ...     "green 9", "blue 8", "red 4", "yellow 3", "red wild number"))]
+    ['red 4', 'yellow 3', 'green 9', 'blue 8', 'red wild number', 'blue wild number', 'wild dos']
+    """
+    return sorted(cards, key=card_order)
+
+
 def held_text(cards: Sequence[DosCard], tr: Tr) -> str:
-    """Cards as a hand lists them (most points first): ``"🌈 Wild DOS, 🟦 blue 5"`` (``"none"``)."""
-    return ", ".join(card_text(c, tr) for c in sorted(cards, key=sort_key)) or tr._("none")
+    """Cards as a hand lists them (:func:`sorted_hand`): ``"🟦 blue 5, 🌈 Wild DOS"`` (``"none"``)."""
+    return ", ".join(card_text(c, tr) for c in sorted_hand(cards)) or tr._("none")
 
 
 def _center_row(tr: Tr) -> str:
@@ -163,14 +184,15 @@ def _decision(game: DosGame, tr: Tr) -> str:
 
 def _player_line(tbl: Table, game: DosGame, player: str, tr: Tr) -> str:
     seat = tbl.seat(player)
+    team = team_tag(game, player)  # partners' team letter (docs/rules.md §3.2)
     shown = ("🤖 " if seat and seat.is_ai else "") + named(tbl, player, tr)
     state = out_text(tbl, player, tr)
     if state:
-        return f"　~~{shown}~~ ({state})"
+        return f"　{team}~~{shown}~~ ({state})"
     n = len(game.hands.get(player, ()))
     playing = tbl.state is TableState.PLAYING and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
-    line = f"{marker}**{shown}** — {count(n, 'card', tr)}"
+    line = f"{marker}{team}**{shown}** — {count(n, 'card', tr)}"
     if player in game.called and n:
         line += " · **DOS!**"
     if player in game.catchable:
@@ -193,9 +215,9 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
         lines.append(tr._("Bonus cards to place: {n}").format(n=game.bonus))
     lines.append(pending_text(tbl, game, tr))
     players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
-    texts = [block(tr._("Players"), trim(players))]
+    texts = [block(players_title(game, tr), trim(players))]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+        scores = scores_text(tbl, game, tr)
         texts.append(
             block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
         )
@@ -300,7 +322,7 @@ def hand(
     game = tbl.game
     assert isinstance(game, DosGame)
     ch = tbl.channel_id
-    cards = sorted(game.hands.get(player, []), key=sort_key)
+    cards = sorted_hand(game.hands.get(player, []))
     left = player not in game.hands
     closed = left or tbl.state is TableState.OVER
     live = not closed and not game.round_over
@@ -411,11 +433,13 @@ def _decision_items(
     ch, v = tbl.channel_id, tbl.version
     items: list[discord.ui.Item[Any]] = []
     decisions = game.decisions(player)
-    # One option per pile and cards; a Wild DOS's colors are asked next.
-    matches = list(
+    # One option per pile and cards; a Wild DOS's colors are asked next. Each pile's in the
+    # hand's order (its single cards first), as the hand lists the cards.
+    matches = sorted(
         dict.fromkeys(
             a._replace(color=None, pile_color=None) for a in decisions if a.kind is DosActionKind.PLAY
-        )
+        ),
+        key=lambda a: (a.pile or 0, len(a.cards), [card_order(c) for c in a.cards]),
     )
     if matches:
         pages = (len(matches) + SELECT_PAGE - 1) // SELECT_PAGE
@@ -436,7 +460,7 @@ def _decision_items(
                 UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
             ]
     places = [a for a in decisions if a.kind is DosActionKind.PLACE]
-    places.sort(key=lambda a: sort_key(a.cards[0]))
+    places.sort(key=lambda a: card_order(a.cards[0]))
     bonus = game.ended
     if len(places) <= PLACE_BUTTONS:
         for a in places:

@@ -23,7 +23,17 @@ from bot.i18n import Tr
 from bot.render import dos, log_lines
 from bot.render.layout import panel, rows, small
 from bot.render.table import round_summary, standings_text
-from bot.render.words import as_label, cards_text, count, edition_name, named, plain, scoring_text, trim
+from bot.render.words import (
+    as_label,
+    cards_text,
+    count,
+    edition_name,
+    named,
+    plain,
+    scores_text,
+    scoring_text,
+    trim,
+)
 from bot.storage import GameRecord, GameResult
 from bot.tables import Seat, Table, TableState
 
@@ -221,7 +231,7 @@ def _final(table: Table, tr: Tr) -> list[str]:
     game = table.game
     assert game is not None
     if not game.game_over:
-        scores = " · ".join(f"{named(table, k, tr)} {v}" for k, v in game.scores.items())
+        scores = scores_text(table, game, tr)
         return [tr._("The game ended before anyone won. Scores: {scores}").format(scores=scores)]
     title, lines = standings_text(table, tr)
     return [title, *lines]

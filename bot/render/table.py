@@ -31,8 +31,11 @@ from bot.render.words import (
     fitted,
     named,
     out_text,
+    players_title,
     points_text,
+    scores_text,
     scoring_text,
+    team_tag,
     trim,
     with_card_emojis,
 )
@@ -41,14 +44,15 @@ from bot.tables import Table, TableState
 
 def _player_line(table: Table, game: Game, player: str, tr: Tr) -> str:
     seat = table.seat(player)
+    team = team_tag(game, player)  # partners' team letter (docs/rules.md §3.2)
     shown = ("🤖 " if seat and seat.is_ai else "") + named(table, player, tr)
     state = out_text(table, player, tr)
     if state:
-        return f"　~~{shown}~~ ({state})"  # indented like the rows without the turn marker
+        return f"　{team}~~{shown}~~ ({state})"  # indented like the rows without the turn marker
     n = len(game.hands.get(player, ()))
     playing = table.state is TableState.PLAYING and not game.round_over
     marker = "▶ " if playing and game.pending.player == player else "　"
-    line = f"{marker}**{shown}** — {count(n, 'card', tr)}"
+    line = f"{marker}{team}**{shown}** — {count(n, 'card', tr)}"
     if player in game.called and n:  # a call made before going out is spent
         line += " · **UNO!**"
     if player in game.catchable:
@@ -184,10 +188,10 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     lines.append(pending_text(tbl, game, tr))
     accent = EMBED_COLOR.get(color, NEUTRAL) if color else NEUTRAL
     players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
-    texts = [block(tr._("Players"), trim(players))]
+    texts = [block(players_title(game, tr), trim(players))]
     texts += [block(name, value) for name, value in inactive_faces(tbl, game, tr, faces)]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+        scores = scores_text(tbl, game, tr)
         texts.append(
             block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
         )
@@ -266,9 +270,8 @@ def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
         place = sum(other < rank[key] for other in rank.values())  # tied players share a place
         seat = tbl.seat(key)
         who = ("🤖 " if seat and seat.is_ai else "") + named(tbl, key, tr)
-        lines.append(
-            f"{MEDALS[place] if place < len(MEDALS) else f'{place + 1}.'} **{who}** — {results[key]}"
-        )
+        medal = MEDALS[place] if place < len(MEDALS) else f"{place + 1}."
+        lines.append(f"{medal} {team_tag(game, key)}**{who}** — {results[key]}")
     winners = " & ".join(named(tbl, w, tr) for w in game.winners) or tr._("nobody")
     return tr._("🏆 {winners} won!").format(winners=winners), lines
 
@@ -314,7 +317,7 @@ def round_summary(tbl: Table, winner: str | None, points: int, tr: Tr) -> str:
     """A short public line between rounds, in ``tr``'s language."""
     game = tbl.game
     assert game is not None
-    scores = " · ".join(f"{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+    scores = scores_text(tbl, game, tr)
     if winner is None:  # docs/rules.md ruling 46
         return tr._("🔄 Round {round} went in circles and is void: nobody scores. Scores: {scores}").format(
             round=game.round_no, scores=scores

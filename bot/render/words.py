@@ -11,7 +11,7 @@ from typing import Protocol
 import discord
 
 from bot.engine.cards import Card, Color, Face, Rank, Side
-from bot.engine.editions import EDITIONS, AnyFace
+from bot.engine.editions import EDITIONS, AnyFace, AnyGame
 from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
@@ -416,6 +416,40 @@ def seat_name(name: str, tr: Tr) -> str:
     if match[2]:
         return tr._("Bot {n} ({level})").format(n=match[1], level=tr._(BOT_LEVEL_WORDS[match[2]]))
     return tr._("Bot {n} (for {name})").format(n=match[1], name=match[3])
+
+
+TEAM_LETTERS = "ABCDE"
+"""The teams' letters, in seat order: team A is seat 1 and the seat half way round (docs/rules.md
+§3.2), up to five teams of ten players."""
+
+
+def team_tag(game: AnyGame, key: str) -> str:
+    """The mark of the team of ``key`` (a player, or a team ``"a+b"``) with partners, as the
+    table, the scores and the standings show it before a name: ``"`A` "`` (inline code, a small
+    box, the same in every language and readable on a phone); ``""`` without partners.
+
+    >>> from bot.engine.game import Game
+    >>> from bot.engine.options import Options
+    >>> game = Game(["a", "b", "c", "d"], options=Options(partners=True), seed=1)
+    >>> [team_tag(game, p) for p in ("a", "b", "c", "d", "b+d")]
+    ['`A` ', '`B` ', '`A` ', '`B` ', '`B` ']
+    """
+    member = key.split("+", 1)[0]
+    if not game.options.partners or member not in game.players:
+        return ""
+    return f"`{TEAM_LETTERS[game.players.index(member) % (len(game.players) // 2)]}` "
+
+
+def scores_text(tbl: Table, game: AnyGame, tr: Tr) -> str:
+    """The running scores on one line, a player or a team each, in the engine's order: ``"Ana 40 ·
+    Ben 12"``; with partners each team's total with its mark (:func:`team_tag`), ``"`A` Ana & Cy
+    40 · `B` Ben & Di 12"`` (docs/rules.md §3.2: scores are kept per team)."""
+    return " · ".join(f"{team_tag(game, k)}{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+
+
+def players_title(game: AnyGame, tr: Tr) -> str:
+    """The Players block's title: with partners it says what the marks before the names are."""
+    return tr._("Players and teams (partners sit across)") if game.options.partners else tr._("Players")
 
 
 def named(tbl: Table, key: str | None, tr: Tr) -> str:

@@ -26,7 +26,7 @@ from bot import render
 from bot.art.pictures import ArtFace, cards_picture, hand_picture, row_picture, table_picture
 from bot.components import digest, release
 from bot.engine.cards import Card, Color, Face, Side
-from bot.engine.dos.cards import DosCard, sort_key
+from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction
 from bot.errors import reader
@@ -129,14 +129,16 @@ class Hands:
         tr = reader(interaction)
         # What the pictures show, taken now: the game may change while they are drawn.
         draw: functools.partial[dict[str, bytes]]
+        # The hand in the order its text and buttons show it (`render.hand_cards`).
+        cards = render.hand_cards(game, player)
+        caption = render.count(len(cards), "card", tr)
         if isinstance(game, DosGame):
-            cards = sorted(game.hands.get(player, ()), key=sort_key)
-            caption = render.count(len(cards), "card", tr)
+            dos_cards = [c for c in cards if isinstance(c, DosCard)]
             piles = [list(pile) for pile in game.row]
-            draw = functools.partial(_dos_pictures, cards, piles, caption, tr._("Center Row"))
+            draw = functools.partial(_dos_pictures, dos_cards, piles, caption, tr._("Center Row"))
         else:
-            hand, side, top, color = list(game.hands.get(player, ())), game.side, game.top, game.color
-            caption = render.count(len(hand), "card", tr)
+            hand = [c for c in cards if isinstance(c, Card)]
+            side, top, color = game.side, game.top, game.color
             if game.variant.two_sided:
                 side_name = tr._(game.variant.side_names[side is Side.DARK])
                 caption += " · " + tr._("{side} side").format(side=side_name)

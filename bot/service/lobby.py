@@ -18,7 +18,7 @@ import discord
 from bot import render
 from bot.engine.editions import EDITIONS
 from bot.engine.errors import BadOption
-from bot.engine.options import HouseRule, Options
+from bot.engine.options import HouseRule, Options, Scoring
 from bot.errors import reader
 from bot.i18n import LANGUAGES, N_, SERVER, channel_language, translator
 from bot.render.thread import pointer_open, thread_name
@@ -108,11 +108,13 @@ class Lobby:
         given = {k: v for k, v in choices.items() if v is not None}
         _variant(given.get("variant", "classic"))
         options_from(given)  # what the host asked for, refused privately before the public answer
+        _target_used(given, given)
         await acknowledge(interaction, public=True)
         parent_id = thread_parent(interaction)
         settings = await self.channel_defaults(parent_id or channel_id)  # a thread's: its channel's
         settings.update(given)
         _one_mode(settings, given)
+        _target_used(settings, given)  # the channel's scoring: refused privately, the placeholder taken back
         table = Table.new(
             guild_id=interaction.guild_id or 0,
             channel_id=channel_id,
@@ -268,6 +270,7 @@ class Lobby:
                 raise open_already(table)
             merged = {**table.options.to_dict(), **given}
             _one_mode(merged, given)
+            _target_used(merged, given)
             table.configure(variant=variant, options=Options.parse(merged))
             # The turn timer is no /uno new option: it follows the channel's settings until Start.
             table.turn_seconds = int(defaults.get("turn_seconds", self.defaults.turn_seconds))
@@ -503,6 +506,21 @@ def _one_mode(options: dict[str, Any], given: dict[str, Any]) -> None:
     for mode, other in (("elimination", "partners"), ("partners", "elimination")):
         if given.get(mode) and other not in given:
             options[other] = False
+
+
+def _target_used(options: dict[str, Any], given: dict[str, Any]) -> None:
+    """Refuse a target score the host gives where ``options`` score single rounds: it would be
+    ignored without a word (docs/rules.md §2.3).
+
+    Raises:
+        BadOption: ``given`` has a target score and ``options`` single-round scoring.
+    """
+    if "target_score" in given and options.get("scoring") == Scoring.SINGLE_ROUND.value:
+        raise BadOption(
+            N_(
+                "A target score has no use with single-round scoring: leave it out, or choose another scoring."
+            )
+        )
 
 
 def _check_version(table: Table, version: int | None) -> None:

@@ -18,7 +18,7 @@ from PIL import Image, ImageChops
 from bot.art import all_faces, art_side, card_image, card_png, card_size, edition_faces, emoji_name
 from bot.art.__main__ import main
 from bot.art.faces import BADGE
-from bot.art.pictures import CAPTION, GAP, PAD, cards_picture, hand_picture, row_picture, table_picture
+from bot.art.pictures import CAPTION, GAP, PAD, _font, cards_picture, hand_picture, row_picture, table_picture
 from bot.art.style import CHARACTERS, GLYPHS, MARK_SHAPES, MARKS, PAPER, dos_glyph
 from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.dos.cards import DECK as DOS_DECK
@@ -270,3 +270,11 @@ def test_command_writes_each_face_once(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"{len(files)} files written" in capsys.readouterr().out
     assert main(["--out", str(tmp_path), "--height", "40"]) == 0
     assert "0 files written" in capsys.readouterr().out
+
+
+def test_captions_draw_accented_letters() -> None:
+    """A French, Spanish or Portuguese caption ("côté", "año", "não") draws its accented letters,
+    not the font's missing-glyph box (Pillow's bundled font has none of them)."""
+    font = _font(CAPTION)
+    missing = bytes(font.getmask("\U000f0000"))  # a private-use character: no font draws it
+    assert all(bytes(font.getmask(letter)) != missing for letter in "ôéçãñáêõ")

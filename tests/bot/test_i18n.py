@@ -315,3 +315,15 @@ def test_every_rank_of_every_edition_has_a_name_to_translate() -> None:
     ranks = {f.rank for v in VARIANTS.values() for f in (*v.light, *v.dark)}
     unnamed = [r for r in ranks if r not in render.words.RANK_NAMES and r.number is None]
     assert not unnamed
+
+
+def test_zero_takes_the_plural_in_portuguese_and_the_singular_in_french() -> None:
+    """Brazilian Portuguese says "0 rodadas" (CLDR's rule, which Babel wrote into the catalog,
+    made zero singular: "0 rodada"); French says "0 manche"."""
+    pt, fr = translator("pt_BR"), translator("fr")
+    assert [pt.n("{n} round", "{n} rounds", n).format(n=n) for n in (0, 1, 2)] == [
+        "0 rodadas",
+        "1 rodada",
+        "2 rodadas",
+    ]
+    assert fr.n("{n} round", "{n} rounds", 0).format(n=0) == "0 manche"

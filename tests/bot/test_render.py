@@ -17,7 +17,7 @@ from bot.engine import ai
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard
-from bot.engine.dos.game import DosGame
+from bot.engine.dos.game import DosGame, DosPending, DosPendingKind
 from bot.engine.editions import AnyFace
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
@@ -246,6 +246,8 @@ def test_hand_is_sorted_by_color_then_rank_with_wilds_last() -> None:
         "wild draw four",
     ]
     assert names == order
+    assert table.game is not None
+    assert [c.name for c in render.hand_cards(table.game, "1")] == order  # as Show as picture draws it
     buttons = _labels(view)
     assert buttons[:5] == ["🟥 red 2", "🟥 red skip", "🟨 yellow 9", "🌈 wild", "🌈 wild draw four"]
     assert render.hand(table, "1", EN).to_components() == view.to_components()  # deterministic
@@ -322,6 +324,48 @@ def test_lobby_shows_the_partner_teams_the_game_will_have() -> None:
     assert game is not None and game.team_of("1") == game.team_of("3") != game.team_of("2")
 
 
+def _four(variant: str, options: Options) -> Table:
+    """A started table of Ana, Ben, Cy and Di in seat order."""
+    table = _lobby(options, variant)
+    table.join(Seat("3", "Cy"))
+    table.join(Seat("4", "Di"))
+    table.start(seed=1)
+    return table
+
+
+@pytest.mark.parametrize("variant", ["classic", "dos"])
+def test_the_table_marks_each_partner_s_team_and_scores_the_teams(variant: str) -> None:
+    """With partners, the table's Players list marks each player with their team's letter (A:
+    seats 1 and 3, B: seats 2 and 4, as the lobby paired them, docs/rules.md §3.2) and says so in
+    its title in every language; the scores, the round summary and the standings show each team's
+    total with its letter. Without partners, no marks."""
+    table = _four(variant, Options(partners=True))
+    game = table.game
+    assert game is not None
+    for lang in LANGUAGES:
+        tr = translator(lang)
+        fields = _fields(render.table(table, tr))
+        title = tr._("Players and teams (partners sit across)")
+        rows = fields[title].splitlines()
+        marks = [row.lstrip("▶ 　").split(" ", 1)[0] for row in rows]
+        assert marks == ["`A`", "`B`", "`A`", "`B`"], rows
+        assert [row.split("**")[1] for row in rows] == ["Ana", "Ben", "Cy", "Di"]
+    game.scores[game.team_of("2")] = 40
+    scores = next(v for k, v in _fields(render.table(table, EN)).items() if k.startswith("Scores"))
+    assert scores == "`A` Ana & Cy 0 · `B` Ben & Di 40"
+    assert render.round_summary(table, "4", 40, EN).endswith("Scores: `A` Ana & Cy 0 · `B` Ben & Di 40")
+    game.leave("1")
+    game.leave("3")  # team A has nobody left: the game is over, team B won (§3.2)
+    assert game.game_over
+    _, lines = standings_text(table, EN)
+    assert lines == ["🥇 `B` **Ben & Di** — 40 points", "🥈 `A` **Ana & Cy** — 0 points"]
+    assert "`A` ~~Ana~~ (left)" in _fields(render.table(table, EN))["Players and teams (partners sit across)"]
+    alone = _four(variant, Options())
+    shown = _text(render.table(alone, EN))
+    assert "`" not in shown and "teams" not in shown and "**Players**" in shown
+    assert "`" not in "".join(standings_text(alone, EN)[1])
+
+
 def test_a_dos_lobby_offers_every_bot_level_and_names_a_hard_bot() -> None:
     """A DOS host seats a bot of any level from the lobby's select, as in UNO (docs/rules.md
     §5.4; DOS's hard bot searches too), and a hard bot shows its level by its name."""
@@ -385,7 +429,9 @@ def test_single_round_standings_rank_by_cards_left(partners: bool) -> None:
         game.apply(player, ai.random_action(game, player, rng))
     _, lines = standings_text(table, EN)
     (winner,) = game.winners
-    assert lines[0] == f"🥇 **{table.name(winner)}** — went out"
+    # With partners a team is marked by its letter: A for seats 1 and 3, B for seats 2 and 4.
+    tag = f"`{'AB'[game.players.index(winner.split('+')[0]) % 2]}` " if partners else ""
+    assert lines[0] == f"🥇 {tag}**{table.name(winner)}** — went out"
     held = [int(line.rsplit("— ", 1)[1].split()[0]) for line in lines[1:]]
     losers = [k for k in game.scores if k != winner]
     assert held == sorted(sum(len(game.hands[m]) for m in k.split("+")) for k in losers)
@@ -848,6 +894,38 @@ def test_dos_cards_show_their_emojis_in_the_row_the_hand_and_its_options() -> No
         render.hand(table, "1", EN, faces=none).to_components() == render.hand(table, "1", EN).to_components()
     )
     assert "🟦 blue 7" in _text(render.table(table, EN))
+
+
+def test_a_dos_hand_is_sorted_by_color_then_number_with_wilds_last() -> None:
+    """A DOS hand lists its cards as an UNO hand does (README: by color, then number, wilds
+    last), not by points with the wilds first; its match options come pile by pile in that
+    order, and so do its cards to place."""
+    hand = ["blue wild number", "green 9", "wild dos", "blue 8", "red 4", "yellow 3", "red wild number"]
+    table = _dos_dealt(hand, ["blue 7", "red 9"])
+    view = render.hand(table, "1", EN)
+    assert _fields(view)["Your cards"] == (
+        "🟥 red 4, 🟨 yellow 3, 🟩 green 9, 🟦 blue 8, 🟥 red Wild #, 🟦 blue Wild #, 🌈 Wild DOS"
+    )
+    (select,) = [c for c in _parts(view) if c["type"] == 3]
+    singles = [o["label"] for o in select["options"] if "+" not in o["label"]]
+    assert singles == [
+        "Pile 1 (blue 7): red Wild #",
+        "Pile 1 (blue 7): blue Wild #",
+        "Pile 2 (red 9): green 9",
+        "Pile 2 (red 9): red Wild #",
+        "Pile 2 (red 9): blue Wild #",
+    ]
+    assert table.game is not None
+    assert render.hand_cards(table.game, "1") == [
+        DosCard.parse(c)
+        for c in ["red 4", "yellow 3", "green 9", "blue 8", "red wild number", "blue wild number", "wild dos"]
+    ]
+    table = _dos_dealt(["blue wild number", "green 9", "blue 8", "red 4", "yellow 3"], ["blue 7"])
+    game = table.game
+    assert isinstance(game, DosGame)
+    game.pending = DosPending(DosPendingKind.PLACE, "1")
+    places = [label for label in _labels(render.hand(table, "1", EN)) if label.startswith("Place")]
+    assert places == ["Place red 4", "Place yellow 3", "Place green 9", "Place blue 8", "Place blue Wild #"]
 
 
 def test_a_hand_s_select_comes_in_the_row_it_asks_for() -> None:

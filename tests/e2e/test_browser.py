@@ -208,7 +208,7 @@ ENGLISH = {
 }  # fmt: skip
 FRENCH = {
     "new": "/uno nouvelle", "lobby": "Salon d’attente UNO", "seats": "Places ({n}/10)", "add bot": "Ajouter un bot",
-    "start": "Commencer", "my hand": "Ma main", "waiting": "En attente de alice", "hand": "Ta main", "move": "À toi",
+    "start": "Commencer", "my hand": "Ma main", "waiting": "On attend alice", "hand": "Ta main", "move": "À toi",
 }  # fmt: skip
 """What the page shows in each language the tests play in."""
 

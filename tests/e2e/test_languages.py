@@ -50,7 +50,7 @@ async def test_a_french_and_a_spanish_player_at_a_portuguese_table(uno: LocalDis
 
     bob_hand = await click(uno, bob, bot_table, "Minha mão")
     assert bob_hand is not None and bob_hand.ephemeral
-    assert "Ta main à" in bob_hand.text and "Tes cartes" in bob_hand.text and "🟥 2 rouge" in bob_hand.text
+    assert "Ta main dans" in bob_hand.text and "Tes cartes" in bob_hand.text and "🟥 2 rouge" in bob_hand.text
     assert "Piocher" in labels(bob_hand) and "🌈 joker +4" in labels(bob_hand)
     carol_hand = await click(uno, carol, bot_table, "Minha mão")
     assert carol_hand is not None and "Tu mano en" in carol_hand.text and "Tus cartas" in carol_hand.text

@@ -381,6 +381,22 @@ async def test_errors_are_private_and_lobby_rules_hold(uno: LocalDiscord) -> Non
     )
 
 
+async def test_a_target_score_with_single_round_scoring_is_refused(uno: LocalDiscord) -> None:
+    """A target score given with single-round scoring would be ignored without a word: /uno new
+    refuses it privately and opens nothing; in an open single-round lobby too, which stays as it
+    was."""
+    ch = uno.channel("uno")
+    alice = uno.user("alice")
+    answer = await command(uno, alice, ch, "uno new", target_score=200, scoring="single-round")
+    assert answer is not None and answer.ephemeral and "no use with single-round scoring" in answer.text
+    assert uno.client.service.tables.get(ch.id) is None  # type: ignore[attr-defined]
+    await command(uno, alice, ch, "uno new", scoring="single-round")
+    answer = await command(uno, alice, ch, "uno new", target_score=300)
+    assert answer is not None and answer.ephemeral and "no use with single-round scoring" in answer.text
+    options = table_of(uno, ch).options
+    assert options.scoring.value == "single-round" and options.target_score != 300
+
+
 async def test_tables_in_two_channels_are_independent(uno: LocalDiscord) -> None:
     """One game per channel; two channels hold two games at once."""
     a, b = uno.channel("uno"), uno.channel("uno-2")

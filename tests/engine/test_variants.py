@@ -12,6 +12,7 @@ import pytest
 
 from bot.engine import variants
 from bot.engine.cards import Face, Side
+from bot.engine.editions import EDITIONS
 from bot.engine.errors import BadOption
 from bot.engine.game import Game
 from bot.engine.variants import VARIANTS, get_variant
@@ -127,12 +128,14 @@ def test_variant_ids() -> None:
 
 
 def test_variant_ids_are_the_documented_list() -> None:
-    """VARIANTS holds exactly the ids of the variants.py doctest and of docs/rules.md, in order."""
+    """VARIANTS holds exactly the ids of the variants.py doctest, and the editions (UNO's variants,
+    then DOS) those of docs/rules.md, in order."""
     doc = variants.__doc__ or ""
     listed = ast.literal_eval(doc.split("for v in VARIANTS.values()]\n", 1)[1].splitlines()[0])
     assert list(VARIANTS) == listed
     rules = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
-    assert list(VARIANTS) == re.findall(r"^Variant id: `([a-z0-9-]+)`", rules, flags=re.MULTILINE)
+    documented = re.findall(r"^Variant id: `([a-z0-9-]+)`", rules, flags=re.MULTILINE)
+    assert list(EDITIONS) == [*VARIANTS, "dos"] == documented
 
 
 @pytest.mark.parametrize("variant_id", list(VARIANTS))
