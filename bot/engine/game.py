@@ -107,7 +107,9 @@ class Unfollowed(NamedTuple):
     """A turn on which a player drew instead of playing (docs/rules.md §1.6), or played a wild
     from their hand: they then held no other card they chose to play on ``color`` or ``rank``
     (usually none they could play), and still hold at least ``held`` of the cards they held then
-    (minus those played since; for a wild, the cards left beside it)."""
+    (minus those played since; for a wild, the cards left beside it; for a draw on which the turn
+    passed at once, the cards drawn too, which could not be played either). A wild's note also
+    keeps the color its player named (``named``: usually the one they held most of then)."""
 
     side: Side
     """The side in play then (the faces that counted)."""
@@ -117,16 +119,27 @@ class Unfollowed(NamedTuple):
     """The top card's rank then."""
     held: int
     """How many cards of the hand held then may remain (its size then, less plays since; >= 1)."""
+    named: Color | None = None
+    """The color named with the wild played then (None: a draw, or no color named)."""
 
     def to_list(self) -> list[Any]:
-        """JSON-safe form: ``[side, color or None, rank, held]``."""
-        return [self.side.value, _color_name(self.color), self.rank.value, self.held]
+        """JSON-safe form: ``[side, color or None, rank, held]``, and the color named if any."""
+        data = [self.side.value, _color_name(self.color), self.rank.value, self.held]
+        if self.named is not None:
+            data.append(self.named.value)
+        return data
 
     @classmethod
     def from_list(cls, data: Sequence[Any]) -> Unfollowed:
         """The inverse of :meth:`to_list`. Raises ValueError: a bad value."""
-        side, color, rank, held = data
-        return cls(Side(side), Color(color) if color else None, Rank(rank), int(held))
+        side, color, rank, held, *named = data
+        return cls(
+            Side(side),
+            Color(color) if color else None,
+            Rank(rank),
+            int(held),
+            Color(named[0]) if named else None,
+        )
 
 
 class Game:
@@ -299,7 +312,7 @@ class Game:
         self.round_winner: str | None = None
         self.round_points = 0
         self.repeats: dict[str, int] = {}
-        self._notes: dict[str, list[tuple[Side, Color | None, Rank, int]]] = {}
+        self._notes: dict[str, list[tuple[Side, Color | None, Rank, int, Color | None]]] = {}
         self._sheds: dict[str, int] = {}
         self._unfollowed: dict[str, list[Unfollowed]] | None = {}
         self._reshuffled = False
@@ -657,8 +670,7 @@ class Game:
                 self._answer(player, card, action.color, how)
         elif kind is _KIND_DRAW:
             self.catchable.clear()
-            self._note_unfollowed(player)
-            self._draw_for_turn(player)
+            self._draw_for_turn(player, True)
         elif kind is ActionKind.PLAY_DRAWN and self.drawn is not None:
             card, self.drawn = self.drawn, None
             self._play(player, card, action.color, action.target)
@@ -784,14 +796,14 @@ class Game:
         ):
             self._expect(player, _PENDING_TURN)  # raises the reason
         self.catchable.clear()  # a turn begins (docs/rules.md §1.7)
-        self._note_unfollowed(player)
-        self._draw_for_turn(player)
+        self._draw_for_turn(player, True)
         return self._flush()
 
-    def _note_unfollowed(self, player: str) -> None:
-        """``player`` chose to draw on their turn, or to play a wild from their hand (which is
-        now without it): note what they did not follow (the last :data:`UNFOLLOWED_KEPT` such
-        turns)."""
+    def _note_unfollowed(self, player: str, named: Color | None = None, playable: int = 0) -> None:
+        """``player`` chose to draw on their turn (now with the cards drawn, of which the last
+        ``playable`` could be played), or to play a wild from their hand (which is now without
+        it) naming ``named``: note what they did not follow and the color named (the last
+        :data:`UNFOLLOWED_KEPT` such turns)."""
         shed = self._sheds.get(player, 0)
         notes = self._notes.get(player)
         if notes is None:
@@ -801,7 +813,7 @@ class Game:
         side = self.side
         top = self.discard_pile[-1]
         rank = (top.light if side is Side.LIGHT else top.back).rank
-        notes.append((side, self.color, rank, len(self.hands[player]) + shed))
+        notes.append((side, self.color, rank, len(self.hands[player]) - playable + shed, named))
         if len(notes) > UNFOLLOWED_KEPT:
             del notes[0]
         self._unfollowed = None
@@ -827,17 +839,20 @@ class Game:
             for p, notes in self._notes.items():
                 shed = self._sheds.get(p, 0)
                 view[p] = [
-                    _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - shed)) for n in notes if n[3] > shed
+                    _new_note(Unfollowed, (n[0], n[1], n[2], n[3] - shed, n[4])) for n in notes if n[3] > shed
                 ]
         return view
 
     @unfollowed.setter
     def unfollowed(self, notes: Mapping[str, Sequence[Unfollowed]]) -> None:
-        self._notes = {p: [(n[0], n[1], n[2], n[3]) for n in ns] for p, ns in notes.items()}
+        self._notes = {p: [(n[0], n[1], n[2], n[3], n[4]) for n in ns] for p, ns in notes.items()}
         self._sheds = {}
         self._unfollowed = None
 
-    def _draw_for_turn(self, player: str) -> Card | None:
+    def _draw_for_turn(self, player: str, noted: bool = False) -> Card | None:
+        """Draw for the turn; ``noted``: the player chose to, so it is noted in :attr:`unfollowed`
+        after the draw, with the cards drawn that could not be played (in view: the turn passed
+        on them)."""
         drawn: list[Card] = []
         until = self._until_playable
         while True:
@@ -851,7 +866,11 @@ class Game:
         if drawn and self.playable(player, drawn[-1]):
             self.drawn = drawn[-1]
             self.pending = _DRAW_DECISIONS[player]
+            if noted:
+                self._note_unfollowed(player, playable=1)
             return drawn[-1]
+        if noted:
+            self._note_unfollowed(player)
         self.pass_turn(player)
         return None
 
@@ -1517,7 +1536,7 @@ class Game:
             self._unshow(player, card)
         face = card.light if self.side is _LIGHT else card.back
         if face.wild and hand and not jump_in and self.pending.kind is _PENDING_TURN:
-            self._note_unfollowed(player)  # a wild from the hand: it chose not to follow either
+            self._note_unfollowed(player, color)  # a wild from the hand: it chose not to follow either
         self.discard_pile.append(card)
         prev_color = self.color
         self.color = face.color if face.color is not None else color

@@ -12,7 +12,9 @@ other hands' sizes, the discard pile, the draw pile's size, hands revealed to th
 (``Game.revealed``), the public state (color, side, direction, scores, UNO calls, the pending
 decision but not whether a challenged wild was a bluff) and, in Flip, the inactive face of every
 card in the other hands and of the draw pile's top card, and the turns each player drew instead
-of playing (``Game.unfollowed``: in most samples their hand then held nothing they could play).
+of playing or played a wild (``Game.unfollowed``: in most samples their hand then held nothing
+they could play, nor the cards they drew when the turn passed at once, and the color a wild
+named was the one they held most of).
 Never the hidden cards themselves, Flip's secret pairing of faces (``game.deck``, docs/rules.md
 ruling 1) beyond the cards whose both faces were in view, the game's seed or its generator.
 
@@ -39,7 +41,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, Self, TypeVar, cast
 
 from bot.engine.actions import Action
-from bot.engine.cards import Card, Face, Side
+from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.game import Game, Unfollowed
 from bot.engine.options import Scoring
 from bot.engine.scoring import Scored
@@ -82,6 +84,10 @@ UNFOLLOWED_WEIGHT = 0.9
 """The share of samples in which a player who drew on their turn (``Game.unfollowed``) is dealt
 no card they could have played then: drawing at will is allowed (docs/rules.md §1.6), so this
 is likely, not certain."""
+NAMED_WEIGHT = 0.9
+"""The share of samples in which a player who named a color with a wild (``Unfollowed.named``)
+is dealt that color as the one they held most of then: the normal AI names its most held color,
+a person need not."""
 MAX_PLAYOUT_STEPS = 400
 """Decisions after which a playout stops and counts as an even share."""
 
@@ -134,8 +140,12 @@ def determinize(game: Game, player: str, rng: random.Random) -> Game:
         slots = fixed[other]
         drawn = [pool.pop() for i in range(len(game.hands[other])) if i not in slots]
         notes = game.unfollowed.get(other)
-        if notes and rng.random() < UNFOLLOWED_WEIGHT:
-            _unfollow(drawn, pool, [n for n in notes if n.side is side], rng)
+        if notes:
+            named = [n for n in notes if n.named is not None and n.side is side]
+            if named and rng.random() < NAMED_WEIGHT:
+                _lean(drawn, pool, named, rng)
+            if rng.random() < UNFOLLOWED_WEIGHT:
+                _unfollow(drawn, pool, [n for n in notes if n.side is side], rng)
         dealt = iter(drawn)
         world.hands[other] = [
             slots[i] if i in slots else _card(side, next(dealt), c.face(hidden) if two_sided else None)
@@ -216,6 +226,35 @@ def _unfollow(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], r
         _shuffle(rng, good)
         for i, j in zip(bad[:need], good, strict=False):
             hand[i], pool[j] = pool[j], hand[i]
+
+
+def _lean(hand: list[Face], pool: list[Face], notes: Sequence[Unfollowed], rng: random.Random) -> None:
+    """Swap faces of a sampled ``hand`` with faces of ``pool`` until, for each note of a wild
+    that named a color, that color is among the most held of the ``held`` cards that may remain
+    from then (the first of ``hand``, whose order is random), as far as ``pool`` allows: the
+    normal AI names the color it holds most of."""
+    for note in notes:
+        named = note.named
+        if named is None:
+            continue
+        old = min(note.held, len(hand))
+        counts: dict[Color, int] = {}
+        for f in hand[:old]:
+            if f.color is not None and not f.wild:
+                counts[f.color] = counts.get(f.color, 0) + 1
+        mine = counts.pop(named, 0)
+        while counts:
+            most = max(counts, key=counts.__getitem__)
+            if counts[most] <= mine:
+                break
+            ins = [j for j, f in enumerate(pool) if f.color is named and not f.wild]
+            if not ins:
+                break
+            outs = [i for i in range(old) if hand[i].color is most and not hand[i].wild]
+            i, j = outs[int(rng.random() * len(outs))], ins[int(rng.random() * len(ins))]
+            hand[i], pool[j] = pool[j], hand[i]
+            counts[most] -= 1
+            mine += 1
 
 
 def _follows(face: Face, note: Unfollowed) -> bool:

@@ -583,3 +583,24 @@ def test_strength_benchmark_splits_rounds_across_processes() -> None:
     assert one["rounds"] == two["rounds"] == 10
     assert (one["wins"], one["voids"], one["decisions"]) == (two["wins"], two["voids"], two["decisions"])
     assert one["decisions"] > 0
+
+
+def test_samples_follow_the_color_a_wild_named() -> None:
+    """A player who named blue with a wild is dealt, in most samples, blue as the color they hold
+    most of (the normal AI names its most held color); in a few (a person need not) any cards."""
+    game, _ = Game.from_deal(
+        ["ana", "ben", "cy"], variant="classic", dealer="cy", turn="ben",
+        hands={"ana": [Card.parse(c) for c in ["blue 1", "blue 2"]],
+               "ben": [Card.parse(c) for c in ["wild", "blue 3", "green 5", "yellow 6", "blue 8", "green 9"]],
+               "cy": [Card.parse(c) for c in ["red 1", "red 2", "red 3"]]},
+        draw_pile=[Card.parse(c) for c in ["red 4", "blue 9", "green 2", "yellow 2", "yellow 4"]],
+        discard_pile=[Card.parse("red 7")],
+    )  # fmt: skip
+    game.apply("ben", Action(ActionKind.PLAY, Card.parse("wild"), color=Color.BLUE))
+
+    def blue_most(hand: list[Card]) -> bool:
+        colors = Counter(c.light.color for c in hand if not c.light.wild)
+        return colors[Color.BLUE] >= max(colors.values(), default=0)
+
+    leaned = [blue_most(search.determinize(game, "ana", random.Random(s)).hands["ben"]) for s in range(200)]
+    assert 0.85 * 200 <= sum(leaned) < 200

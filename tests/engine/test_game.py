@@ -1324,20 +1324,21 @@ def test_copy_and_apply_listed_match_apply(variant: str, options: dict[str, obje
 
 
 def test_unfollowed_turns_are_noted() -> None:
-    """A draw on one's turn notes the color and rank not followed and the hand's size then; each
-    card played since lowers that size; a swap of hands forgets it; it survives to_dict."""
+    """A draw on one's turn notes the color and rank not followed and the hand's size then, with
+    the card drawn when the turn passes at once (it could not be played either); each card played
+    since lowers that size; a swap of hands forgets it; it survives to_dict."""
     game = deal({"ana": ["blue 1", "blue 2", "yellow 3"], "ben": ["green 4", "green 5"], "cy": ["red 1", "yellow 9"],
                  "dee": ["red 2", "yellow 8"]}, players=["ana", "ben", "cy", "dee"], discard=["red 7"], draw=["green 6", "blue 8"],
                 turn="ana")  # fmt: skip
     game.apply("ana", Action(ActionKind.DRAW))
-    assert [tuple(n) for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 3)]
+    assert [tuple(n) for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 4, None)]
     assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).unfollowed == game.unfollowed
     game.apply_listed("ben", Action(ActionKind.DRAW))  # the fast path notes it too
-    assert [n.held for n in game.unfollowed["ben"]] == [2]
+    assert [n.held for n in game.unfollowed["ben"]] == [3]
     game.apply("cy", Action(ActionKind.PLAY, Card.parse("red 1")))
     game.apply("dee", Action(ActionKind.PLAY, Card.parse("red 2")))
     game.apply("ana", Action(ActionKind.DRAW))
-    assert [n.held for n in game.unfollowed["ana"]] == [3, 4]
+    assert [n.held for n in game.unfollowed["ana"]] == [4, 4]  # the card drawn now can be played
     game.swap_hands("ana", "cy")
     assert "ana" not in game.unfollowed and "ben" in game.unfollowed
 
@@ -1349,15 +1350,15 @@ def test_a_copy_keeps_its_own_unfollowed_notes() -> None:
                  "dee": ["red 2", "yellow 8"]}, players=["ana", "ben", "cy", "dee"], discard=["red 7"], draw=["green 6", "blue 8"],
                 turn="ana")  # fmt: skip
     game.apply("ana", Action(ActionKind.DRAW))
-    assert [n.held for n in game.unfollowed["ana"]] == [3]
+    assert [n.held for n in game.unfollowed["ana"]] == [4]
     other = game.copy(journal=False)
     other.apply("ben", Action(ActionKind.DRAW))
     other.apply("cy", Action(ActionKind.PLAY, Card.parse("red 1")))
     other.apply("dee", Action(ActionKind.PLAY, Card.parse("red 2")))
     other.apply("ana", Action(ActionKind.PLAY, Card.parse("blue 2")))
-    assert [n.held for n in other.unfollowed["ana"]] == [2]
-    assert [n.held for n in game.unfollowed["ana"]] == [3]
-    assert "ben" not in game.unfollowed and [n.held for n in other.unfollowed["ben"]] == [2]
+    assert [n.held for n in other.unfollowed["ana"]] == [3]
+    assert [n.held for n in game.unfollowed["ana"]] == [4]
+    assert "ben" not in game.unfollowed and [n.held for n in other.unfollowed["ben"]] == [3]
 
 
 def test_a_wild_from_the_hand_is_noted_as_not_following() -> None:
@@ -1366,7 +1367,19 @@ def test_a_wild_from_the_hand_is_noted_as_not_following() -> None:
     game = deal({"ana": ["wild", "blue 1", "blue 2"], "ben": ["wild draw four", "green 5", "green 6"]},
                 players=["ana", "ben"], discard=["red 7"], draw=["wild", "blue 8"], turn="ana")  # fmt: skip
     game.apply("ana", Action(ActionKind.PLAY, Card.parse("wild"), color=Color.BLUE))
-    assert [tuple(n) for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 2)]
+    assert [tuple(n)[:4] for n in game.unfollowed["ana"]] == [(Side.LIGHT, Color.RED, Rank.SEVEN, 2)]
     game.apply("ben", Action(ActionKind.DRAW))
     game.apply("ben", Action(ActionKind.PLAY_DRAWN, color=Color.GREEN))
-    assert [tuple(n) for n in game.unfollowed["ben"]] == [(Side.LIGHT, Color.BLUE, Rank.WILD, 2)]
+    assert [tuple(n) for n in game.unfollowed["ben"]] == [(Side.LIGHT, Color.BLUE, Rank.WILD, 2, None)]
+
+
+def test_a_wild_notes_the_color_named() -> None:
+    """A wild played from the hand notes the color named with it; the note survives to_dict."""
+    game = deal({"ana": ["wild", "blue 1", "blue 2", "green 3"], "ben": ["blue 5", "blue 6", "yellow 1"]},
+                players=["ana", "ben"], discard=["red 7"], draw=["red 8"], turn="ana")  # fmt: skip
+    game.apply("ana", Action(ActionKind.PLAY, Card.parse("wild"), color=Color.BLUE))
+    assert [(n.named, n.held) for n in game.unfollowed["ana"]] == [(Color.BLUE, 3)]
+    game.apply("ben", Action(ActionKind.PLAY, Card.parse("blue 5")))
+    game.apply("ana", Action(ActionKind.PLAY, Card.parse("blue 1")))
+    assert [(n.named, n.held) for n in game.unfollowed["ana"]] == [(Color.BLUE, 2)]
+    assert Game.from_dict(json.loads(json.dumps(game.to_dict()))).unfollowed == game.unfollowed
