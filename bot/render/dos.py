@@ -22,7 +22,7 @@ from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
-from bot.render.layout import block, heading, message, rows, small
+from bot.render.layout import HAND_TEXT, block, heading, message, rows, small
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -344,8 +344,8 @@ def hand(
         + f"\n### {tr._('Not in this game') if left else count(len(cards), 'card', tr)}\n"
         + (tr._(WATCHING) if watch else "\n".join([_center_row(tr), *row_lines(game, tr, faces), status]))
     )
-    listed = _texts(cards, ", ", tr, faces)
-    texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none")))]
+    listed = _texts(cards, ", ", tr, faces, HAND_TEXT)
+    texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT))]
     items: list[discord.ui.Item[Any]] = []
     if picks:
         items = _pick_items(tbl, game, picks, tr)

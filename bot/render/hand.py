@@ -14,6 +14,7 @@ from bot.engine.game import Game
 from bot.engine.options import HouseRule, PendingKind
 from bot.i18n import N_, Tr
 from bot.render.layout import (
+    HAND_TEXT,
     MAX_COMPONENTS,
     ROW_WIDTH,
     block,
@@ -24,7 +25,7 @@ from bot.render.layout import (
     rows_size,
     size,
 )
-from bot.render.table import FIELD, decision_text, pending_text, stake_text
+from bot.render.table import decision_text, pending_text, stake_text
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -150,9 +151,9 @@ def hand(
     texts = []
     if not left:
         listed = _cards_list(cards, side, playable if mine else set(), tr, faces)
-        if len(listed) > FIELD:
+        if len(listed) > HAND_TEXT:
             listed = _cards_list(cards, side, playable if mine else set(), tr)
-        texts.append(block(tr._("Your cards"), trim(listed or tr._("none"))))
+        texts.append(block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT)))
     for other, seen in game.revealed.get(player, {}).items():
         reveal = tbl.reveals.get(other)
         if reveal is not None:  # else it has changed since: what was seen is no longer so

@@ -16,6 +16,10 @@ from bot.render.words import Faces, trim
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
+HAND_TEXT = 2800
+"""Characters a hand's card list may take with its cards' emojis (an emoji's ``<:name:id>`` costs
+30-40), of the message's `MAX_TEXT`: past it the list is text alone. About 30 two-sided cards
+with their backs; the rest is the heading, the Center Row and any hand shown to the player."""
 ROW_WIDTH = 5  # buttons in an action row (a select fills one alone)
 ACCENT = 0xD72600  # the editions' accent: the lobby's and the standings' container
 Item = discord.ui.Item[Any]

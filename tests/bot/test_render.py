@@ -938,12 +938,33 @@ def test_a_hand_s_select_comes_in_the_row_it_asks_for() -> None:
     assert rows[0] == [3] and rows.index([3]) < next(i for i, r in enumerate(rows) if 2 in r)
 
 
+def test_a_long_flip_hand_keeps_its_cards_emojis() -> None:
+    """A Flip hand of 24 two-sided cards lists each card and its back with their emojis (a trial
+    found 17 falling back to text under the 1,024 characters of an embed field), within Discord's
+    limits."""
+    lights = [f"{c} {n}" for c in ("red", "blue", "green", "yellow") for n in (1, 2, 3, 4, 5, 6)]
+    darks = [f"{c} {n}" for c in ("pink", "teal", "orange", "purple") for n in (1, 2, 3, 4, 5, 6)]
+    table = _dealt(
+        {"1": [f"{a} / {b}" for a, b in zip(lights, darks, strict=True)], "2": ["red 1 / pink 1"]},
+        variant="flip",
+    )
+    view = render.hand(table, "1", EN, faces=Emojis())
+    _check_view(view)
+    listed = _fields(view)["Your cards"]
+    assert listed.count("<:uno_") == 48 and _mention("pink 6", Side.DARK) in listed
+
+
 def test_a_dos_hand_of_forty_cards_fits_with_emojis() -> None:
-    """A long DOS hand and row with the longest emojis stay within Discord's limits: the card
-    list falls back to text where its emojis would pass 1,024 characters."""
+    """A long DOS hand and row with the longest emojis stay within Discord's limits: a hand of
+    forty keeps its cards' emojis; one of eighty falls back to text where its emojis would pass
+    `HAND_TEXT` characters."""
     cards = [f"{c} {n}" for c in ("red", "blue", "green", "yellow") for n in (1, 3, 4, 5, 6, 7, 8, 9, 10)]
     table = _dos_dealt([*cards, "wild dos", "red wild number", "blue wild number", "wild dos"], cards[:12])
     view = render.hand(table, "1", EN, faces=Emojis())
+    _check_view(view)
+    assert _dos_mention("red 10") in _fields(view)["Your cards"]
+    longer = _dos_dealt([*cards, *cards, "wild dos", "red wild number"], cards[:12])
+    view = render.hand(longer, "1", EN, faces=Emojis())
     _check_view(view)
     assert "<:dos_" not in _fields(view)["Your cards"] and "🟥 red 10" in _fields(view)["Your cards"]
     assert f"**1.** {_dos_mention('red 1')} red 1" in _text(view)  # the row of 12 keeps them
