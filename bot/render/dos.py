@@ -405,7 +405,8 @@ BONUS_TEXT = {
 
 def _bonus_hint(game: DosGame, action: DosAction, tr: Tr) -> str | None:
     """What a match earns by color when its colors are fixed by the cards (§14.6), else None."""
-    if any(c.wild_dos for c in action.cards) or game.row[(action.pile or 1) - 1][0].wild_dos:
+    assert action.pile is not None
+    if any(c.wild_dos for c in action.cards) or game.row[action.pile - 1][0].wild_dos:
         return None
     bonus = _color_bonus(game, action)
     return tr._(BONUS_TEXT[bonus]) if bonus != "none" else None

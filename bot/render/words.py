@@ -419,8 +419,8 @@ def seat_name(name: str, tr: Tr) -> str:
 
 
 TEAM_LETTERS = "ABCDE"
-"""The teams' letters, in seat order: team A is seat 1 and the seat half way round (docs/rules.md
-§3.2), up to five teams of ten players."""
+"""The teams' letters, in the order of their first seats (docs/rules.md §3.2: team A is seat 1 and
+the seat half way round), up to five teams of ten players."""
 
 
 def team_tag(game: AnyGame, key: str) -> str:
@@ -437,7 +437,8 @@ def team_tag(game: AnyGame, key: str) -> str:
     member = key.split("+", 1)[0]
     if not game.options.partners or member not in game.players:
         return ""
-    return f"`{TEAM_LETTERS[game.players.index(member) % (len(game.players) // 2)]}` "
+    teams = list(dict.fromkeys(game.team_of(p) for p in game.players))  # the engine's teams
+    return f"`{TEAM_LETTERS[teams.index(game.team_of(member))]}` "
 
 
 def scores_text(tbl: Table, game: AnyGame, tr: Tr) -> str:
