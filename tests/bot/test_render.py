@@ -1071,3 +1071,45 @@ def test_a_watching_dos_hand_shows_its_cards_without_the_center_row() -> None:
     watching, acting = _text(render.hand(table, "2", EN)), _text(render.hand(table, "1", EN))
     assert "Not your turn" in watching and "Center Row" not in watching and "yellow 6" in watching
     assert "Not your turn" not in acting and "Center Row" in acting and "blue 7" in acting
+
+
+def _paged_hands() -> dict[str, tuple[Table, str]]:
+    """A Flip hand with more plays than a select holds (every card differs by its back), and a DOS
+    hand with more matches than a select holds: each table with the player to move."""
+    flip = _table("flip", 2, Options(), 1)
+    game = flip.game
+    assert isinstance(game, Game) and game.pending.player is not None
+    player = game.pending.player
+    other = next(p for p in game.seated if p != player)
+    game.hands[player] += game.draw_pile + game.hands[other][:-1]
+    game.draw_pile.clear()
+    del game.hands[other][:-1]
+    numbers = [f"{c} {n}" for c in ("red", "blue", "green", "yellow") for n in (1, 3, 4, 5, 6)]
+    dos = _dos_dealt(numbers, ["red 6", "blue 7", "green 8", "yellow 9"])
+    return {"flip": (flip, player), "dos": (dos, "1")}
+
+
+@pytest.mark.parametrize("edition", ["flip", "dos"])
+@pytest.mark.parametrize(("lang", "where"), [("en", "Page {} of {}"), ("fr", "Page {} sur {}")])
+def test_a_hands_select_pager_says_which_page_it_is_on(edition: str, lang: str, where: str) -> None:
+    """An UNO hand's card select and a DOS hand's match select page alike: ◀, the page the player
+    is on ("Page 1 of 2", disabled: it only says so) and ▶, in the reader's language; an arrow's
+    press asks for its page, none goes past either end."""
+    table, player = _paged_hands()[edition]
+    tr = translator(lang)
+    first = render.hand(table, player, tr)
+    _check_view(first)
+    pager = [c for c in _parts(first) if c["type"] == 2 and ":pg:" in c["custom_id"]]
+    pages = int(pager[1]["label"].split()[-1])
+    assert pages >= 2
+    assert [(c["label"], c.get("disabled", False)) for c in pager] == [
+        ("◀", True), (where.format(1, pages), True), ("▶", False)
+    ]  # fmt: skip
+    assert pager[2]["custom_id"].endswith(":pg:1")
+    last = render.hand(table, player, tr, page=pages + 3)  # past the end: the last page
+    _check_view(last)
+    pager = [c for c in _parts(last) if c["type"] == 2 and ":pg:" in c["custom_id"]]
+    assert [(c["label"], c.get("disabled", False)) for c in pager] == [
+        ("◀", False), (where.format(pages, pages), True), ("▶", True)
+    ]  # fmt: skip
+    assert pager[0]["custom_id"].endswith(f":pg:{pages - 2}")

@@ -42,6 +42,7 @@ from tests.e2e.helpers import (
     open_table,
     published_table,
     rig,
+    rig_many_plays,
     table_of,
 )
 from tests.localdiscord.demo_bot import DemoBot
@@ -471,6 +472,33 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
         await expect(hand).to_contain_text("22 cards", timeout=WAIT_MS)
         await expect(hand.locator("img").first).to_be_visible(timeout=WAIT_MS)
         problems += await overflowing(page, width)
+    assert not problems, problems
+
+
+async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None:
+    """alice's Flip hand of 28 plays (more than a select holds) on a phone (screenshot
+    ``artifacts/pager-390.png``): under the select, ◀, "Page 1 of 2" and ▶; ▶ turns to page 2,
+    where ◀ turns back; nothing sticks out sideways."""
+    env, ch = cards_env, cards_env.channel("uno")
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await open_table(env, ch, env.user("alice"), [env.user("bob")])
+    rig_many_plays(env, ch)
+    bot_of(env).service.publisher.publish(table_of(env, ch))
+    async with chromium(390, 844, SCREENSHOT.with_name("pager-390.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        await table.get_by_role("button", name="My hand").click()
+        hand = page.locator("#side .msg", has_text="Your hand").first
+        await expect(hand).to_contain_text("28 cards", timeout=WAIT_MS)
+        await expect(hand.get_by_role("button", name="Page 1 of 2")).to_be_disabled()
+        await expect(hand.get_by_role("button", name="◀")).to_be_disabled()
+        await hand.get_by_role("button", name="▶").click()
+        await expect(hand.get_by_role("button", name="Page 2 of 2")).to_be_visible(timeout=WAIT_MS)
+        await expect(hand.get_by_role("button", name="▶")).to_be_disabled()
+        await expect(hand.get_by_role("button", name="◀")).to_be_enabled()
+        await hand.scroll_into_view_if_needed()
+        problems += await overflowing(page, 390)
     assert not problems, problems
 
 
