@@ -100,7 +100,7 @@ def hand(
         faces: the cards' emojis (`bot.emojis.CardEmojis`): the top card's picture beside the
             heading; on the card buttons and options, with the card's name but not its color
             square, and in the text before each card's name (as text where the list would pass
-            1,024 characters); default: none, every card as text.
+            `HAND_TEXT`); default: none, every card as text.
 
     While the player can only watch (:func:`watching`), the hand shows what changes for them
     alone: their cards (and a hand shown to them), "Not your turn", Refresh and Show as picture;
