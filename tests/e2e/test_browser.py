@@ -64,6 +64,7 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "artifacts" / "browser-table.png"
 WAIT_MS = 10_000  # the longest any page condition may take to appear
+PHONE_WIDTH = 700  # px: the page's phone layout (its @media max-width), and a phone here
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
@@ -83,14 +84,23 @@ class StillClock(Clock):
 async def chromium(
     width: int = 1280, height: int = 900, screenshot: Path | None = None
 ) -> AsyncIterator[tuple[Any, list[str]]]:
-    """A page of headless Chromium at ``width`` × ``height`` px, and the list its errors (page
-    errors, console errors) are added to; the page is saved to ``screenshot`` at the end, even
-    when the block fails."""
+    """A page of headless Chromium at ``width`` × ``height`` px (CSS pixels), and the list its
+    errors (page errors, console errors) are added to; the page is saved to ``screenshot`` at the
+    end, even when the block fails. A width of at most `PHONE_WIDTH` is a phone, emulated as one
+    (a mobile viewport, touch, 3 device pixels a CSS pixel): as on a real phone, a page without a
+    viewport meta tag is then laid out at a desktop's width, shrunk."""
     problems: list[str] = []
+    phone = width <= PHONE_WIDTH
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = await browser.new_page(viewport={"width": width, "height": height})
+            context = await browser.new_context(
+                viewport={"width": width, "height": height},
+                is_mobile=phone,
+                has_touch=phone,
+                device_scale_factor=3 if phone else 1,
+            )
+            page = await context.new_page()
             page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
             page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
             try:
@@ -172,10 +182,15 @@ async def test_play_a_round_as_a_french_user_in_chromium(
 
 async def overflowing(page: Any, width: int) -> list[str]:
     """What sticks out of the page's ``width`` (px) sideways: the page itself, or a button or
-    field cut off at the screen's edge."""
+    field cut off at the screen's edge; on a phone, also a page laid out wider than the screen
+    (a desktop's width, shrunk: no viewport meta tag) or not in its phone layout."""
     found: list[str] = await page.evaluate(
         """(width) => {
             const out = [];
+            if (window.innerWidth !== width)
+                out.push(`the page is laid out ${window.innerWidth}px wide on a ${width}px screen`);
+            if (width <= 700 && !matchMedia("(max-width: 700px)").matches)
+                out.push("the page is not in its phone layout");
             if (document.documentElement.scrollWidth > width)
                 out.push(`the page is ${document.documentElement.scrollWidth}px wide`);
             for (const el of document.querySelectorAll("button, select, input")) {
