@@ -198,9 +198,9 @@ class UI:
                 f"#{message.channel.name}" if not message.channel.is_thread else f"🧵 {message.channel.name}"
             )
         )
-        command = None
+        command = None  # who used which command: the page says it in its reader's language
         if message.interaction is not None and message.interaction.command:
-            command = f"{message.interaction.user.name} used /{message.interaction.command}"
+            command = {"user": message.interaction.user.name, "name": message.interaction.command}
         return {
             "id": str(message.id),
             "channel": where,

@@ -150,8 +150,9 @@ async def test_play_a_card_in_chromium(
 async def test_play_a_round_as_a_french_user_in_chromium(
     browser_env: LocalDiscord, record_property: Callable[[str, object], None]
 ) -> None:
-    """alice picks French on the page in a French server: the page's own words turn French; she
-    opens the lobby with the command's French name, plays her first move from her hand in French,
+    """alice picks French on the page in a French server: the page's own words turn French (the
+    command's option types, who used a command, too); she opens the lobby with the command's
+    French name, plays her first move from her hand in French,
     and the table says it in French (screenshot ``artifacts/browser-french.png``)."""
     screenshot = SCREENSHOT.with_name("browser-french.png")
     record_property("screenshot", str(screenshot))
@@ -164,7 +165,12 @@ async def test_play_a_round_as_a_french_user_in_chromium(
         # The page's own words follow the language picked, as the bot's do.
         await expect(page.locator("aside h2")).to_contain_text("Visibles par toi seul", timeout=WAIT_MS)
         await expect(page.locator("#line")).to_have_attribute("placeholder", re.compile(r"^Tape /uno"))
+        await page.locator("#line").fill(FRENCH["new"] + " ")  # the command's options, typed
+        await expect(page.locator("#hint")).to_contain_text(":un entier]", timeout=WAIT_MS)
+        await expect(page.locator("#hint")).to_contain_text(":un booléen]")
         table, hand = await open_a_game(page, FRENCH)
+        # Who opened the lobby (above its message), in French.
+        await expect(page.locator("#messages .via")).to_have_text("↪ alice a utilisé /uno nouvelle")
         cards = set((await hand.locator(".text", has_text="Tes cartes").inner_text()).splitlines()[1:])
         labels = [label.strip() for label in await hand.locator("button:enabled").all_inner_texts()]
         playable = [label for label in labels if label in cards and "joker" not in label]
