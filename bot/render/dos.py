@@ -23,6 +23,7 @@ from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind,
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
 from bot.render.layout import HAND_TEXT, SELECT_PAGE, block, heading, message, paged, rows, small
+from bot.render.log import game_won, round_won
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -38,7 +39,6 @@ from bot.render.words import (
     named,
     out_text,
     players_title,
-    points_text,
     scores_text,
     scoring_text,
     team_tag,
@@ -587,18 +587,11 @@ def _placed(s: _Said) -> str:
 
 
 def _round_over(s: _Said) -> str:
-    points = points_text(s.tbl, s.event.data.get("points", 0))
-    return s.tr._("🏁 {name} wins the round{points}").format(
-        name=s.name(s.event.data["winner"]), points=points
-    )
+    return round_won(s.tbl, s.event.data["winner"], s.event.data.get("points", 0), s.tr)
 
 
 def _game_over(s: _Said) -> str:
-    winners = s.event.data["winners"]
-    names = " & ".join(s.name(w) for w in winners)
-    return s.tr.ngettext("🏆 {names} wins the game", "🏆 {names} win the game", len(winners)).format(
-        names=names
-    )
+    return game_won(s.tbl, s.event.data["winners"], s.tr)
 
 
 class _Said(NamedTuple):
@@ -627,7 +620,7 @@ _LINES: dict[DosEventKind, Callable[[_Said], str | None]] = {
     DosEventKind.BONUS_LOST: lambda s: s.tr.ngettext(
         "{name} loses {n} bonus card", "{name} loses {n} bonus cards", s.event.data["count"]
     ).format(name=s.name(), n=s.event.data["count"]),
-    DosEventKind.DOS_CALLED: lambda s: f"📣 {s.name()}: DOS!",
+    DosEventKind.DOS_CALLED: lambda s: s.tr._("📣 {name}: DOS!").format(name=s.name()),
     DosEventKind.PLAYER_CAUGHT: _caught,
     DosEventKind.PLAYER_LEFT: lambda s: s.tr._("{name} left the game").format(name=s.name()),
     DosEventKind.PLAYER_ELIMINATED: lambda s: s.tr._("❌ {name} reached {score} and is out").format(

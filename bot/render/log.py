@@ -8,7 +8,7 @@ from bot.engine.cards import Card, Side
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.i18n import N_, Tr
-from bot.render.words import card_label, color_name, customizable_text, named, points_text
+from bot.render.words import card_label, color_name, customizable_text, headcount, named, points_text
 from bot.tables import Table
 
 Line = Callable[["_Said"], "str | None"]
@@ -87,19 +87,28 @@ def _revealed(s: _Said) -> str:
 def _round_over(s: _Said) -> str:
     if s.data["winner"] is None:
         return s._("🔄 The round went in circles and is void: nobody scores")
-    return s.say(
-        "🏁 {winner} wins the round{points}",
-        winner=s.who("winner"),
-        points=points_text(s.tbl, s.data["points"]),
-    )
+    return round_won(s.tbl, s.data["winner"], s.data["points"], s.tr)
+
+
+def round_won(tbl: Table, winner: str, points: int, tr: Tr) -> str:
+    """The log line of a round won by ``winner`` (a player or a team, the verb agreeing),
+    ``points`` its score (shown where the winner scores): ``"🏁 alice wins the round (+47)"``."""
+    return tr.ngettext(
+        "🏁 {winner} wins the round{points}", "🏁 {winner} win the round{points}", headcount(tbl, [winner])
+    ).format(winner=named(tbl, winner, tr), points=points_text(tbl, points))
+
+
+def game_won(tbl: Table, winners: Sequence[str], tr: Tr) -> str:
+    """The log line of a game won by ``winners`` (players or teams, the verb agreeing with them
+    all): ``"🏆 alice wins the game"``."""
+    names = " & ".join(named(tbl, w, tr) for w in winners)
+    return tr.ngettext(
+        "🏆 {winners} wins the game", "🏆 {winners} win the game", headcount(tbl, winners)
+    ).format(winners=names)
 
 
 def _game_over(s: _Said) -> str:
-    winners = s.data["winners"]
-    names = " & ".join(named(s.tbl, w, s.tr) for w in winners)
-    if len(winners) == 1:
-        return s.say("🏆 {winners} wins the game", winners=names)
-    return s.say("🏆 {winners} win the game", winners=names)
+    return game_won(s.tbl, s.data["winners"], s.tr)
 
 
 DIRECTIONS = {"left": N_("to the left"), "right": N_("to the right")}

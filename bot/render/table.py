@@ -29,6 +29,7 @@ from bot.render.words import (
     face_short,
     face_text,
     fitted,
+    headcount,
     named,
     out_text,
     players_title,
@@ -81,7 +82,10 @@ def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY, l
         return ""
     other = game.side.other
     rows = [
-        (f"{named(table, p, tr)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
+        (
+            tr._("{name}:").format(name=named(table, p, tr)),
+            sorted((c.face(other) for c in game.hands[p]), key=face_order),
+        )
         for p in game.players
         if game.hands.get(p) and p not in game.out
     ]
@@ -270,8 +274,11 @@ def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
         # (a score key is a player, or partners "a+b" holding their hands together).
         def left(key: str) -> tuple[int, str]:
             hands = [game.hands[m] for m in key.split("+") if m in game.hands]
-            if key in game.winners:
-                return 0, tr._("went out") if any(not h for h in hands) else tr._("won")
+            if key in game.winners:  # the verb agrees with a team (French "ont fini")
+                n = headcount(tbl, [key])
+                if any(not h for h in hands):
+                    return 0, tr.ngettext("went out", "went out", n)
+                return 0, tr.ngettext("won", "won", n)
             if not hands:
                 return 10_000, tr._("left the game")
             n = sum(map(len, hands))
@@ -290,8 +297,12 @@ def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
         who = ("🤖 " if seat and seat.is_ai else "") + named(tbl, key, tr)
         medal = MEDALS[place] if place < len(MEDALS) else f"{place + 1}."
         lines.append(f"{medal} {team_tag(game, key)}**{who}** — {results[key]}")
-    winners = " & ".join(named(tbl, w, tr) for w in game.winners) or tr._("nobody")
-    return tr._("🏆 {winners} won!").format(winners=winners), lines
+    if not game.winners:
+        said = tr._("the game ended with no winner.")
+        return said[:1].upper() + said[1:], lines
+    winners = " & ".join(named(tbl, w, tr) for w in game.winners)
+    title = tr.ngettext("🏆 {winners} won!", "🏆 {winners} won!", headcount(tbl, game.winners))
+    return title.format(winners=winners), lines
 
 
 def standings(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
@@ -340,6 +351,11 @@ def round_summary(tbl: Table, winner: str | None, points: int, tr: Tr) -> str:
         return tr._("🔄 Round {round} went in circles and is void: nobody scores. Scores: {scores}").format(
             round=game.round_no, scores=scores
         )
-    return tr._("🏁 Round {round}: **{winner}** went out{points}. Scores: {scores}").format(
+    said = tr.ngettext(  # a team wins the round (one of them went out), the verb agreeing
+        "🏁 Round {round}: **{winner}** went out{points}. Scores: {scores}",
+        "🏁 Round {round}: **{winner}** win the round{points}. Scores: {scores}",
+        headcount(tbl, [winner]),
+    )
+    return said.format(
         round=game.round_no, winner=named(tbl, winner, tr), points=points_text(tbl, points), scores=scores
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.engine.options import Scoring
 from bot.i18n import Tr
-from bot.render.words import count, edition_name, named, plain
+from bot.render.words import count, edition_name, headcount, named, plain
 from bot.tables import Table
 
 THREAD_NAME_MAX = 100  # Discord's limit for a thread's name
@@ -31,7 +31,7 @@ def pointer_over(table: Table, tr: Tr, why: str = "") -> str:
     """The pointer once the table is over, one line in ``tr``'s language (the table's): the
     winners and the scores, best first; a game that ended with no winner (``why``, English marked
     ``N_``, e.g. its thread was archived); a lobby closed before it started."""
-    edition = f"🧵 {edition_name(table.variant, tr)}: "
+    edition = "🧵 " + tr._("{name}:").format(name=edition_name(table.variant, tr)) + " "
     game = table.game
     if game is None:
         return edition + tr._("the lobby closed before the game started.")
@@ -41,10 +41,13 @@ def pointer_over(table: Table, tr: Tr, why: str = "") -> str:
         return edition + tr._("the game ended with no winner.")
     winners = " & ".join(named(table, w, tr) for w in game.winners)
     rounds = count(game.round_no, "round", tr)
+    n = headcount(table, game.winners)  # the verb agrees with them all (a team: two)
     if game.options.effective_scoring is Scoring.SINGLE_ROUND:  # no points (docs/rules.md §2.3)
-        return edition + tr._("🏆 **{winners}** won, {rounds}.").format(winners=winners, rounds=rounds)
+        said = tr.ngettext("🏆 **{winners}** won, {rounds}.", "🏆 **{winners}** won, {rounds}.", n)
+        return edition + said.format(winners=winners, rounds=rounds)
     scores = sorted(game.scores.items(), key=lambda kv: kv[0] not in game.winners)
     shown = " · ".join(f"{named(table, k, tr)} {v}" for k, v in scores[:6])
-    return edition + tr._("🏆 **{winners}** won, {rounds} ({scores}).").format(
-        winners=winners, rounds=rounds, scores=shown
+    said = tr.ngettext(
+        "🏆 **{winners}** won, {rounds} ({scores}).", "🏆 **{winners}** won, {rounds} ({scores}).", n
     )
+    return edition + said.format(winners=winners, rounds=rounds, scores=shown)

@@ -464,6 +464,13 @@ def named(tbl: Table, key: str | None, tr: Tr) -> str:
     return plain(seat_name(seat.name, tr)) if seat else tr._("someone who left")
 
 
+def headcount(tbl: Table, keys: Iterable[str]) -> int:
+    """How many players ``keys`` name together, a team (``"a+b"``, as :func:`named` reads it)
+    counting its members: the number a sentence with them as its subject agrees with
+    (``tr.ngettext``: French "alice gagne", "alice & Bot 3 gagnent")."""
+    return sum(len(k.split("+")) if "+" in k and tbl.seat(k) is None else 1 for k in keys)
+
+
 OUT_TEXT = {"left": N_("left"), "eliminated": N_("eliminated")}
 """The engine's ``Game.out`` states as a player's row says them."""
 

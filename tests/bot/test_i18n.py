@@ -102,6 +102,25 @@ def test_a_translation_with_a_wrong_placeholder_is_caught() -> None:
     assert _placeholders("{nom} a pioché {n} cartes") != _placeholders("{name} drew {n} cards")
 
 
+PLAYER_SLOTS = ("name", "names", "host", "winner", "winners", "by", "who", "bot", "target", "mention")
+"""The placeholders a player's (or a team's) name fills."""
+
+
+def test_french_never_writes_a_word_it_would_elide_before_a_player_s_name() -> None:
+    """ "de alice", "que alice" are wrong (French elides: "d’alice", "qu’alice") and "de Bot 1"
+    right, so no French message puts de, que, le, la or ne before a name: "Palmarès : {name}",
+    "{bot} remplace {name}"."""
+    slot = "|".join(PLAYER_SLOTS)
+    before = re.compile(
+        rf"\b(de|que|lorsque|puisque|jusque|le|la|ne|se|je|me|te)\s+\**\{{\{{?({slot})\}}", re.I
+    )
+    found = []
+    for m in _catalog("fr").values():
+        said = m.string  # type: ignore[attr-defined]
+        found += [form for form in ([said] if isinstance(said, str) else said) if before.search(form)]
+    assert not found, found
+
+
 @pytest.mark.parametrize(
     ("lang", "one", "two"),
     [
@@ -298,6 +317,11 @@ def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant:
     text = "\n".join(shown)
     leaked = [phrase for phrase in _english_left(lang) if phrase in text]
     assert not leaked, f"{lang} {variant}: English left: {leaked[:5]}"
+    if lang == "fr":  # French puts a space before : ; ! ? ("alice : DOS !"), built lines too;
+        # the UNO! and DOS! buttons and marks are the calls' names, as their cards print them.
+        found = {m.group().strip("*") for m in re.finditer(r"\S+[:;!?](?=\s|$)", text)}
+        tight = sorted(found - {"UNO!", "DOS!"})
+        assert not tight, f"{variant}: no space before the mark: {tight[:5]}"
 
 
 def _view_text(view: discord.ui.LayoutView) -> str:

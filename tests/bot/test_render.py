@@ -17,7 +17,7 @@ from bot.engine import ai
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard
-from bot.engine.dos.game import DosGame, DosPending, DosPendingKind
+from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPending, DosPendingKind
 from bot.engine.editions import AnyFace
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
@@ -27,6 +27,7 @@ from bot.i18n import LANGUAGES, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
 from bot.render.log import LINES
 from bot.render.table import LOG_ROOM, standings_text
+from bot.render.thread import pointer_over
 from bot.render.words import face_order, face_short
 from bot.tables import Removal, Seat, Table, TableState
 
@@ -365,6 +366,45 @@ def test_the_table_marks_each_partner_s_team_and_scores_the_teams(variant: str) 
     shown = _text(render.table(alone, EN))
     assert "`" not in shown and "teams" not in shown and "**Players**" in shown
     assert "`" not in "".join(standings_text(alone, EN)[1])
+
+
+@pytest.mark.parametrize("variant", ["classic", "dos"])
+def test_a_team_as_the_subject_takes_a_plural_verb(variant: str) -> None:
+    """A round or a game won by partners (docs/rules.md §3.2) is said with the verb agreeing with
+    the two of them in each language ("Ana & Cy gagnent la manche", "ganan", "vencem"), a player
+    alone with the singular; French names the winners without "de" ("Victoire de Ana")."""
+    table = _four(variant, Options(partners=True))
+    game = table.game
+    assert game is not None
+    team = game.team_of("1")
+    kinds = (
+        (DosEventKind.ROUND_OVER, DosEventKind.GAME_OVER) if variant == "dos" else ("round-over", "game-over")
+    )
+    event = DosEvent if variant == "dos" else Event
+    fr, es, pt = translator("fr"), translator("es"), translator("pt_BR")
+
+    def said(kind: Any, tr: Any, **data: Any) -> str:
+        line = render.log_lines(table, [event(kind, None, data)], tr)  # type: ignore[operator]
+        assert len(line) == 1
+        return str(line[0])
+
+    assert said(kinds[0], fr, winner=team, points=40) == "🏁 Ana & Cy gagnent la manche (+40)"
+    assert said(kinds[0], es, winner=team, points=40) == "🏁 Ana & Cy ganan la ronda (+40)"
+    assert said(kinds[0], pt, winner=team, points=40) == "🏁 Ana & Cy vencem a rodada (+40)"
+    assert said(kinds[0], EN, winner=team, points=40) == "🏁 Ana & Cy win the round (+40)"
+    assert said(kinds[1], fr, winners=[team]) == "🏆 Ana & Cy gagnent la partie"
+    assert "**Ana & Cy** gagnent la manche (+40)." in render.round_summary(table, team, 40, fr)
+    game.leave("2")
+    game.leave("4")  # team B has nobody left: team A won the game
+    assert game.game_over and game.winners == [team]
+    assert standings_text(table, fr)[0] == "🏆 Ana & Cy ont gagné !"
+    assert standings_text(table, es)[0] == "🏆 ¡Ganaron Ana & Cy!"
+    assert "🏆 **Ana & Cy** ont gagné en 1 manche" in pointer_over(table, fr)
+    alone = _four(variant, Options())
+    assert said(kinds[0], fr, winner="1", points=40) == "🏁 Ana gagne la manche (+40)"
+    assert said(kinds[0], EN, winner="1", points=40) == "🏁 Ana wins the round (+40)"
+    assert "**Ana** a fini (+40)." in render.round_summary(alone, "1", 40, fr)
+    assert said(kinds[1], fr, winners=["1"]) == "🏆 Ana gagne la partie"
 
 
 def test_a_dos_lobby_offers_every_bot_level_and_names_a_hard_bot() -> None:

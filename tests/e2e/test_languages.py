@@ -28,7 +28,7 @@ async def test_a_french_and_a_spanish_player_at_a_portuguese_table(uno: LocalDis
     assert {"uno nueva", "uno mano", "uno ajustes"} <= _paths(uno, "es-419")
     assert "uno new" in _paths(uno, "en-US") and "uno nouvelle" not in _paths(uno, "en-US")
     french_new = next(c for c in command_paths(uno.stand_in.state, "fr") if c["path"] == "uno nouvelle")
-    assert french_new["description"] == "Ouvrir un nouveau salon d’attente UNO dans ce salon."
+    assert french_new["description"] == "Ouvrir une nouvelle partie d’UNO dans ce salon."
     assert "édition" in [o["name"] for o in french_new["options"]]
 
     lobby = await command(uno, bob, ch, "uno nouvelle", édition="classic")  # typed in French

@@ -52,7 +52,7 @@ async def test_a_finished_table_leaves_nothing_in_the_publisher(uno: LocalDiscor
 
 async def test_the_standings_in_french(uno: LocalDiscord) -> None:
     """In a channel set to French the standings are in French, Rematch too."""
-    standings = await _won_by_alice(uno, "fr", "Victoire de")
+    standings = await _won_by_alice(uno, "fr", "alice a gagné !")
     assert standings.flags & FLAG_COMPONENTS_V2 and not standings.embeds
     text = standings.text
     assert "🥇 **alice** — 57 points" in text and "🥈 **bob** — 0 point" in text
