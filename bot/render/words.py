@@ -30,8 +30,10 @@ EMBED_COLOR = {
 NEUTRAL = 0x2B2D31  # the accent while no color is named (and of a watching hand)
 BUTTON_STYLE = {
     Color.RED: discord.ButtonStyle.danger, Color.GREEN: discord.ButtonStyle.success,
-    Color.BLUE: discord.ButtonStyle.primary, Color.TEAL: discord.ButtonStyle.primary,
+    Color.BLUE: discord.ButtonStyle.primary,
 }  # fmt: skip
+"""A color's button style where Discord has one that looks it; any other color (yellow, and the
+dark side's four, teal too: blurple would read as the one recommended) is grey."""
 PENDING_TEXT = {
     PendingKind.TURN: N_("to play a card or draw"),
     PendingKind.CHALLENGE: N_("to challenge or accept"),

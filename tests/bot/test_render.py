@@ -267,6 +267,28 @@ def test_flip_hand_is_sorted_by_the_active_side() -> None:
     assert lines == ["pink 1", "pink 5", "purple 2", "wild draw color"]
 
 
+@pytest.mark.parametrize(
+    ("variant", "side", "wild", "expected"),
+    [
+        ("classic", Side.LIGHT, "wild", {"red": "danger", "yellow": "secondary", "green": "success", "blue": "primary"}),
+        ("flip", Side.DARK, "red 1 / wild", dict.fromkeys(("pink", "teal", "orange", "purple"), "secondary")),
+    ],
+    ids=["light", "dark"],
+)  # fmt: skip
+def test_a_wild_s_color_buttons_look_their_color_or_are_all_grey(
+    variant: str, side: Side, wild: str, expected: dict[str, str]
+) -> None:
+    """Naming a wild's color: a light color has the button style that looks it (yellow has none:
+    grey); the dark side's four have none, so all four are grey alike, none looking recommended."""
+    other = "green 5" if variant == "classic" else "green 5 / teal 5"
+    table = _dealt({"1": [wild, other], "2": [other]}, variant=variant)
+    assert table.game is not None
+    table.game.side = side
+    view = render.hand(table, "1", EN, pick=Action.parse(f"play {wild}"))
+    buttons = [c for c in _parts(view) if c["type"] == 2 and c.get("label") in expected]
+    assert {c["label"]: discord.ButtonStyle(c["style"]).name for c in buttons} == expected
+
+
 def test_seven_o_target_pick_says_what_is_asked() -> None:
     """Playing a Seven-O 7 asks for the player to swap hands with (the color step names the color)."""
     options = Options(house_rules=frozenset({HouseRule.SEVEN_O}))

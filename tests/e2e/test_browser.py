@@ -30,6 +30,7 @@ from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Clock
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, png
+from bot.render.words import EMOJI
 from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
 from tests.e2e.helpers import (
@@ -766,7 +767,8 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
     """A Flip lobby with two bots, then its table of four long hands turned to the dark side,
     with the card emojis (screenshots ``artifacts/lobby-<width>.png``, ``flip-dark-<width>.png``):
     the top card's picture beside the heading, every hand's light faces as pictures in one list
-    (no "… (continued)"); nothing sticks out."""
+    (no "… (continued)"); nothing sticks out. alice's wild asks its color with four grey buttons
+    (``flip-dark-colors-<width>.png``)."""
     env, ch = cards_env, cards_env.channel("uno")
     await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
     async with chromium(width, height, SCREENSHOT.with_name(f"lobby-{width}.png")) as (page, problems):
@@ -804,6 +806,14 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
         await expect(hand).to_contain_text("12 cards", timeout=WAIT_MS)
+        problems += await overflowing(page, width)
+        # Her wild's color picker: the dark side's four colors, all grey alike (none recommended).
+        await hand.locator("button", has_text=re.compile(r"^\s*wild\s*$")).click()
+        await expect(hand.get_by_role("button", name="Back")).to_be_visible(timeout=WAIT_MS)
+        for color in (Color.PINK, Color.TEAL, Color.ORANGE, Color.PURPLE):
+            button = hand.get_by_role("button", name=f"{EMOJI[color]} {color.value}", exact=True)
+            await expect(button).to_have_class("btn s2")
+        await page.screenshot(path=str(SCREENSHOT.with_name(f"flip-dark-colors-{width}.png")))
         problems += await overflowing(page, width)
     assert not problems, problems
 
