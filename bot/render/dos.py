@@ -337,6 +337,15 @@ def hand(
     picks = completions(game, player, pick) if mine and pick is not None else []
     if picks:
         status = tr._("🟢 Your move: name the color of the Wild DOS.") + "\n" + _pick_hint(game, picks, tr)
+    # Ahead of coming down to two (§14.8) only where this turn could get there: a DOS! button
+    # on a hand of seven that cannot reads as a mistake.
+    offer_dos = (
+        live
+        and game.can_call_dos(player)
+        and (len(game.hands[player]) <= 2 or game.could_come_down_to_two(player))
+    )
+    if offer_dos and len(game.hands[player]) > 2:  # a call made after the match can be caught at once
+        status += "\n" + tr._("📣 Call DOS! before the match that leaves you two cards.")
     top = (
         tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
@@ -351,11 +360,7 @@ def hand(
     elif mine:
         items = _decision_items(tbl, game, player, page, tr, faces)
     if live:
-        # Ahead of coming down to two (§14.8) only where this turn could get there: a DOS! button
-        # on a hand of seven that cannot reads as a mistake.
-        if game.can_call_dos(player) and (
-            len(game.hands[player]) <= 2 or game.could_come_down_to_two(player)
-        ):
+        if offer_dos:
             dos = DosAction(DosActionKind.DOS).text()
             items.append(
                 UnoButton(

@@ -975,6 +975,20 @@ def test_a_dos_hand_offers_dos_ahead_only_where_this_turn_could_reach_two() -> N
     assert "DOS!" in _labels(render.hand(_dos_dealt(["red 1", "red 10"], ["blue 5", "green 7"]), "1", EN))
 
 
+def test_a_dos_call_ahead_says_it_comes_before_the_match() -> None:
+    """Where a hand of more than two offers DOS!, a line says the call comes before the match that
+    leaves two cards (docs/rules.md §14.8: called after it, the player can be caught at once), in
+    the reader's language; not where DOS! is not offered, nor at two cards."""
+    hint = "📣 Call DOS! before the match that leaves you two cards."
+    close = ["blue 1", "blue 4", "green 7", "red 3", "red 6", "yellow 8", "yellow 9"]
+    stuck = ["red 1", "yellow 1", "red 10", "yellow 10", "green 10", "blue 10", "red 9"]
+    assert hint in _text(render.hand(_dos_dealt(close, ["blue 5", "green 7"]), "1", EN))
+    assert hint not in _text(render.hand(_dos_dealt(stuck, ["blue 5", "green 7"]), "1", EN))
+    assert hint not in _text(render.hand(_dos_dealt(["red 1", "red 10"], ["blue 5", "green 7"]), "1", EN))
+    french = _text(render.hand(_dos_dealt(close, ["blue 5", "green 7"]), "1", translator("fr")))
+    assert "📣 Annonce DOS ! avant l’association qui te laisse deux cartes." in french
+
+
 def _dos_mention(card: str) -> str:
     return str(Emojis().for_face(DosCard.parse(card)))
 
