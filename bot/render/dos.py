@@ -547,9 +547,10 @@ def _pick_items(tbl: Table, game: DosGame, picks: list[DosAction], tr: Tr) -> li
 
 def _match(s: _Said) -> str:
     d, tr = s.event.data, s.tr
-    cards = " + ".join(card_text(c, tr) for c in d["cards"])
-    if d.get("color"):
-        cards += f" → {color_name(d['color'], tr)}"
+    # The color named for the match's Wild DOS cards goes beside each one (§14.6), not after the
+    # last card, which may be another card of its own color: "🌈 Wild DOS (red) + 🟨 yellow Wild #".
+    named = f" ({color_name(d['color'], tr)})" if d.get("color") else ""
+    cards = " + ".join(card_text(c, tr) + (named if DosCard.parse(c).wild_dos else "") for c in d["cards"])
     line = tr._("{name} matched pile {pile} with {cards}").format(name=s.name(), pile=d["pile"], cards=cards)
     if d["bonus"] == "double-color":
         return tr._("✨ {line}: double color match! A bonus card, and everyone else draws one").format(

@@ -975,6 +975,23 @@ def test_a_dos_hand_offers_dos_ahead_only_where_this_turn_could_reach_two() -> N
     assert "DOS!" in _labels(render.hand(_dos_dealt(["red 1", "red 10"], ["blue 5", "green 7"]), "1", EN))
 
 
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "Ana matched pile 1 with 🌈 Wild DOS (red) + 🟨 yellow Wild #"),
+        ("es", "Ana combinó 🌈 comodín DOS (rojo) + 🟨 comodín # amarillo en la pila 1"),
+        ("fr", "Ana a associé 🌈 joker DOS (rouge) + 🟨 joker # jaune à la pile 1"),
+    ],
+)
+def test_a_wild_dos_s_color_is_said_beside_it_in_the_log(lang: str, expected: str) -> None:
+    """The color named for a match's Wild DOS (docs/rules.md §14.6) stands beside that card in the
+    log line, not after the match's last card (a Wild # of its own color)."""
+    table = _dos_dealt(["wild dos", "yellow wild number"], ["blue 5", "green 7"])
+    data = {"pile": 1, "cards": ["wild dos", "yellow wild number"], "color": "red", "pile_color": "blue"}
+    event = DosEvent(DosEventKind.MATCH_MADE, "1", {**data, "bonus": "none"})
+    assert render.log_lines(table, [event], translator(lang)) == [expected]
+
+
 def test_a_dos_call_ahead_says_it_comes_before_the_match() -> None:
     """Where a hand of more than two offers DOS!, a line says the call comes before the match that
     leaves two cards (docs/rules.md §14.8: called after it, the player can be caught at once), in
