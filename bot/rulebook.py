@@ -1,7 +1,9 @@
 """``/uno rules``: sections of ``docs/rules.md`` by variant id or card name, in Discord-sized parts.
 
 The page's headings are numbered (``## 7. UNO Flip``, ``### 7.8 Skip Everyone``); a card is looked
-up by its name alone, and what players see keeps the number, as the page shows it. Each language of
+up by its name alone, and what players see keeps the number, as the page shows it. An edition's
+section says its id for developers only, in a note under its heading (``<!-- edition id: `flip`
+-->``): players never read it. Each language of
 the bot may have its translation, ``docs/rules.<lang>.md`` with the same numbers (``rules.fr.md``,
 ``rules.es.md``, ``rules.pt-BR.md``); a language without one reads the English page.
 
@@ -44,6 +46,8 @@ def rules_file(lang: str) -> Path:
 LIMIT = 1900  # a Discord message holds 2,000 characters
 
 _NUMBER = re.compile(r"§?(\d+(?:\.\d+)*)\.?(?:\s+|$)")  # "7.", "7.8", "§7.8" before a name
+EDITION_ID = re.compile(r"<!--\s*edition id:\s*`([a-z0-9-]+)`\s*-->")
+"""The note under an edition's heading that names its id (`bot.engine.editions.EDITIONS`)."""
 
 
 def heading(title: str) -> tuple[str, str]:
@@ -60,12 +64,14 @@ def heading(title: str) -> tuple[str, str]:
 @dataclass(frozen=True)
 class Section:
     """A ``##`` section: its number, title (without the number), text (with its numbered heading),
-    and ``###`` subsections by lower-case title without the number."""
+    ``###`` subsections by lower-case title without the number, and the id of the edition it is
+    about ("" for the others; :data:`EDITION_ID`)."""
 
     number: str
     title: str
     text: str
     subsections: dict[str, str]
+    edition: str = ""
 
 
 class Rulebook:
@@ -76,10 +82,11 @@ class Rulebook:
         self.english = english  # the English page, whose card names a translation also knows
         self.sections: list[Section] = []
         self.numbered: dict[str, str] = {}  # "7" and "7.8" -> that section's or subsection's text
-        text = re.sub(
-            r"\n{3,}", "\n\n", re.sub(r"[ \t]*<!--.*?-->", "", text, flags=re.S)
-        )  # notes for developers
-        for chunk in re.split(r"(?m)^## ", unwrap(text))[1:]:
+        editions = [EDITION_ID.search(chunk.split("\n### ")[0]) for chunk in re.split(r"(?m)^## ", text)[1:]]
+        # Notes for developers: a line of its own goes with its line break, else only the note.
+        text = re.sub(r"(?m)^[ \t]*<!--(?:(?!<!--).)*?-->[ \t]*\n", "", text, flags=re.S)
+        text = re.sub(r"\n{3,}", "\n\n", re.sub(r"[ \t]*<!--.*?-->", "", text, flags=re.S))
+        for chunk, edition in zip(re.split(r"(?m)^## ", unwrap(text))[1:], editions, strict=True):
             head, _, body = chunk.partition("\n")
             number, title = heading(head)
             subs = {}
@@ -89,7 +96,9 @@ class Rulebook:
                 subs[name.lower()] = f"**{sub_head.strip()}**\n{sub_body.strip()}"
                 if sub_number:
                     self.numbered[sub_number] = subs[name.lower()]
-            section = Section(number, title, f"## {head.strip()}\n{body.strip()}", subs)
+            section = Section(
+                number, title, f"## {head.strip()}\n{body.strip()}", subs, edition[1] if edition else ""
+            )
             self.sections.append(section)
             if number:
                 self.numbered[number] = section.text
@@ -105,12 +114,8 @@ class Rulebook:
         return cls(path.read_text(encoding="utf-8"), lang, cls.load())
 
     def edition(self, variant_id: str) -> Section | None:
-        """The section of an edition: the one naming the variant id in backticks."""
-        for section in self.sections:
-            first = next((line for line in section.text.split("\n")[1:] if line.strip()), "")
-            if f"`{variant_id}`" in first:
-                return section
-        return None
+        """The section of an edition: the one whose note names its id (:data:`EDITION_ID`)."""
+        return next((section for section in self.sections if section.edition == variant_id), None)
 
     def variant(self, variant_id: str, tr: Tr = ENGLISH_TR) -> list[str]:
         """The edition's section, in message-sized parts (``tr``: the language of a refusal; the
@@ -138,9 +143,13 @@ class Rulebook:
         if found is not None:
             return split(found)
         shown = plain(name.strip(), 60)
+        # A card the edition has, in the reader's language: DOS has no Wild Draw Four.
+        example = next(reversed(self.card_choices(variant_id, tr)), "")
+        if not example:
+            return [tr._("No card named “{name}” in the rules.").format(name=shown)]
         return [
-            tr._("No card named “{name}” in the rules. Try a card name such as 'wild draw four'.").format(
-                name=shown
+            tr._("No card named “{name}” in the rules. Try a card name such as “{example}”.").format(
+                name=shown, example=example
             )
         ]
 
@@ -155,10 +164,13 @@ class Rulebook:
         return found
 
     def _card_answer(self, variant_id: str, card: NamedCard, tr: Tr) -> str:
-        """A card's answer: its subsection where the page gives its card one, else its name in
-        bold and what it does, then its points."""
+        """A card's answer: its subsection where the page gives its card one (``"**6.5 Wild Draw
+        Four**"``), else its name in bold with the section that tells what it does (``"**Wild
+        DOS** (§14.6)"``: a number before a card's name would read as part of it, "1.5 7") and
+        what it does; then its points."""
         found = self._found(variant_id, card.rank) if card.rank else None
-        said = found or f"**{card.title}**\n{tr._(card.does).format(number=card.number)}"
+        where = f" (§{card.section})" if card.section else ""
+        said = found or f"**{card.title}**{where}\n{tr._(card.does).format(number=card.number)}"
         values = " / ".join(str(v) for v in card.points)
         return (
             said
@@ -201,6 +213,8 @@ class NamedCard:
         number: a number card's number (0 for the others).
         points: what it scores left in a hand (docs/rules.md §2.5, §14.14), one value per side
             where they differ.
+        section: with ``does``, the number of the page's section that tells what the card does
+            (``"14.6"``), shown beside its name as a subsection's number is.
     """
 
     title: str
@@ -208,6 +222,7 @@ class NamedCard:
     does: str
     number: int
     points: tuple[int, ...]
+    section: str = ""
 
 
 UNO_NUMBER = N_("A number card: it plays on a card of its color or on any {number}.")
@@ -228,6 +243,10 @@ DOS_CARD_DOES = {
     ),
 }
 """What each kind of DOS card does, for ``/uno rules card:`` (docs/rules.md §14.5, §14.6)."""
+UNO_NUMBER_SECTION = "1.5"
+"""Where the page tells what a number card does (docs/rules.md §1.5, Your turn)."""
+DOS_CARD_SECTION = {DosKind.NUMBER: "14.5", DosKind.WILD_NUMBER: "14.5", DosKind.WILD_DOS: "14.6"}
+"""Where the page tells what each kind of DOS card does (docs/rules.md §14.5, §14.6)."""
 
 
 def card_named(variant_id: str, name: str, tr: Tr = ENGLISH_TR) -> NamedCard | None:
@@ -259,7 +278,9 @@ def named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
                 else str(card.number)
             )
             for shown in (title, bare):
-                named[shown.lower()] = NamedCard(shown, "", does, card.number, (card.value,))
+                named[shown.lower()] = NamedCard(
+                    shown, "", does, card.number, (card.value,), DOS_CARD_SECTION[card.kind]
+                )
         wild_number = named[tr._("Wild #").lower()]
         for alias in ("#", "wild number", "# card"):
             named.setdefault(alias, wild_number)
@@ -282,6 +303,7 @@ def named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
                 UNO_NUMBER if number is not None else "",
                 number or 0,
                 points,
+                UNO_NUMBER_SECTION if number is not None else "",
             )
     return named
 

@@ -23,7 +23,8 @@ SMALL = """# Rules
 Ask to see their hand.
 
 ## 2. UNO Flip
-Variant id: `flip`. Two sides.
+<!-- edition id: `flip` -->
+Two sides.
 
 ### 2.1 Skip
 Light side. The next player loses their turn.
@@ -32,7 +33,7 @@ Light side. The next player loses their turn.
 Dark side. Every other player loses their turn.
 
 ## 3. UNO
-Variant id: `classic`.
+<!-- edition id: `classic` -->
 
 ### 3.1 Skip
 The next player loses their turn.
@@ -94,6 +95,18 @@ def test_unknown_card_refused_politely() -> None:
     assert Rulebook(SMALL).card("classic", "9.9")[0].startswith("No card named “9.9”")
 
 
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("variant", [*VARIANTS, "dos"])
+def test_an_unknown_card_s_hint_names_a_card_of_the_edition(lang: str, variant: str) -> None:
+    """The hint after an unknown name suggests a card the chosen edition has, in the reader's
+    language (DOS has no Wild Draw Four: it suggested "joker +4" in French), and it is answered."""
+    book, tr = Rulebook.load(lang), translator(lang)
+    [hint] = book.card(variant, "banana", tr)
+    suggested = re.findall(r"[“«\"] ?([^”»\"]+?) ?[”»\"]", hint)[-1]
+    assert suggested in book.card_choices(variant, tr), hint
+    assert book.card(variant, suggested, tr)[0].startswith("**"), suggested
+
+
 def test_card_names_have_no_numbers() -> None:
     """Autocomplete offers the edition's card names, lower-case, without numbers, in page order."""
     assert Rulebook(SMALL).card_names("flip") == ["skip", "skip everyone"]
@@ -153,7 +166,7 @@ def test_french_rules_in_french() -> None:
     """The French page answers in French, and finds a card by its French or its English name."""
     assert "fr" in TRANSLATED
     book = Rulebook.load("fr")
-    assert book.variant("flip")[0].startswith("## 7. UNO Flip\nId de l’édition : `flip`.")
+    assert book.variant("flip")[0].startswith("## 7. UNO Flip\n112 cartes à deux faces, 2 à 10 joueurs.")
     skip_everyone = ["**7.8 Passe tous**\nFace sombre. Tous les autres joueurs passent leur tour, et tu rejoues. "
                      "Se joue sur sa couleur ou sur n’importe quel Passe tous.\n"
                      "Left in a hand at the end of a round: **30 points**."]  # fmt: skip
@@ -163,7 +176,9 @@ def test_french_rules_in_french() -> None:
     assert "joker +4" in book.card_names("classic")
     assert book.card("classic", "7.8")[0].startswith("**7.8 Passe tous**")
     assert book.card("classic", "purple seven", translator("fr"))[0].startswith("Aucune carte")
-    assert book.card("dos", "joker #", translator("fr"))[0].startswith("**joker #**\nCompte pour n’importe")
+    assert book.card("dos", "joker #", translator("fr"))[0].startswith(
+        "**joker #** (§14.5)\nCompte pour n’importe"
+    )
 
 
 def test_language_without_a_translation_reads_english() -> None:
@@ -180,32 +195,45 @@ DEVELOPER_NOTES = re.compile(r"\.py\b|\.md\b|tests/|bot/|\(d\d+\b|<!--|-->|dos-r
 @pytest.mark.parametrize("variant", [*VARIANTS, "dos"])
 def test_players_never_read_the_notes_for_developers(lang: str, variant: str) -> None:
     """An edition's rules and each card offered to complete, in every language, quote the page
-    without its HTML comments (file paths, scenario and reason ids): DOS's section had them."""
+    without its HTML comments (file paths, scenario and reason ids, the edition's id): DOS's
+    section had them, and each edition's began with its id."""
     book, tr = Rulebook.load(lang), translator(lang)
     texts = book.variant(variant, tr) + [
         p for n in book.card_choices(variant, tr) for p in book.card(variant, n, tr)
     ]
     for text in texts:
         assert not DEVELOPER_NOTES.search(text), (DEVELOPER_NOTES.search(text), text[:200])
+    assert f"`{variant}`" not in "".join(texts)  # the edition's id ("Variant id: `classic`")
 
 
 @pytest.mark.parametrize(
     ("variant", "name", "first", "points"),
     [
-        ("dos", "wild dos", "**Wild DOS**\nCounts as 2.", "20 points"),
-        ("dos", "Wild #", "**Wild #**\nCounts as any number", "40 points"),
-        ("dos", "#", "**Wild #**\n", "40 points"),
-        ("dos", "blue 7", "**blue 7**\nA number card. Alone, it matches a pile showing 7;", "7 points"),
-        ("dos", "10", "**10**\nA number card. Alone, it matches a pile showing 10;", "10 points"),
-        ("classic", "7", "**7**\nA number card: it plays on a card of its color or on any 7.", "7 points"),
-        ("flip", "7", "**7**\nA number card", "7 points"),
+        ("dos", "wild dos", "**Wild DOS** (§14.6)\nCounts as 2.", "20 points"),
+        ("dos", "Wild #", "**Wild #** (§14.5)\nCounts as any number", "40 points"),
+        ("dos", "#", "**Wild #** (§14.5)\n", "40 points"),
+        (
+            "dos",
+            "blue 7",
+            "**blue 7** (§14.5)\nA number card. Alone, it matches a pile showing 7;",
+            "7 points",
+        ),
+        ("dos", "10", "**10** (§14.5)\nA number card. Alone, it matches a pile showing 10;", "10 points"),
+        (
+            "classic",
+            "7",
+            "**7** (§1.5)\nA number card: it plays on a card of its color or on any 7.",
+            "7 points",
+        ),
+        ("flip", "7", "**7** (§1.5)\nA number card", "7 points"),
         ("flip", "wild draw color", "**7.9 Wild Draw Color**\nDark side.", "60 points"),
         ("harry-potter", "red draw three", "**9.3 Draw Three**\n", "20 points"),
     ],
 )
 def test_a_card_is_answered_about_itself(variant: str, name: str, first: str, points: str) -> None:
-    """A card of the edition, DOS's included, gets a short answer: what it does, then its points
-    (``card:7`` was all of section 7, and DOS's cards were unknown)."""
+    """A card of the edition, DOS's included, gets a short answer: what it does, with the number of
+    the section that says it (a subsection's heading, or beside a card that has none), then its
+    points (``card:7`` was all of section 7, and DOS's cards were unknown)."""
     [answer] = BOOK.card(variant, name)
     assert answer.startswith(first) and answer.endswith(
         f"Left in a hand at the end of a round: **{points}**."

@@ -134,7 +134,7 @@ def test_variant_ids_are_the_documented_list() -> None:
     listed = ast.literal_eval(doc.split("for v in VARIANTS.values()]\n", 1)[1].splitlines()[0])
     assert list(VARIANTS) == listed
     rules = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
-    documented = re.findall(r"^Variant id: `([a-z0-9-]+)`", rules, flags=re.MULTILINE)
+    documented = re.findall(r"^<!-- edition id: `([a-z0-9-]+)` -->", rules, flags=re.MULTILINE)
     assert list(EDITIONS) == [*VARIANTS, "dos"] == documented
 
 
