@@ -22,8 +22,9 @@ from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
-from bot.render.layout import HAND_TEXT, SELECT_PAGE, block, heading, message, paged, rows, small
+from bot.render.layout import HAND_TEXT, MAX_TEXT, SELECT_PAGE, block, heading, message, paged, rows, small
 from bot.render.log import game_won, round_won
+from bot.render.table import LOG_ROOM, LOG_TEXT
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -102,13 +103,19 @@ def accent(game: DosGame) -> int:
     return ACCENT if first is None else EMBED_COLOR[first]
 
 
-def row_lines(game: DosGame, tr: Tr, faces: Faces = TEXT_ONLY) -> list[str]:
+def row_lines(game: DosGame, tr: Tr, faces: Faces = TEXT_ONLY, limit: int = MAX_TEXT) -> list[str]:
     """The Center Row, one line a pile: ``"**1.** 🟦 blue 5 ← 🟥 red 3 + 🌈 Wild DOS"`` (the cards
     matched onto it this turn after the arrow), each card with its emoji (``faces``) while the
-    row fits in 1,024 characters, else as text."""
+    row fits in ``limit`` characters (what its message leaves it: :func:`table`, :func:`hand`);
+    where the emojis do not all fit, the longest lines are the first said as text (an emoji's
+    ``<:name:id>`` costs 30-40 characters, a pile of three cards about 150)."""
     lines = _pile_lines(game, tr, faces)
-    if faces is not TEXT_ONLY and len("\n".join(lines)) > 1024:
-        lines = _pile_lines(game, tr, TEXT_ONLY)
+    if faces is not TEXT_ONLY:
+        text = _pile_lines(game, tr, TEXT_ONLY)
+        for n in sorted(range(len(lines)), key=lambda n: -len(lines[n])):
+            if len("\n".join(lines)) <= limit:
+                break
+            lines[n] = text[n]
     return lines or [tr._("(no pile: the turn begins with a draw)")]
 
 
@@ -209,10 +216,10 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     title = tr._("{edition} · round {round}").format(
         edition=edition_name(tbl.variant, tr), round=game.round_no
     )
-    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr, faces)]
-    if game.bonus and game.pending.player:
-        lines.append(tr._("Bonus cards to place: {n}").format(n=game.bonus))
-    lines.append(pending_text(tbl, game, tr))
+    after = (
+        [tr._("Bonus cards to place: {n}").format(n=game.bonus)] if game.bonus and game.pending.player else []
+    )
+    after.append(pending_text(tbl, game, tr))
     players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
     texts = [block(players_title(game, tr), trim(players))]
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
@@ -220,10 +227,20 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
         texts.append(
             block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
         )
-    if tbl.log:
-        texts.append(block(tr._("Last moves"), _fitted(tbl.log, tr, faces)))
     piles = tr._("Draw pile {draw} · discard pile {discard}")
-    texts.append(small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile))))
+    footer = small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile)))
+    last = block(tr._("Last moves"), "") if tbl.log else ""
+    # The row takes what the message leaves (4,000 characters) less the other texts and some room
+    # for the last moves, as the UNO table's other side of every hand does; the moves, the rest.
+    used = (
+        len("\n".join([f"### {title}", _center_row(tr), *after])) + 1 + sum(map(len, [*texts, footer, last]))
+    )
+    reserve = min(LOG_ROOM, len("\n".join(tbl.log)))  # as text, a move is at its shortest
+    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr, faces, MAX_TEXT - used - reserve), *after]
+    if tbl.log:
+        room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, [*texts, footer, last]))
+        texts.append(last + _fitted(tbl.log, tr, faces, min(LOG_TEXT, room)))
+    texts.append(footer)
     top = heading("\n".join(lines))
     if tbl.state is not TableState.PLAYING:
         return message(accent(game), [top], texts, [])
@@ -350,10 +367,14 @@ def hand(
         tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
         + (f"\n{notice}" if notice else "")
         + f"\n### {tr._('Not in this game') if left else count(len(cards), 'card', tr)}\n"
-        + (tr._(WATCHING) if watch else "\n".join([_center_row(tr), *row_lines(game, tr, faces), status]))
     )
     listed = _texts(cards, ", ", tr, faces, HAND_TEXT)
     texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT))]
+    if watch:
+        top += tr._(WATCHING)
+    else:  # the row takes what the message leaves (4,000 characters) beside the player's cards
+        room = MAX_TEXT - len(top + _center_row(tr) + status) - 2 - sum(map(len, texts))
+        top += "\n".join([_center_row(tr), *row_lines(game, tr, faces, room), status])
     items: list[discord.ui.Item[Any]] = []
     if picks:
         items = _pick_items(tbl, game, picks, tr)

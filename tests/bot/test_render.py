@@ -1121,6 +1121,35 @@ def test_a_dos_hand_of_forty_cards_fits_with_emojis() -> None:
     assert len(log) <= 20 and "<:dos_" not in log[0] and "<:dos_" in log[-1]  # the oldest as text
 
 
+@pytest.mark.parametrize("piles", [14, 40])
+def test_a_long_center_row_keeps_its_emojis_where_the_message_has_room(piles: int) -> None:
+    """A Center Row of 14 piles with two cards matched on each (about 2,400 characters with the
+    longest emojis, past an embed field's old 1,024) keeps every card's emoji on the table beside
+    its players, scores and last moves, and in a hand of seven: the message holds 4,000. A row too
+    long even so says its longest lines as text first, and both messages stay within Discord's
+    limits."""
+    hand = ["red 1", "blue 3", "green 4", "yellow 5", "red 6", "blue 7", "wild dos"]
+    table = _dos_dealt(hand, ["red 10"])
+    game = table.game
+    assert isinstance(game, DosGame)
+    game.row = [
+        [DosCard.parse(f"{c} {n}"), DosCard.parse(f"blue {n - 5}"), DosCard.parse("red 5")]
+        for n, c in zip([10, 9, 8, 6, 10] * 8, ["red", "yellow", "green", "blue"] * 10, strict=False)
+    ][:piles]
+    table.log.extend([f"Ana matched pile {n} with 🟥 red 10 + 🟦 blue 10" for n in range(1, 4)])
+    for view in (render.table(table, EN, Emojis()), render.hand(table, "1", EN, faces=Emojis())):
+        _check_view(view)
+        row = [line for line in _text(view).splitlines() if re.match(r"\*\*\d+\.\*\* ", line)]
+        assert len(row) == piles
+        emojis = sum(line.count("<:dos_") for line in row)
+        if piles == 14:
+            assert emojis == 3 * piles, row
+        else:
+            assert 0 < emojis < 3 * piles  # the longest lines as text first, the others kept
+    last = _fields(render.table(table, EN, Emojis()))["Last moves"]
+    assert last.count("\n") == 2 and (last.count("<:dos_") == 6 or piles > 14)  # three moves kept
+
+
 @pytest.mark.parametrize("variant", ["classic", "flip"])
 def test_a_watching_hand_shows_only_what_changes_for_its_owner(variant: str) -> None:
     """A player who can only watch sees their cards and "Not your turn": no top card, whose turn
