@@ -77,6 +77,11 @@ class Dispatch:
                 )
             if unoffered:
                 raise BadClick(unoffered, N_("That choice wasn't offered; press Refresh."))
+            if scope == "h" and not _private(interaction):  # a hand is only ever a private message
+                raise BadClick(
+                    f"hand's {verb!r} on a public message",
+                    N_("That button belongs to your hand, not to this message: nothing changed."),
+                )
             if scope == "g":  # a past game: no table needed
                 await self.service.history.choose(interaction, values[0] if values else "")
                 return
@@ -96,7 +101,10 @@ class Dispatch:
         except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
             if isinstance(exc, BadClick | BadAction):
                 _log_refused(interaction, exc.detail)
-            redraw = self._hand_redraw(interaction, channel_id) if scope == "h" else None
+            # A refused click in a hand redraws it; never over a public message (the table's).
+            redraw = (
+                self._hand_redraw(interaction, channel_id) if scope == "h" and _private(interaction) else None
+            )
             await reply_error(interaction, exc, channel_id, redraw=redraw)
 
     async def on_unreadable(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
@@ -151,8 +159,7 @@ class Dispatch:
         ``arg`` ``<game id>.<player id>``: only on that private message, by that player (it
         is answered by editing the message clicked)."""
         game_id, _, player = arg.partition(".")
-        message = interaction.message
-        if message is None or not message.flags.ephemeral:
+        if not _private(interaction):
             raise BadClick(f"leave's {verb!r} on a public message")
         if player != str(interaction.user.id):
             raise BadClick(f"leave of {player[:20]!r}", N_("That button isn't yours: nothing changed."))
@@ -399,6 +406,12 @@ def _answer_wait(interaction: discord.Interaction[Any]) -> float:
     takes it past `ANSWER_BY_AGE`."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     return min(ANSWER_DEADLINE, ANSWER_BY_AGE - age)
+
+
+def _private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the message clicked is a private (ephemeral) one, as every hand and leave's
+    question is: their buttons on a public message come only from a modified client."""
+    return interaction.message is not None and interaction.message.flags.ephemeral
 
 
 def _log_refused(interaction: discord.Interaction[Any], detail: str) -> None:

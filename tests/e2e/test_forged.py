@@ -213,3 +213,30 @@ async def test_forged_targets_are_refused(uno: LocalDiscord, caplog: pytest.LogC
         await click(uno, alice, mine, "🟥 red 7")
         run = forge(uno, alice, pick, players + ":x", values)
         await refused(uno, caplog, run, ch, before, says=says, logged=says == "broken")
+
+
+async def test_a_hand_s_buttons_pressed_on_the_table_message_are_refused(
+    uno: LocalDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A hand's buttons (scope ``h``) sent on the public table message, as only a modified client
+    can: Refresh, a page, Back, a move. The hand is never drawn over the table (its cards would
+    show to everyone) and no move is made: refused privately, nothing changed."""
+    caplog.set_level(logging.INFO, logger="bot")
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    await open_table(uno, ch, alice, [bob])
+    rig_many_plays(uno, ch)
+    await hand(uno, alice, ch)
+    table = table_message(uno, ch)
+    before = await Unchanged(uno, ch).settled()
+    v = table_of(uno, ch).version
+    for custom_id in (
+        f"uno:h:{ch.id}:0:r",
+        f"uno:h:{ch.id}:{v}:pg:1",
+        f"uno:h:{ch.id}:{v}:bk",
+        f"uno:h:{ch.id}:{v}:a:draw",
+        f"uno:h:{ch.id}:{v}:a:play red 2 / pink 1",
+    ):
+        run = forge(uno, alice, table, custom_id)
+        await refused(uno, caplog, run, ch, before, says="your hand")
+    assert "Your hand" not in table_message(uno, ch).text
