@@ -22,7 +22,7 @@ from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
-from bot.render.layout import HAND_TEXT, SELECT_PAGE, block, heading, message, paged, rows, small
+from bot.render.layout import HAND_TEXT, SELECT_PAGE, block, heading, message, my_hand, paged, rows, small
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -230,9 +230,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     ch = tbl.channel_id
     buttons = rows(
         [
-            UnoButton(
-                "t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary
-            ),
+            my_hand(ch, tr),
             UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
             UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
         ]
