@@ -49,6 +49,7 @@ from bot.render.words import (
     record_text,
     record_title,
     seat_name,
+    sentence,
     settings_text,
     sorted_hand,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "rematch",
     "round_summary",
     "seat_name",
+    "sentence",
     "settings_text",
     "standings",
     "table",
