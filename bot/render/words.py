@@ -432,10 +432,11 @@ TEAM_LETTERS = "ABCDE"
 the seat half way round), up to five teams of ten players."""
 
 
-def team_tag(game: AnyGame, key: str) -> str:
+def team_tag(game: AnyGame, key: str, *, markdown: bool = True) -> str:
     """The mark of the team of ``key`` (a player, or a team ``"a+b"``) with partners, as the
     table, the scores and the standings show it before a name: ``"`A` "`` (inline code, a small
-    box, the same in every language and readable on a phone); ``""`` without partners.
+    box, the same in every language and readable on a phone), ``"[A] "`` in plain text (not
+    ``markdown``: a text file); ``""`` without partners.
 
     >>> from bot.engine.game import Game
     >>> from bot.engine.options import Options
@@ -447,14 +448,16 @@ def team_tag(game: AnyGame, key: str) -> str:
     if not game.options.partners or member not in game.players:
         return ""
     teams = list(dict.fromkeys(game.team_of(p) for p in game.players))  # the engine's teams
-    return f"`{TEAM_LETTERS[teams.index(game.team_of(member))]}` "
+    letter = TEAM_LETTERS[teams.index(game.team_of(member))]
+    return f"`{letter}` " if markdown else f"[{letter}] "
 
 
 def scores_text(tbl: Table, game: AnyGame, tr: Tr) -> str:
     """The running scores on one line, a player or a team each, in the engine's order: ``"Ana 40 ·
     Ben 12"``; with partners each team's total with its mark (:func:`team_tag`), ``"`A` Ana & Cy
     40 · `B` Ben & Di 12"`` (docs/rules.md §3.2: scores are kept per team)."""
-    return " · ".join(f"{team_tag(game, k)}{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+    marks = {k: team_tag(game, k, markdown=tbl.markdown) for k in game.scores}
+    return " · ".join(f"{marks[k]}{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
 
 
 def players_title(game: AnyGame, tr: Tr) -> str:

@@ -8,6 +8,7 @@ import dataclasses
 import random
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -16,9 +17,10 @@ from bot.engine import ai
 from bot.i18n import translator
 from bot.localdiscord.limits import walk_components
 from bot.render.history import FILE_LIMIT, history_list, history_options, replayed, summary
-from bot.render.words import named, scores_text, sentence
+from bot.render.words import named, scores_text
 from bot.replay import check, main
 from bot.service.acting import _game_result
+from bot.service.commands import Commands
 from bot.storage import GameRecord, GameResult
 from bot.storage.sqlite import SqliteStorage
 from bot.tables import Seat, Table
@@ -265,12 +267,16 @@ def test_the_file_names_who_made_each_move(variant: str) -> None:
 
 def test_the_file_shows_names_as_typed_and_messages_escape_them() -> None:
     """A text file is not Markdown: names go in as typed, no backslash, no zero-width space in
-    a mention; the summary (a Discord message) still escapes them."""
+    a mention, and the standings have no bold or inline code; the summary (a Discord message)
+    still escapes names and marks teams and winners as the table does."""
     result, _ = handed_over("Zoë")
     record = GameRecord(result, time.time())
     game = replayed(record, EN)
     assert MARKDOWN in game.text and "\\" not in game.text and "\u200b" not in game.text
+    rest = game.text.replace(MARKDOWN, "")  # nor any Markdown of its own: bold, team marks
+    assert "**" not in rest and "`" not in rest and "🥇 [B] Bot 3 (for Zoë) & Bot 2 (hard) — " in rest
     shown = _text(summary(record, game, EN))
+    assert "🥇 `B` **Bot 3 (for Zoë) & Bot 2 (hard)** — " in shown
     assert "\\*\\*Bold\\*\\* \\_it\\_ @\u200beveryone" in shown and MARKDOWN not in shown
 
 
@@ -305,7 +311,14 @@ def test_a_long_name_is_cut_inside_a_bot_s_name() -> None:
         assert label in text and "…." not in text
         (option,) = history_options([record], tr)
         assert label in str(option.description) and label in _text(history_list([record], tr))
-    assert sentence(FR._("{name} handed their seat to {bot}.").format(name=long, bot=label)).endswith("…).")
+    # The table's log line when the seat goes to the bot (bot/service/commands.py), in French.
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"))
+    table.join(Seat("11", long))
+    table.start(seed=1)
+    said: list[str] = []
+    change = SimpleNamespace(table=table, tr=FR, log=lambda _, note: said.append(note), played=lambda _: None)
+    Commands._hand_to_bot(change, "11", "{name} handed their seat to {bot}.")  # type: ignore[arg-type]
+    assert said == [f"🤖 {long} a laissé sa place à Bot 1 (pour Maximilian-Alex…)."]
 
 
 def _text(view: discord.ui.LayoutView) -> str:
