@@ -40,7 +40,8 @@ def recent_lines(games: Sequence[PlayerGame], tr: Tr, limit: int = RECENT_LINES)
 def caption(name: str, games: Sequence[PlayerGame], tr: Tr) -> str:
     """The chart's title in ``tr``'s language: the games won of those decided, as the record
     above it counts them (a game with no winner is neither won nor lost, and counted apart):
-    ``"alice · last 2 games: 1 won · 1 game with no winner"``. ``name`` is cut to 40 characters.
+    ``"alice · last 1 game: 1 won · 1 game with no winner"`` for a game won and one ended with
+    no winner. ``name`` is cut to 40 characters.
     """
     decided = [g for g in games if g.decided]
     undecided = len(games) - len(decided)
