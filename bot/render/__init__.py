@@ -50,6 +50,7 @@ from bot.render.words import (
     record_text,
     record_title,
     seat_name,
+    sentence,
     settings_text,
     sorted_hand,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "rematch",
     "round_summary",
     "seat_name",
+    "sentence",
     "settings_text",
     "standings",
     "table",

@@ -287,7 +287,8 @@ def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
         seat = tbl.seat(key)
         who = ("🤖 " if seat and seat.is_ai else "") + named(tbl, key, tr)
         medal = MEDALS[place] if place < len(MEDALS) else f"{place + 1}."
-        lines.append(f"{medal} {team_tag(game, key)}**{who}** — {results[key]}")
+        who = f"**{who}**" if tbl.markdown else who  # a text file shows no Markdown
+        lines.append(f"{medal} {team_tag(game, key, markdown=tbl.markdown)}{who} — {results[key]}")
     winners = " & ".join(named(tbl, w, tr) for w in game.winners) or tr._("nobody")
     return tr._("🏆 {winners} won!").format(winners=winners), lines
 
