@@ -514,15 +514,16 @@ def _pick_items(tbl: Table, game: DosGame, picks: list[DosAction], tr: Tr) -> li
     options = []
     for a in picks:
         parts = []
+        # Both named in one option, each said to be whose: "red, the Wild DOS pile red" read as one card.
         if a.color is not None:
-            parts.append(tr._("Wild DOS {color}").format(color=color_name(a.color, tr)))
+            parts.append(tr._("your Wild DOS: {color}").format(color=color_name(a.color, tr)))
         if a.pile_color is not None:
-            parts.append(tr._("the Wild DOS pile {color}").format(color=color_name(a.pile_color, tr)))
+            parts.append(tr._("the pile’s Wild DOS: {color}").format(color=color_name(a.pile_color, tr)))
         color = a.color or a.pile_color
         emoji = EMOJI[color] if color else None
         options.append(
             discord.SelectOption(
-                label=", ".join(parts)[:100],
+                label=(label := " · ".join(parts))[:1].upper() + label[1:100],
                 value=a.text(),
                 emoji=emoji,
                 description=tr._(BONUS_TEXT[_color_bonus(game, a)]),
