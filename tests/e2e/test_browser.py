@@ -249,8 +249,13 @@ async def open_a_game(page: Any, words: dict[str, str]) -> tuple[Any, Any]:
         await lobby.get_by_role("button", name=words["add bot"]).click()
         await expect(lobby).to_contain_text(words["seats"].format(n=n), timeout=WAIT_MS)
     await lobby.get_by_role("button", name=words["start"]).click()
-    # The table message (the one with My hand); bots may move first, then it waits for alice.
-    table = channel.locator(".msg").filter(has=page.get_by_role("button", name=words["my hand"]))
+    # The table message (a container with My hand: the turn's ping has one too); bots may move
+    # first, then it waits for alice.
+    table = (
+        channel.locator(".msg")
+        .filter(has=page.get_by_role("button", name=words["my hand"]))
+        .filter(has=page.locator(".container"))
+    )
     await expect(table).to_contain_text(words["waiting"], timeout=WAIT_MS)
     await table.get_by_role("button", name=words["my hand"]).click()
     hand = page.locator("#side .msg", has_text=words["hand"]).first
@@ -350,8 +355,12 @@ async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -
         await expect(rules).to_have_count(1, timeout=WAIT_MS)
         await expect(rules.locator(".h3").first).to_have_text("7.1 Flip")
         await expect(rules.locator(".li")).to_have_count(2)
-        await expect(rules.locator("code").first).to_have_text("flip")
+        await expect(rules).not_to_contain_text("Variant id")  # a developer's note, not shown
         assert "#" not in await rules.locator(".content").first.inner_text()
+        await line.fill("/uno rules card:stacking")  # a house rule's id, as its setting takes it
+        await line.press("Enter")
+        stacking = page.locator("#side .msg", has_text="4.1 Stacking")
+        await expect(stacking.locator("code").first).to_have_text("stacking", timeout=WAIT_MS)
         await line.fill('/uno settings customizable_rule:"**Sing** first"')
         await line.press("Enter")
         saved = page.locator("#side .msg", has_text="Channel settings saved")
@@ -487,7 +496,11 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
     async with chromium(width, height, shot) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = (
+            page.locator("#messages .msg")
+            .filter(has=page.get_by_role("button", name="My hand"))
+            .filter(has=page.locator(".container"))
+        )
         await expect(table).to_contain_text("bob played", timeout=WAIT_MS)
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
@@ -509,7 +522,11 @@ async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None
     async with chromium(390, 844, SCREENSHOT.with_name("pager-390.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = (
+            page.locator("#messages .msg")
+            .filter(has=page.get_by_role("button", name="My hand"))
+            .filter(has=page.locator(".container"))
+        )
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
         await expect(hand).to_contain_text("28 cards", timeout=WAIT_MS)
@@ -555,7 +572,11 @@ async def test_a_few_dos_turns_in_chromium(
         await lobby.get_by_role("button", name="Add bot").click()
         await expect(lobby).to_contain_text("Seats (2/10)", timeout=WAIT_MS)
         await lobby.get_by_role("button", name="Start").click()
-        table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = (
+            channel.locator(".msg")
+            .filter(has=page.get_by_role("button", name="My hand"))
+            .filter(has=page.locator(".container"))
+        )
         await expect(table).to_contain_text("Center Row", timeout=WAIT_MS)
         await expect(table.locator("img.emoji").first).to_be_visible(timeout=WAIT_MS)
         await table.get_by_role("button", name="My hand").click()
@@ -714,7 +735,11 @@ async def test_a_game_in_its_thread_and_its_rematch(
             hands={"alice": ["red 2"], "Bot 1": ["blue 5", "yellow 6"]},
             discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
         bot_of(env).service.publisher.publish(table_of(env, thread))
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = (
+            page.locator("#messages .msg")
+            .filter(has=page.get_by_role("button", name="My hand"))
+            .filter(has=page.locator(".container"))
+        )
         await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
@@ -797,7 +822,11 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
     async with chromium(width, height, SCREENSHOT.with_name(f"flip-dark-{width}.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = (
+            page.locator("#messages .msg")
+            .filter(has=page.get_by_role("button", name="My hand"))
+            .filter(has=page.locator(".container"))
+        )
         await expect(table).to_contain_text("The light side of every hand", timeout=WAIT_MS)
         await expect(table).not_to_contain_text("(continued)")
         await expect(table.locator("img.thumb")).to_have_count(1)

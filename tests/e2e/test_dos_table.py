@@ -115,5 +115,5 @@ async def test_naming_a_wild_dos_s_color_says_what_the_color_earns(uno: LocalDis
     asked = await choose(uno, alice, mine, "play pile=2 wild dos")  # a Wild # counts 2 here
     assert asked is not None and "Name yellow for a color match: a bonus card" in asked.text
     described = {o["label"]: o["description"] for o in asked.selects[0]["options"]}
-    assert described["Wild DOS yellow"] == "color match: a bonus card"
-    assert described["Wild DOS blue"] == "no color bonus"
+    assert described["Your Wild DOS: yellow"] == "color match: a bonus card"
+    assert described["Your Wild DOS: blue"] == "no color bonus"

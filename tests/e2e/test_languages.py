@@ -87,6 +87,8 @@ async def test_rules_in_the_readers_language(uno: LocalDiscord) -> None:
     assert answer is not None and answer.ephemeral
     assert answer.text.startswith("**7.8 Passe tous**\nFace sombre.") and "English" not in answer.text
     answer = await command(uno, bob, ch, "uno règles", édition="flip")
-    assert answer is not None and answer.text.startswith("## 7. UNO Flip\nId de l’édition : `flip`.")
+    assert answer is not None and answer.text.startswith(
+        "## 7. UNO Flip\n112 cartes à deux faces, 2 à 10 joueurs."
+    )
     answer = await command(uno, alice, ch, "uno rules", variant="flip", card="skip everyone")
     assert answer is not None and answer.text.startswith("**7.8 Skip Everyone**\nDark side.")
