@@ -5,7 +5,9 @@ or ``unos:…`` (selects), at most 100 characters:
 
 * scope ``l`` lobby, ``t`` table message, ``h`` a player's hand (ephemeral), ``g`` the games of
   ``/uno history`` (ephemeral; no table needed), ``r`` the Rematch button of a finished game's
-  standings (its argument ``<game id>.<host id>``; no table needed);
+  standings (its argument ``<game id>.<host id>``; no table needed), ``q`` the confirmation
+  ``/uno leave`` asks for during a game (its argument ``<game id>.<player id>``; checked against
+  that game, so no table is needed to refuse it);
 * ``version`` is the table's state version when the component was drawn (0: not checked), so a
   click on an older state is refused politely;
 * the verb and its argument say what to do (see ``bot/service/dispatch.py``): in a hand, verb
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from bot.service import TableService
 
 log = logging.getLogger(__name__)
-_ID = r"(?P<scope>[lthgr]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<arg>.+))?"
+_ID = r"(?P<scope>[lthgrq]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<arg>.+))?"
 MAX_ID = 100
 _UNREADABLE = r"(?!unos?:" + re.sub(r"\?P<\w+>", "?:", _ID) + r"\Z)unos?(?::(?s:.*))?"
 """Our prefix, without the rest of an address (the same template, its groups unnamed)."""

@@ -22,7 +22,7 @@ from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
-from bot.render.layout import HAND_TEXT, block, heading, message, rows, small
+from bot.render.layout import HAND_TEXT, SELECT_PAGE, block, heading, message, paged, rows, small
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -46,7 +46,6 @@ from bot.render.words import (
 )
 from bot.tables import Table, TableState
 
-SELECT_PAGE = 25
 PLACE_BUTTONS = 5
 """Cards to place shown as buttons (one row); more go in a select."""
 PENDING = {
@@ -443,8 +442,7 @@ def _decision_items(
         key=lambda a: (a.pile or 0, len(a.cards), [card_order(c) for c in a.cards]),
     )
     if matches:
-        pages = (len(matches) + SELECT_PAGE - 1) // SELECT_PAGE
-        page = max(0, min(page, pages - 1))
+        chunk, pager = paged(tbl, matches, page, tr)
         options = [
             discord.SelectOption(
                 label=_match_label(game, a, tr)[:100],
@@ -452,14 +450,10 @@ def _decision_items(
                 emoji=_emoji(a.cards[0], faces),
                 description=_bonus_hint(game, a, tr),
             )
-            for a in matches[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+            for a in chunk
         ]
         items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Make a match…"), row=0))
-        if pages > 1:
-            items += [
-                UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
-                UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
-            ]
+        items += pager
     places = [a for a in decisions if a.kind is DosActionKind.PLACE]
     places.sort(key=lambda a: card_order(a.cards[0]))
     bonus = game.ended

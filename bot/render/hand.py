@@ -20,6 +20,7 @@ from bot.render.layout import (
     block,
     heading,
     message,
+    paged,
     picture,
     rows,
     rows_size,
@@ -52,7 +53,6 @@ from bot.render.words import (
 )
 from bot.tables import Reveal, Table, TableState
 
-SELECT_PAGE = 25
 TARGET_PROMPTS = {
     Rank.SEVEN: N_("pick the player to swap hands with (Seven-O)"),
     Rank.HOWLER: N_("pick the player whose hand the Howler shows to the table"),
@@ -100,7 +100,7 @@ def hand(
         faces: the cards' emojis (`bot.emojis.CardEmojis`): the top card's picture beside the
             heading; on the card buttons and options, with the card's name but not its color
             square, and in the text before each card's name (as text where the list would pass
-            1,024 characters); default: none, every card as text.
+            `HAND_TEXT`); default: none, every card as text.
 
     While the player can only watch (:func:`watching`), the hand shows what changes for them
     alone: their cards (and a hand shown to them), "Not your turn", Refresh and Show as picture;
@@ -285,7 +285,7 @@ def _description(card: Card | None, game: Game, tr: Tr) -> str | None:
 
 def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) -> list[discord.ui.Item[Any]]:
     """The cards the player can act with: buttons (row 0, five a row) if they fit in ``room``
-    components, else a select of `SELECT_PAGE` of them a page (row 0) with ◀ ▶ (row 1). A
+    components, else a select a page at a time (row 0, `paged`: its pager in row 1). A
     two-sided card's back is public (docs/rules.md §7): each option says it, and a button says it
     where another button shows the same face."""
     game = tbl.game
@@ -303,9 +303,7 @@ def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) 
             )
             for (action, _, face, emoji), label in zip(entries, shown, strict=True)
         ]
-    pages = (len(entries) + SELECT_PAGE - 1) // SELECT_PAGE
-    page = max(0, min(page, pages - 1))
-    chunk = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+    chunk, pager = paged(tbl, entries, page, tr)
     options = [
         discord.SelectOption(
             label=label[:100],
@@ -315,10 +313,7 @@ def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) 
         )
         for action, label, _, emoji in chunk
     ]
-    return [
-        UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Play a card…"), row=0),
-        *_pager(tbl, page, pages),
-    ]
+    return [UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Play a card…"), row=0), *pager]
 
 
 def _decision_items(
@@ -344,18 +339,17 @@ def _decision_items(
         # One option per different card (copies discard alike), paged like the card select
         # (which is empty while a discard is pending).
         order = sorted(discards, key=lambda a: face_order(a.card.face(side)) if a.card else (0, 0, 0))
-        pages = (len(order) + SELECT_PAGE - 1) // SELECT_PAGE
-        page = max(0, min(page, pages - 1))
+        chunk, pager = paged(tbl, order, page, tr)
         options = [
             discord.SelectOption(
                 label=label[:100], value=a.text(), emoji=emoji, description=_description(a.card, game, tr)
             )
-            for a in order[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+            for a in chunk
             if a.card is not None
             for label, emoji in [face_button(a.card.face(side), side, tr, faces)]
         ]
         items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Discard a card…"), row=2))
-        items += _pager(tbl, page, pages)
+        items += pager
     if any(a.kind is ActionKind.DISCARD and a.decline for a in decisions):
         keep = Action(ActionKind.DISCARD, decline=True).text()
         items.append(UnoButton("h", ch, v, "a", keep, label=tr._("Keep all my cards"), row=row))
@@ -377,17 +371,6 @@ def _color_button(tbl: Table, action: Action, tr: Tr, row: int = 3) -> UnoButton
         style=BUTTON_STYLE.get(color, discord.ButtonStyle.secondary),
         row=row,
     )
-
-
-def _pager(tbl: Table, page: int, pages: int) -> list[discord.ui.Item[Any]]:
-    """◀ ▶ buttons between the pages of a select (none for a single page)."""
-    if pages <= 1:
-        return []
-    ch, v = tbl.channel_id, tbl.version
-    return [
-        UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
-        UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
-    ]
 
 
 def _pick_items(tbl: Table, pick: Action, completions: list[Action], tr: Tr) -> list[discord.ui.Item[Any]]:

@@ -5,14 +5,16 @@ of text in all: https://discord.com/developers/docs/components/reference)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
 import discord
 
-from bot.components import layout_of
+from bot.components import UnoButton, layout_of
 from bot.engine.cards import Face, Side
+from bot.i18n import Tr
 from bot.render.words import Faces, trim
+from bot.tables import Table
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
@@ -21,8 +23,11 @@ HAND_TEXT = 2800
 30-40), of the message's `MAX_TEXT`: past it the list is text alone. About 30 two-sided cards
 with their backs; the rest is the heading, the Center Row and any hand shown to the player."""
 ROW_WIDTH = 5  # buttons in an action row (a select fills one alone)
+SELECT_PAGE = 25
+"""A select's options at most (Discord's limit): a longer list is shown a page at a time (`paged`)."""
 ACCENT = 0xD72600  # the editions' accent: the lobby's and the standings' container
 Item = discord.ui.Item[Any]
+T = TypeVar("T")
 
 
 def block(title: str, text: str) -> str:
@@ -89,6 +94,25 @@ def _row(item: Item) -> int | None:
         return item.row
     wrapped = getattr(item, "item", None)
     return getattr(wrapped, "row", None) if isinstance(wrapped, discord.ui.Item) else None
+
+
+def paged(tbl: Table, entries: Sequence[T], page: int, tr: Tr) -> tuple[Sequence[T], list[Item]]:
+    """A hand's select, a page at a time: page ``page`` (from 0, kept within the pages there are)
+    of ``entries``, `SELECT_PAGE` of them, and the buttons between its pages in row 1: ◀, the
+    page the player is on (``"Page 2 of 3"``, disabled: it only says so, on a phone too) and ▶;
+    none for a single page. Each arrow's ``pg`` answer redraws the hand at its page."""
+    pages = max(1, -(-len(entries) // SELECT_PAGE))
+    page = max(0, min(page, pages - 1))
+    shown = entries[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+    if pages == 1:
+        return shown, []
+    ch, v = tbl.channel_id, tbl.version
+    where = tr._("Page {page} of {pages}").format(page=page + 1, pages=pages)
+    return shown, [
+        UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
+        UnoButton("h", ch, v, "pg", page, label=where, disabled=True, row=1),
+        UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
+    ]
 
 
 def size(items: Iterable[Item]) -> int:

@@ -1,5 +1,6 @@
-"""The offer of a seat to a bot (docs/rules.md §5.3): said in the channel when a player is one
-timeout away from being removed (§5.2), with a button for the host or a moderator."""
+"""A seat given up: the offer of a seat to a bot (docs/rules.md §5.3), said in the channel when a
+player is one timeout away from being removed (§5.2), with a button for the host or a moderator;
+and the confirmation ``/uno leave`` asks for during a game (§5.1, §5.3)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from bot.render.words import plain, seat_name
 from bot.tables import Table
 
 TABLE_SCOPE = "t"  # the button acts on the table (bot/components.py's scopes)
+LEAVE_SCOPE = "q"  # a leave's confirmation: checked against its game, not a table's version
 LABEL_MAX = 80  # Discord's limit for a button's label
 
 
@@ -39,3 +41,32 @@ def seat_offer(table: Table, player: str, timeouts: int, tr: Tr) -> tuple[str, d
         style=discord.ButtonStyle.primary,
     )
     return text, view_of(button)
+
+
+def leave_confirmation(table: Table, player: str, bot: bool, tr: Tr) -> tuple[str, discord.ui.View]:
+    """What ``/uno leave`` asks ``player`` during a game, privately, in ``tr``'s language (theirs):
+    what leaving does (their hand back to the draw pile, docs/rules.md §5.1; with ``bot``, a bot
+    plays their seat on, §5.3), and the buttons "Leave the game" (danger; verb ``leave``, or
+    ``leave-bot``) and "Stay" (verb ``stay``), both carrying ``<game id>.<player id>``: a press
+    leaves only that player, only from that game (`TableService.commands.confirm_leave`)."""
+    question = (
+        tr._("Leave this game? A bot takes your seat over, with your hand and your score.")
+        if bot
+        else tr._(
+            "Leave this game? Your hand goes back into the draw pile and you can't win this game any more."
+        )
+    )
+    arg = f"{table.game_id}.{player}"
+    ch = table.channel_id
+    leave = UnoButton(
+        LEAVE_SCOPE,
+        ch,
+        0,
+        "leave-bot" if bot else "leave",
+        arg,
+        label=tr._("Leave the game")[:LABEL_MAX],
+        emoji="🚪",
+        style=discord.ButtonStyle.danger,
+    )
+    stay = UnoButton(LEAVE_SCOPE, ch, 0, "stay", arg, label=tr._("Stay")[:LABEL_MAX])
+    return "⚠️ " + question, view_of(leave, stay)

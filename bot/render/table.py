@@ -62,19 +62,23 @@ def _player_line(table: Table, game: Game, player: str, tr: Tr) -> str:
     return line
 
 
-FIELD = 1024  # an embed field's value, in characters
+LOG_TEXT = 1024
+"""Characters the last moves take at most: the newest few moves, their cards' emojis kept."""
+LOG_ROOM = 500
+"""Characters of the table message kept for the last moves before the other side of every hand
+(`inactive_faces`) takes what the rest leaves of `MAX_TEXT`: about four moves with emojis."""
 
 
-def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY) -> list[tuple[str, str]]:
+def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY, limit: int = MAX_TEXT) -> str:
     """Every hand's inactive faces, which everyone sees in a two-sided edition (docs/rules.md §7,
-    ruling 49):
-    one line a player, each face its emoji (``faces``) or in short (``"alice: 🟧6 🟪skip 🌈wild+color"``),
-    each sorted as a hand is, as embed fields (name, value). In one field if they fit, else in two,
-    each line in its share of its field: with its emojis if they fit it, else in short, cut to it
-    with a count of the faces left out (``"… +7"``), so ten hands of any size fit.
-    Empty for one-sided editions."""
+    ruling 49), as one titled block (`block`) of at most ``limit`` characters: one line a player,
+    each face its emoji (``faces``) or in short (``"alice: 🟧6 🟪skip 🌈wild+color"``), each sorted
+    as a hand is. Where the emojis do not all fit, the longest lines are the first said in short;
+    where even that does not fit, each line is cut to its share of ``limit`` (a short line lends
+    what it does not use) with a count of the faces left out (``"… +7"``), so ten hands of any
+    size fit. Empty for one-sided editions and when no hand is left."""
     if not game.variant.two_sided:
-        return []
+        return ""
     other = game.side.other
     rows = [
         (f"{named(table, p, tr)}:", sorted((c.face(other) for c in game.hands[p]), key=face_order))
@@ -82,26 +86,38 @@ def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY) -
         if game.hands.get(p) and p not in game.out
     ]
     if not rows:
-        return []
+        return ""
     side_name = tr._(game.variant.side_names[0 if other is Side.LIGHT else 1])
     title = tr._("The {side} side of every hand").format(side=side_name)
+    room = limit - len(block(title, ""))
     shorts = [(who, [face_short(f, tr) for f in hand]) for who, hand in rows]
-    pictured = [
+    lines = [
         " ".join([who, *(str(e) if (e := faces.for_face(f, other)) else face_short(f, tr) for f in hand)])
         for who, hand in rows
     ]
-    if len("\n".join(pictured)) <= FIELD:
-        return [(title, "\n".join(pictured))]
-    per_field = (len(rows) + 1) // 2
-    share = (FIELD - (per_field - 1)) // per_field  # each line's share of its field
-    lines = [
-        line if len(line) <= share else _cut(who, short, share)
-        for line, (who, short) in zip(pictured, shorts, strict=True)
-    ]
-    return [
-        (title, "\n".join(lines[:per_field])),
-        (tr._("{title} (continued)").format(title=title), "\n".join(lines[per_field:])),
-    ]
+    for n in sorted(range(len(lines)), key=lambda n: -len(lines[n])):  # the longest said in short first
+        if len("\n".join(lines)) <= room:
+            break
+        lines[n] = " ".join([shorts[n][0], *shorts[n][1]])
+    if len("\n".join(lines)) > room:
+        shares = _shares([len(line) for line in lines], room - (len(lines) - 1))
+        lines = [
+            line if len(line) <= share else _cut(who, short, share)
+            for line, share, (who, short) in zip(lines, shares, shorts, strict=True)
+        ]
+    return block(title, "\n".join(lines))
+
+
+def _shares(lengths: list[int], room: int) -> list[int]:
+    """Each of ``lengths``' share of ``room`` characters: an equal share, and what a shorter one
+    leaves of its share split among the longer (max-min fair)."""
+    shares = list(lengths)
+    left = room
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    for k, n in enumerate(order):
+        shares[n] = min(lengths[n], left // (len(order) - k))
+        left -= shares[n]
+    return shares
 
 
 def _cut(who: str, faces: list[str], limit: int) -> str:
@@ -113,7 +129,7 @@ def _cut(who: str, faces: list[str], limit: int) -> str:
     for n, face in enumerate(faces):
         more = f" … +{len(faces) - n}"
         if len(shown) + 1 + len(face) + len(f" … +{len(faces) - n - 1}") > limit:
-            return trim(shown + more, limit)
+            return trim(shown + more, max(limit, 1))
         shown += " " + face
     return shown  # not reached: the whole line would have fit
 
@@ -189,21 +205,23 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     accent = EMBED_COLOR.get(color, NEUTRAL) if color else NEUTRAL
     players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
     texts = [block(players_title(game, tr), trim(players))]
-    texts += [block(name, value) for name, value in inactive_faces(tbl, game, tr, faces)]
+    scores = ""
     if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        scores = scores_text(tbl, game, tr)
-        texts.append(
-            block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
-        )
+        title = tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr))
+        scores = block(title, trim(scores_text(tbl, game, tr)))
     footer = small(
         tr._("Draw pile {draw} · discard pile {discard}").format(
             draw=len(game.draw_pile), discard=len(game.discard_pile)
         )
     )
+    last = block(tr._("Last moves"), "") if tbl.log else ""
+    used = len("\n".join(lines)) + len(texts[0]) + len(scores) + len(footer) + len(last)
+    reserve = min(LOG_ROOM, len("\n".join(tbl.log)))  # as text, a move is at its shortest
+    texts.append(inactive_faces(tbl, game, tr, faces, MAX_TEXT - used - reserve))
+    texts.append(scores)
     if tbl.log:  # the newest moves, in what room is left (the oldest go first)
-        last = block(tr._("Last moves"), "")
         room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, texts)) - len(footer) - len(last)
-        texts.append(last + _last_moves(tbl.log, game.side, tr, faces, min(FIELD, room)))
+        texts.append(last + _last_moves(tbl.log, game.side, tr, faces, min(LOG_TEXT, room)))
     texts.append(footer)
     top_item = heading("\n".join(lines), picture(top, game.side, faces), face_label(top, tr))
     if tbl.state is not TableState.PLAYING:

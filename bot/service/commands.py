@@ -16,11 +16,12 @@ from bot import render
 from bot.engine.errors import NotInGame
 from bot.errors import reader
 from bot.i18n import N_
+from bot.render import seats as render_seats
 from bot.service.acting import Change, NotSaved
-from bot.service.interactions import acknowledge, channel_of
+from bot.service.interactions import acknowledge, channel_of, from_message
 from bot.service.publishing import TABLE
 from bot.storage import StorageError
-from bot.tables import LobbyError, Removal, Table, TableState
+from bot.tables import LobbyError, Removal, StaleAction, Table, TableState
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -31,6 +32,13 @@ SPECTATOR = N_(
     "To play in the next one, press Join in its lobby once this game ends (or open it with /uno new)."
 )
 """What a member who isn't at the table is told when they ask for a hand."""
+GAME_OVER = N_("That game is over: nothing changed.")
+"""What a press of a leave's confirmation is told once its game is over."""
+
+
+def _playing(table: Table | None, game_id: str) -> bool:
+    """Whether ``table`` is playing the game ``game_id`` (a leave's confirmation asked about)."""
+    return table is not None and table.game_id == game_id and table.state is TableState.PLAYING
 
 
 class Commands:
@@ -42,20 +50,68 @@ class Commands:
 
     async def leave(self, interaction: discord.Interaction[Any], *, bot: bool = False) -> None:
         """``/uno leave``: stand up from the lobby, or leave the game in progress (docs/rules.md
-        §5.1); with ``bot``, a computer player takes the seat over with its hand (§5.3).
+        §5.1); with ``bot``, a computer player takes the seat over with its hand (§5.3). A game
+        is left only once the player confirms it (`render.seats.leave_confirmation`, answered by
+        `confirm_leave` or `stay`): a mistaken command forfeits nothing.
 
         Raises:
             NotInGame: not in the game (any more).
             BadState: with ``bot``, a game saved before journals were kept.
         """
         player = str(interaction.user.id)
-        if self.tables.require(channel_of(interaction)).state is TableState.LOBBY:
+        table = self.tables.require(channel_of(interaction))
+        if table.state is TableState.LOBBY:
             await self.service.lobby.change(
                 interaction, lambda t: t.leave_lobby(player), reader(interaction)._("You left the table.")
             )
             return
+        if table.state is TableState.PLAYING and table.in_game(player):
+            text, view = render_seats.leave_confirmation(table, player, bot, reader(interaction))
+            await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NONE)
+            return
+        await self._leave_game(interaction, player, bot=bot)  # refused, as the game says why
+
+    async def confirm_leave(
+        self, interaction: discord.Interaction[Any], game_id: str, player: str, *, bot: bool
+    ) -> None:
+        """The "Leave the game" button of ``/uno leave``'s confirmation, pressed by ``player``:
+        they leave the game ``game_id`` as ``/uno leave`` said (with ``bot``, a bot takes the
+        seat over); the confirmation is replaced by what was done.
+
+        Raises:
+            StaleAction: that game is over (or another is played at the table now): nothing changed.
+            NotInGame: the player is no longer in that game (left or removed meanwhile).
+            BadState: with ``bot``, a game saved before journals were kept.
+        """
+        if not _playing(self.tables.get(channel_of(interaction)), game_id):
+            raise StaleAction(GAME_OVER)
+        await self._leave_game(interaction, player, bot=bot, game_id=game_id)
+
+    async def stay(self, interaction: discord.Interaction[Any]) -> None:
+        """The "Stay" button of ``/uno leave``'s confirmation: nothing changes; the confirmation
+        says so, its buttons gone."""
+        tr = reader(interaction)
+        await interaction.response.edit_message(content=tr._("Cancelled: nothing changed."), view=None)
+
+    async def _leave_game(
+        self, interaction: discord.Interaction[Any], player: str, *, bot: bool, game_id: str | None = None
+    ) -> None:
+        """``player`` leaves the game in progress (docs/rules.md §5.1), or with ``bot`` hands their
+        seat to a bot (§5.3); with ``game_id``, only that game, the player still in it. Answered
+        by a private message, or for a confirmation's button by the confirmation replaced.
+
+        Raises:
+            StaleAction: the table's game is not ``game_id`` any more.
+            NotInGame: the player isn't in the game (any more).
+            BadState: with ``bot``, a game saved before journals were kept.
+        """
         await acknowledge(interaction)
         async with self.service.acting.change(channel_of(interaction)) as change:
+            if game_id is not None:  # as the button said, under the lock
+                if not _playing(change.table, game_id):
+                    raise StaleAction(GAME_OVER)
+                if not change.table.in_game(player):
+                    raise NotInGame(N_("You're no longer in this game: nothing changed."))
             if bot:
                 self._hand_to_bot(change, player, N_("{name} handed their seat to {bot}."))
             else:
@@ -63,7 +119,10 @@ class Commands:
         await self.service.publisher.say(change.table, change.posts)
         tr = reader(interaction)
         done = tr._("You left the game. A bot plays your seat now.") if bot else tr._("You left the game.")
-        await interaction.followup.send(done, ephemeral=True)
+        if from_message(interaction):  # the confirmation's button: the confirmation says it
+            await interaction.edit_original_response(content=done, view=None)
+        else:
+            await interaction.followup.send(done, ephemeral=True)
         self.service.after(change)
         if bot:
             self.service.hands.let_go(change.table, player)

@@ -62,7 +62,7 @@ class Dispatch:
         unoffered: str = "",
     ) -> None:
         """A click on a lobby (``scope`` ``"l"``), table (``"t"``), hand (``"h"``), history
-        (``"g"``) or Rematch (``"r"``) component;
+        (``"g"``), Rematch (``"r"``) or leave's confirmation (``"q"``) component;
         every error is answered here (`reply_error`), a refusal in a hand by redrawing it.
 
         ``unoffered`` says what a select's click chose that the select didn't offer: refused, as
@@ -82,6 +82,9 @@ class Dispatch:
                 return
             if scope == "r":  # a finished game's Rematch: no table needed
                 await self.service.lobby.rematch(interaction, arg)
+                return
+            if scope == "q":  # a leave's confirmation: refused with why when its game is over
+                await self._on_leave(interaction, verb, arg)
                 return
             table = self.service.tables.require(channel_id)
             if scope == "l":
@@ -142,6 +145,23 @@ class Dispatch:
             await lobby.change(interaction, lambda t: t.remove_ai(), version=version)
         else:
             raise BadClick(f"lobby verb {verb!r}")
+
+    async def _on_leave(self, interaction: discord.Interaction[Any], verb: str, arg: str) -> None:
+        """A button of ``/uno leave``'s confirmation (`render.seats.leave_confirmation`), its
+        ``arg`` ``<game id>.<player id>``: only on that private message, by that player (it
+        is answered by editing the message clicked)."""
+        game_id, _, player = arg.partition(".")
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            raise BadClick(f"leave's {verb!r} on a public message")
+        if player != str(interaction.user.id):
+            raise BadClick(f"leave of {player[:20]!r}", N_("That button isn't yours: nothing changed."))
+        if verb in ("leave", "leave-bot"):
+            await self.service.commands.confirm_leave(interaction, game_id, player, bot=verb == "leave-bot")
+        elif verb == "stay":
+            await self.service.commands.stay(interaction)
+        else:
+            raise BadClick(f"leave verb {verb!r}")
 
     async def _on_table(
         self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str

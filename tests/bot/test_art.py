@@ -18,7 +18,17 @@ from PIL import Image, ImageChops
 from bot.art import all_faces, art_side, card_image, card_png, card_size, edition_faces, emoji_name
 from bot.art.__main__ import main
 from bot.art.faces import BADGE
-from bot.art.pictures import CAPTION, GAP, PAD, _font, cards_picture, hand_picture, row_picture, table_picture
+from bot.art.pictures import (
+    CAPTION,
+    GAP,
+    LABEL,
+    PAD,
+    _font,
+    cards_picture,
+    hand_picture,
+    row_picture,
+    table_picture,
+)
 from bot.art.style import CHARACTERS, GLYPHS, MARK_SHAPES, MARKS, PAPER, dos_glyph
 from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.dos.cards import DECK as DOS_DECK
@@ -196,6 +206,8 @@ def test_pictures_refuse_bad_layouts() -> None:
         cards_picture(faces, per_row=0)
     with pytest.raises(ValueError, match="faces under 2 cards for 3 cards"):
         cards_picture(faces, under=[[], []])
+    with pytest.raises(ValueError, match="2 labels for 3 cards"):
+        cards_picture(faces, labels=["1", "2"])
     with pytest.raises(ValueError, match="an empty pile"):
         row_picture([[DosCard.parse("red 3")], []])
 
@@ -223,8 +235,9 @@ def test_a_dos_card_is_not_taken_for_an_uno_card(color: Color, number: int) -> N
 
 
 def test_row_picture_shows_each_pile_and_the_cards_matched_onto_it() -> None:
-    """The Center Row picture: each pile's card left to right at 96 px, and a pile's matched
-    cards (one, or a pair side by side) half as tall under it."""
+    """The Center Row picture: each pile's card left to right at 96 px, its number over it
+    (centred, as the text names the piles: 1, 2, 3), and a pile's matched cards (one, or a pair
+    side by side) half as tall under it."""
     w, h = card_size(96)
     piles = [
         [DosCard.parse("blue 5")],
@@ -232,8 +245,9 @@ def test_row_picture_shows_each_pile_and_the_cards_matched_onto_it() -> None:
         [DosCard.parse("green wild number"), DosCard.parse("yellow 10")],
     ]
     image = decode(row_picture(piles, caption="Center Row")).convert("RGBA")
-    assert image.size == (2 * PAD + 3 * w + 2 * GAP, 2 * PAD + CAPTION + GAP + h + GAP // 2 + h // 2)
-    top = PAD + CAPTION + GAP
+    label = 96 // LABEL + GAP // 2
+    assert image.size == (2 * PAD + 3 * w + 2 * GAP, 2 * PAD + CAPTION + GAP + label + h + GAP // 2 + h // 2)
+    top = PAD + CAPTION + GAP + label
     big = image.crop((PAD, top, PAD + w, top + h))
     assert big.tobytes() == _on_background(card_image(piles[0][0], Side.LIGHT, 96)).tobytes()
     small_w, small_h = card_size(48)
@@ -243,6 +257,23 @@ def test_row_picture_shows_each_pile_and_the_cards_matched_onto_it() -> None:
         assert shown.tobytes() == _on_background(card_image(card, Side.LIGHT, 48)).tobytes()
     empty_under_pile_1 = image.crop((PAD, y, PAD + w, y + small_h)).getcolors()
     assert empty_under_pile_1 == [(w * small_h, (49, 51, 56, 255))]
+    numbers = []
+    for n in range(3):
+        left = PAD + n * (w + GAP)
+        band = image.crop((left, top - label, left + w, top)).convert("L")
+        ink = band.point(lambda v: 255 if v > 128 else 0).getbbox()  # the number's light strokes
+        assert ink is not None and ink[3] - ink[1] >= 96 // LABEL * 0.6, ink  # most of its size
+        assert abs((ink[0] + ink[2]) / 2 - w / 2) <= 2, ink  # centred over the card
+        numbers.append(band.tobytes())
+    assert len(set(numbers)) == 3  # 1, 2 and 3 differ
+    assert (
+        numbers[0]
+        == decode(row_picture(piles[:1]))
+        .convert("RGBA")
+        .crop((PAD, PAD, PAD + w, PAD + label))
+        .convert("L")
+        .tobytes()
+    )  # pile 1 is "1" wherever it is drawn
 
 
 def _on_background(card: Image.Image) -> Image.Image:

@@ -26,7 +26,8 @@ from bot.engine.variants import VARIANTS
 from bot.i18n import LANGUAGES, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
 from bot.render.log import LINES
-from bot.render.table import standings_text
+from bot.render.table import LOG_ROOM, standings_text
+from bot.render.words import face_order, face_short
 from bot.tables import Removal, Seat, Table, TableState
 
 EN = translator("en")
@@ -697,18 +698,70 @@ def _ten_flip_hands(card: str) -> tuple[Table, list[Seat]]:
 
 def test_ten_flip_hands_of_twenty_cards_fit_with_a_count_of_what_is_cut() -> None:
     """The worst case: ten players with the worst names, twenty of the longest faces each: the
-    faces take two fields, each line cut to its share with the count of faces left out, and the
-    table fits Discord's limits."""
+    faces take one block, each line cut to its share with the count of faces left out, the last
+    moves keep their room, and the table fits Discord's limits."""
     table, seats = _ten_flip_hands("red 1 / wild draw color")
     table.log.extend([f"{render.named(table, seats[0].id, EN)} " + "x" * 80] * 8)
-    view = render.table(table, EN)
+    view = render.table(table, EN, Emojis())
     _check_view(view)
     faces = [v for name, v in _fields(view).items() if name.startswith("The dark side")]
-    lines = "\n".join(faces).splitlines()
-    assert len(faces) == 2 and len(lines) == 10
+    assert len(faces) == 1
+    lines = faces[0].splitlines()
+    assert len(lines) == 10
     for line in lines:
         shown = line.count("🌈wild+color")
         assert 5 <= shown < 20 and line.endswith(f"… +{20 - shown}"), line
+    assert len(_fields(view)["Last moves"]) >= LOG_ROOM - 100
+
+
+def _long_flip_hands(players: int, cards: int) -> Table:
+    """A Flip table of ``players`` with long names, each holding ``cards`` cards of the deck, and
+    a log of eight moves."""
+    table = _table("flip", players, Options(), 2)
+    game = table.game
+    assert game is not None
+    for p in game.players:
+        while len(game.hands[p]) < cards:
+            game.hands[p].append(game.draw_pile.pop())
+    table.log.extend([f"{render.named(table, game.players[0], EN)} played a red 5"] * 8)
+    return table
+
+
+@pytest.mark.parametrize(("players", "cards"), [(4, 7), (4, 15), (6, 10)])
+def test_the_other_side_of_every_hand_is_one_list_with_every_emoji_where_it_fits(
+    players: int, cards: int
+) -> None:
+    """Four or six long hands' other sides fit the table message as one list, every face its
+    emoji: not an embed field's 1,024 characters split in two ("… (continued)"); the last moves
+    keep their room, and the message fits Discord's limits."""
+    table = _long_flip_hands(players, cards)
+    view = render.table(table, EN, Emojis())
+    _check_view(view)
+    fields = _fields(view)
+    faces = [v for name, v in fields.items() if "side of every hand" in name]
+    assert len(faces) == 1 and "continued" not in _text(view)
+    lines = faces[0].splitlines()
+    assert len(lines) == players
+    assert all(line.count("<:uno_") == cards for line in lines), lines
+    assert len(fields["Last moves"]) >= LOG_ROOM - 100
+
+
+def test_hands_too_long_for_their_emojis_are_said_in_short_before_any_is_cut() -> None:
+    """Where six hands of fifteen cards' emojis do not fit, the longest lines are said in short
+    (every face still there, no "… +N"), the rest keep their emojis, in one list."""
+    table = _long_flip_hands(6, 15)
+    view = render.table(table, EN, Emojis())
+    _check_view(view)
+    faces = [v for name, v in _fields(view).items() if "side of every hand" in name]
+    assert len(faces) == 1 and "… +" not in faces[0]
+    lines = faces[0].splitlines()
+    pictured = [line for line in lines if "<:uno_" in line]
+    assert 0 < len(pictured) < 6 and all(line.count("<:uno_") == 15 for line in pictured)
+    game = table.game
+    assert game is not None
+    for player, line in zip(game.players, lines, strict=True):
+        backs = sorted((c.face(Side.DARK) for c in game.hands[player]), key=face_order)
+        assert "<:uno_" in line or line.endswith(": " + " ".join(face_short(f, EN) for f in backs))
 
 
 def test_a_howler_reveal_says_when_and_goes_once_the_hand_changes() -> None:
@@ -1018,3 +1071,45 @@ def test_a_watching_dos_hand_shows_its_cards_without_the_center_row() -> None:
     watching, acting = _text(render.hand(table, "2", EN)), _text(render.hand(table, "1", EN))
     assert "Not your turn" in watching and "Center Row" not in watching and "yellow 6" in watching
     assert "Not your turn" not in acting and "Center Row" in acting and "blue 7" in acting
+
+
+def _paged_hands() -> dict[str, tuple[Table, str]]:
+    """A Flip hand with more plays than a select holds (every card differs by its back), and a DOS
+    hand with more matches than a select holds: each table with the player to move."""
+    flip = _table("flip", 2, Options(), 1)
+    game = flip.game
+    assert isinstance(game, Game) and game.pending.player is not None
+    player = game.pending.player
+    other = next(p for p in game.seated if p != player)
+    game.hands[player] += game.draw_pile + game.hands[other][:-1]
+    game.draw_pile.clear()
+    del game.hands[other][:-1]
+    numbers = [f"{c} {n}" for c in ("red", "blue", "green", "yellow") for n in (1, 3, 4, 5, 6)]
+    dos = _dos_dealt(numbers, ["red 6", "blue 7", "green 8", "yellow 9"])
+    return {"flip": (flip, player), "dos": (dos, "1")}
+
+
+@pytest.mark.parametrize("edition", ["flip", "dos"])
+@pytest.mark.parametrize(("lang", "where"), [("en", "Page {} of {}"), ("fr", "Page {} sur {}")])
+def test_a_hands_select_pager_says_which_page_it_is_on(edition: str, lang: str, where: str) -> None:
+    """An UNO hand's card select and a DOS hand's match select page alike: ◀, the page the player
+    is on ("Page 1 of 2", disabled: it only says so) and ▶, in the reader's language; an arrow's
+    press asks for its page, none goes past either end."""
+    table, player = _paged_hands()[edition]
+    tr = translator(lang)
+    first = render.hand(table, player, tr)
+    _check_view(first)
+    pager = [c for c in _parts(first) if c["type"] == 2 and ":pg:" in c["custom_id"]]
+    pages = int(pager[1]["label"].split()[-1])
+    assert pages >= 2
+    assert [(c["label"], c.get("disabled", False)) for c in pager] == [
+        ("◀", True), (where.format(1, pages), True), ("▶", False)
+    ]  # fmt: skip
+    assert pager[2]["custom_id"].endswith(":pg:1")
+    last = render.hand(table, player, tr, page=pages + 3)  # past the end: the last page
+    _check_view(last)
+    pager = [c for c in _parts(last) if c["type"] == 2 and ":pg:" in c["custom_id"]]
+    assert [(c["label"], c.get("disabled", False)) for c in pager] == [
+        ("◀", False), (where.format(pages, pages), True), ("▶", True)
+    ]  # fmt: skip
+    assert pager[0]["custom_id"].endswith(f":pg:{pages - 2}")

@@ -99,6 +99,20 @@ async def click(env: LocalDiscord, user: User, message: Message, label: str) -> 
     return response.message
 
 
+LEAVE = "Leave the game"
+"""The button that confirms ``/uno leave`` during a game."""
+
+
+async def leave(env: LocalDiscord, user: User, channel: Channel, **options: Any) -> Message | None:
+    """``/uno leave`` (``bot=True``: a bot takes the seat over); during a game, its confirmation
+    answered with Leave the game. Returns the last answer: the confirmation saying what was done,
+    or a refusal."""
+    answer = await command(env, user, channel, "uno leave", **options)
+    if answer is None or LEAVE not in labels(answer):
+        return answer
+    return await click(env, user, answer, LEAVE)
+
+
 async def choose(
     env: LocalDiscord, user: User, message: Message, value: str, custom_id: str | None = None
 ) -> Message | None:

@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     command,
     hand,
     labels,
+    leave,
     open_table,
     play_out,
     play_randomly,
@@ -42,7 +43,7 @@ async def test_leave_with_a_bot_keeps_the_hand_in_play(uno: LocalDiscord) -> Non
     assert game is not None
     bobs, version = held(game, str(bob.id)), game.version
 
-    answer = await command(uno, bob, channel, "uno leave", bot=True)
+    answer = await leave(uno, bob, channel, bot=True)
     assert answer is not None and answer.ephemeral and "A bot plays your seat" in answer.text
     table = table_of(uno, channel)
     game = table.game
@@ -89,7 +90,7 @@ async def test_the_host_gives_a_seat_to_a_bot(uno: LocalDiscord) -> None:
     # carol's open hand is no longer hers to play: redrawn without buttons
     await uno.stand_in.wait_until(lambda: "Not in this game" in carols_hand.text and not carols_hand.buttons)
 
-    await command(uno, bob, channel, "uno leave")
+    await leave(uno, bob, channel)
     answer = await command(uno, alice, channel, "uno kick", member=bob, bot=True)
     assert answer is not None and "no bot can take it" in answer.text
     assert table_of(uno, channel).seat(str(bob.id)) is not None and "ai:3" not in game.players
@@ -152,7 +153,7 @@ async def test_dos_seats_go_to_bots(uno: LocalDiscord) -> None:
     assert isinstance(game, DosGame)
     bobs, version = held(game, str(bob.id)), game.version  # nobody moves until a person does
 
-    answer = await command(uno, bob, channel, "uno leave", bot=True)
+    answer = await leave(uno, bob, channel, bot=True)
     assert answer is not None and "A bot plays your seat" in answer.text, answer and answer.text
     answer = await command(uno, alice, channel, "uno kick", member=carol, bot=True)
     assert answer is not None and "a bot plays their seat now" in answer.text, answer.text

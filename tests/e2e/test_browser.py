@@ -44,6 +44,7 @@ from tests.e2e.helpers import (
     open_table,
     published_table,
     rig,
+    rig_many_plays,
     table_of,
 )
 from tests.localdiscord.demo_bot import DemoBot
@@ -481,6 +482,33 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
     assert not problems, problems
 
 
+async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None:
+    """alice's Flip hand of 28 plays (more than a select holds) on a phone (screenshot
+    ``artifacts/pager-390.png``): under the select, ◀, "Page 1 of 2" and ▶; ▶ turns to page 2,
+    where ◀ turns back; nothing sticks out sideways."""
+    env, ch = cards_env, cards_env.channel("uno")
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await open_table(env, ch, env.user("alice"), [env.user("bob")])
+    rig_many_plays(env, ch)
+    bot_of(env).service.publisher.publish(table_of(env, ch))
+    async with chromium(390, 844, SCREENSHOT.with_name("pager-390.png")) as (page, problems):
+        await page.goto(env.stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        await table.get_by_role("button", name="My hand").click()
+        hand = page.locator("#side .msg", has_text="Your hand").first
+        await expect(hand).to_contain_text("28 cards", timeout=WAIT_MS)
+        await expect(hand.get_by_role("button", name="Page 1 of 2")).to_be_disabled()
+        await expect(hand.get_by_role("button", name="◀")).to_be_disabled()
+        await hand.get_by_role("button", name="▶").click()
+        await expect(hand.get_by_role("button", name="Page 2 of 2")).to_be_visible(timeout=WAIT_MS)
+        await expect(hand.get_by_role("button", name="▶")).to_be_disabled()
+        await expect(hand.get_by_role("button", name="◀")).to_be_enabled()
+        await hand.scroll_into_view_if_needed()
+        problems += await overflowing(page, 390)
+    assert not problems, problems
+
+
 DOS_SHOT = SCREENSHOT.with_name("browser-dos.png")
 DOS_TURNS = 3
 
@@ -700,18 +728,28 @@ async def test_a_game_in_its_thread_and_its_rematch(
 
 FLIP_HANDS = {
     "alice": ["red 1 / orange 6", "blue 2 / purple skip everyone", "green 3 / wild draw color", "yellow 4 / wild",
-              "red 5 / teal 5", "blue 6 / pink draw five"],
-    "bob": ["yellow 7 / pink 2", "green 8 / teal skip everyone", "red flip / orange flip"],
+              "red 5 / teal 5", "blue 6 / pink draw five", "green 7 / orange reverse", "yellow 8 / teal 9",
+              "red skip / purple 1", "blue draw one / pink 4", "green reverse / orange 2", "wild / teal 7"],
+    "bob": ["yellow 7 / pink 2", "green 8 / teal skip everyone", "red flip / orange flip", "blue 9 / purple 3",
+            "red 3 / pink 8", "green 1 / teal 6", "yellow skip / orange 8", "blue 4 / wild", "red 6 / purple 7",
+            "yellow 2 / teal 1"],
+    "Bot 1": ["red 2 / pink 9", "blue 3 / orange 3", "green 4 / purple 5", "yellow 5 / teal 2", "red 7 / pink 6",
+              "blue 8 / orange 9", "green 9 / purple draw five", "yellow 1 / teal 8", "wild draw two / pink 1"],
+    "Bot 2": ["red 4 / orange 4", "blue 5 / pink 7", "green 6 / teal 3", "yellow 6 / purple 8", "red 8 / orange 1",
+              "blue 1 / pink 5", "green 2 / teal 4", "yellow 3 / purple 2", "blue 7 / wild draw color"],
 }  # fmt: skip
+"""Four long Flip hands: every hand's other side takes about 1,600 characters with its emojis,
+more than an embed field's 1,024."""
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
 async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
     cards_env: LocalDiscord, width: int, height: int
 ) -> None:
-    """A Flip lobby with a bot, then its table turned to the dark side, with the card emojis
-    (screenshots ``artifacts/lobby-<width>.png``, ``flip-dark-<width>.png``): the top card's
-    picture beside the heading, every hand's light faces as pictures; nothing sticks out."""
+    """A Flip lobby with two bots, then its table of four long hands turned to the dark side,
+    with the card emojis (screenshots ``artifacts/lobby-<width>.png``, ``flip-dark-<width>.png``):
+    the top card's picture beside the heading, every hand's light faces as pictures in one list
+    (no "… (continued)"); nothing sticks out."""
     env, ch = cards_env, cards_env.channel("uno")
     await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set)
     async with chromium(width, height, SCREENSHOT.with_name(f"lobby-{width}.png")) as (page, problems):
@@ -721,15 +759,18 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
         await line.fill("/uno new variant:flip")
         await line.press("Enter")
         lobby = page.locator("#messages .msg", has_text="UNO Flip lobby")
-        await lobby.get_by_role("button", name="Add bot").click()
-        await expect(lobby).to_contain_text("Seats (2/10)")
+        for seated in ("Seats (2/10)", "Seats (3/10)"):
+            await lobby.get_by_role("button", name="Add bot").click()
+            await expect(lobby).to_contain_text(seated)
         problems += await overflowing(page, width)
     assert not problems, problems
     await click(env, env.user("bob"), lobby_message(env, ch), "Join")
     await click(env, env.user("alice"), lobby_message(env, ch), "Start")
     await env.stand_in.wait_until(lambda: published_table(env, ch))
-    ai = next(s.id for s in table_of(env, ch).seats if s.is_ai)
-    game = rig(env, ch, variant="flip", dealer="bob", hands={**FLIP_HANDS, ai: ["red 2 / pink 9"]},
+    bots = [s.id for s in table_of(env, ch).seats if s.is_ai]
+    hands = {"alice": FLIP_HANDS["alice"], "bob": FLIP_HANDS["bob"], bots[0]: FLIP_HANDS["Bot 1"],
+             bots[1]: FLIP_HANDS["Bot 2"]}  # fmt: skip
+    game = rig(env, ch, variant="flip", dealer="bob", hands=hands,
                discard=["red 9 / teal draw five"], draw=["blue 1 / pink 3", "green 2 / purple 4"])  # fmt: skip
     game.side, game.color = Side.DARK, Color.TEAL  # flipped by the red flip: the top card's dark face
     table_of(env, ch).log.append("bob played 🟥 red flip")
@@ -739,10 +780,13 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
         await page.locator("#who").select_option(label="alice")
         table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
         await expect(table).to_contain_text("The light side of every hand")
+        await expect(table).not_to_contain_text("(continued)")
         await expect(table.locator("img.thumb")).to_have_count(1)
+        faces = sum(map(len, FLIP_HANDS.values())) + 4  # and the top card's, the draw pile's, two moves'
+        await expect(table.locator("img.emoji")).to_have_count(faces)
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
-        await expect(hand).to_contain_text("6 cards")
+        await expect(hand).to_contain_text("12 cards")
         problems += await overflowing(page, width)
     assert not problems, problems
 

@@ -11,7 +11,7 @@ after every restart, and every time the test looks at a table, each table's save
 * replay from its seed to exactly the saved state (``Game.replay``);
 * extend the journal saved before (nothing saved is ever lost);
 * hold every action the test saw acknowledged as applied (a hand's click answered as a move, a
-  Catch answered in place by the table message, ``/uno leave`` answered "You left") exactly once: a hand's action
+  Catch answered in place by the table message, ``/uno leave`` confirmed and answered "You left") exactly once: a hand's action
   at the version its button carried, a table's or command's between the versions before and
   after it; and no action twice where the user clicked once (a click retried after a kill).
 
@@ -57,6 +57,7 @@ from tests.e2e.crashing import (
     read_results,
     read_snapshot,
 )
+from tests.e2e.helpers import LEAVE
 
 _SEED = os.environ.get("CRASH_TEST_SEED", "2024")
 SEED = random.SystemRandom().randrange(10**6) if _SEED == "random" else int(_SEED)
@@ -412,13 +413,18 @@ class Run:
         leaver = table.leaver
         if leaver is not None and not table.left and version > LEAVE_AT and leaver in seated:
             table.left = True
-            await self.once(
-                table,
-                leaver,
-                Action(ActionKind.LEAVE),
-                "You left",
-                lambda: self.s.slash(leaver, table.channel, "uno leave"),
-            )
+            # /uno leave asks first (nothing changes: no kill planned there), then its Leave the
+            # game button leaves.
+            asked = await self.s.slash(leaver, table.channel, "uno leave")
+            question = (await asked.answer(TIMEOUT)).message
+            if question is not None and any(b.get("label") == LEAVE for b in question.buttons):
+                await self.once(
+                    table,
+                    leaver,
+                    Action(ActionKind.LEAVE),
+                    "You left",
+                    lambda: self.s.click(leaver, question, label=LEAVE),
+                )
             return True
         pending = game["pending"]["player"]
         user = next((u for u in seated if str(u.id) == pending), None)

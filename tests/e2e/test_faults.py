@@ -15,10 +15,12 @@ from bot.localdiscord.records import WAIT_SECONDS, InteractionRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import publishing
 from tests.e2e.helpers import (
+    LEAVE,
     bot_of,
     click,
     command,
     hand,
+    labels,
     lobby_message,
     open_table,
     rig,
@@ -75,7 +77,7 @@ async def test_a_slow_round_summary_holds_no_other_command(
     uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The post of a round's summary slowed by 5 s (as a rate limit would): a /uno leave of the
-    same table meanwhile is acknowledged and answered at once."""
+    same table meanwhile, and its confirmation, are acknowledged and answered at once."""
     ch = uno.channel("uno")
     alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
     await open_table(uno, ch, alice, [bob, carol], target_score=500)
@@ -96,7 +98,10 @@ async def test_a_slow_round_summary_holds_no_other_command(
     mine = await hand(uno, alice, ch)
     played = await uno.stand_in.click(alice, mine, mine.component(label="🟥 red 2")["custom_id"])
     await uno.stand_in.wait_until(lambda: table_of(uno, ch).game.round_no == 2)  # type: ignore[union-attr]
-    leave = await uno.stand_in.slash(carol, ch, "uno leave")
+    asked = await uno.stand_in.slash(carol, ch, "uno leave")
+    question = (await asked.answer()).message
+    assert _acknowledged_in_time(asked) and question is not None and LEAVE in labels(question)
+    leave = await uno.stand_in.click(carol, question, label=LEAVE)  # confirmed: the leave itself
     answer = (await leave.answer()).message
     assert _acknowledged_in_time(leave) and answer is not None and "left" in answer.text
     assert played.answered_at is None  # the mover's answer waits for the summary, said first

@@ -11,7 +11,7 @@ from bot.localdiscord.records import Channel, Message, User
 from bot.localdiscord.testing import LocalDiscord
 from bot.render.history import replayed
 from bot.replay import check, check_database
-from tests.e2e.helpers import bot_of, choose, click, command, open_table, play_out, table_message
+from tests.e2e.helpers import bot_of, choose, click, command, leave, open_table, play_out, table_message
 
 EN = translator("en")
 
@@ -40,8 +40,8 @@ async def test_history_of_three_games(uno: LocalDiscord, tmp_path: Path) -> None
     await s.wait_until(lambda: uno.client.service.tables.get(channel.id) is None)  # type: ignore[attr-defined]
 
     table = await open_table(uno, channel, alice, [bob], bots=2, variant="flip")
-    await command(uno, bob, channel, "uno leave")
-    await command(uno, alice, channel, "uno leave")  # only bots are left: ended, no winner
+    await leave(uno, bob, channel)
+    await leave(uno, alice, channel)  # only bots are left: ended, no winner
     await s.wait_for_message(channel, lambda m: "Only bots were left" in m.text)
 
     table = await open_table(uno, channel, alice, [], bots=1, scoring="single-round")
@@ -89,7 +89,7 @@ async def test_history_empty_and_per_channel(uno: LocalDiscord) -> None:
     answer = await command(uno, alice, channel, "uno history")
     assert answer is not None and "No game has been recorded" in answer.text and not answer.selects
     await open_table(uno, other, alice, [], bots=2)
-    await command(uno, alice, other, "uno leave")
+    await leave(uno, alice, other)
     await uno.stand_in.wait_for_message(other, lambda m: "Only bots were left" in m.text)
     listing = await command(uno, alice, other, "uno history")
     assert listing is not None and len(listing.selects[0]["options"]) == 1
@@ -108,7 +108,7 @@ async def test_spectator_is_told_they_are_watching(uno: LocalDiscord) -> None:
     assert "Join" in answer.text
     answer = await command(uno, carol, channel, "uno hand")
     assert answer is not None and answer.ephemeral and "You're watching this game" in answer.text
-    await command(uno, bob, channel, "uno leave")
+    await leave(uno, bob, channel)
     answer = await click(uno, bob, table_message(uno, channel), "My hand")
     assert answer is not None and answer.text.endswith("You aren't playing in this game.")
     assert table.game is not None and str(carol.id) not in table.game.hands

@@ -23,12 +23,14 @@ from bot.service import PING
 from bot.service import hands as open_hands
 from tests.e2e.conftest import USERS, make_bot
 from tests.e2e.helpers import (
+    LEAVE,
     bot_of,
     click,
     command,
     hand,
     hold_table_edits,
     labels,
+    leave,
     lobby_message,
     open_table,
     published_table,
@@ -192,7 +194,7 @@ async def test_when_the_host_leaves_the_next_player_may_end(uno: LocalDiscord) -
     table = await open_table(uno, ch, alice, [bob, carol], bots=1)
     answer = await command(uno, bob, ch, "uno end")
     assert answer is not None and "host" in answer.text  # alice is still playing
-    await command(uno, alice, ch, "uno leave")
+    await leave(uno, alice, ch)
     for press in ("My hand", "UNO!"):  # alice is out: both buttons say so alike
         answer = await click(uno, alice, table_message(uno, ch), press)
         assert (
@@ -561,7 +563,7 @@ async def test_leaving_on_ones_turn_hands_it_to_the_next_seat_an_ai(uno: LocalDi
         discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"],
     )  # fmt: skip
     assert game.pending.player == table.seats[1].id  # bob's turn
-    await command(uno, bob, ch, "uno leave")
+    await leave(uno, bob, ch)
     await uno.stand_in.wait_until(lambda: game.pending.player == table.seats[0].id)
     assert game.top.name == "red 9" and game.hands[ai_seat] == [game.hands[ai_seat][0]]
 
@@ -632,7 +634,7 @@ async def test_closing_leaves_no_live_looking_buttons(uno: LocalDiscord) -> None
     await open_table(uno, ch, alice, [bob, carol])
     alice_hand, bob_hand = await hand(uno, alice, ch), await hand(uno, bob, ch)
     assert alice_hand.buttons and bob_hand.buttons
-    await command(uno, bob, ch, "uno leave")
+    await leave(uno, bob, ch)
     await uno.stand_in.wait_until(lambda: "no longer in this game" in bob_hand.text and not bob_hand.buttons)
     table = table_message(uno, ch)
     await command(uno, alice, ch, "uno end")
@@ -669,7 +671,11 @@ async def test_failed_save_of_a_command_changes_nothing(uno: LocalDiscord) -> No
     await command(uno, alice, ch, "uno start")
     await uno.stand_in.wait_until(lambda: published_table(uno, ch))
     playing = table_of(uno, ch).to_snapshot()
-    await refused(carol, "uno leave")
+    question = await command(uno, carol, ch, "uno leave")  # nothing is saved until it is confirmed
+    assert question is not None and LEAVE in labels(question)
+    with storage_failing(uno, "save_table", "delete_table"):
+        answer = await click(uno, carol, question, LEAVE)
+    assert answer is not None and "couldn't be saved" in answer.text, answer and answer.text
     assert table_of(uno, ch).to_snapshot()["game"] == playing["game"]
     uno.stand_in.grant(alice, "manage_messages")
     await refused(alice, "uno kick", member=carol)
@@ -677,7 +683,7 @@ async def test_failed_save_of_a_command_changes_nothing(uno: LocalDiscord) -> No
     await refused(alice, "uno end")
     restored = table_of(uno, ch)
     assert restored.state == "playing" and restored.to_snapshot()["game"] == playing["game"]
-    await command(uno, carol, ch, "uno leave")
+    await leave(uno, carol, ch)
     game = table_of(uno, ch).game
     assert game is not None and str(carol.id) in game.out
     await command(uno, alice, ch, "uno end")
