@@ -487,7 +487,7 @@ async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None
     ``artifacts/pager-390.png``): under the select, ◀, "Page 1 of 2" and ▶; ▶ turns to page 2,
     where ◀ turns back; nothing sticks out sideways."""
     env, ch = cards_env, cards_env.channel("uno")
-    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set)
     await open_table(env, ch, env.user("alice"), [env.user("bob")])
     rig_many_plays(env, ch)
     bot_of(env).service.publisher.publish(table_of(env, ch))
@@ -497,7 +497,7 @@ async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None
         table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
-        await expect(hand).to_contain_text("28 cards", timeout=WAIT_MS)
+        await expect(hand).to_contain_text("28 cards")
         await expect(hand.get_by_role("button", name="Page 1 of 2")).to_be_disabled()
         await expect(hand.get_by_role("button", name="◀")).to_be_disabled()
         await hand.get_by_role("button", name="▶").click()
