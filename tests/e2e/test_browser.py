@@ -501,7 +501,7 @@ async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None
         await expect(hand.get_by_role("button", name="Page 1 of 2")).to_be_disabled()
         await expect(hand.get_by_role("button", name="◀")).to_be_disabled()
         await hand.get_by_role("button", name="▶").click()
-        await expect(hand.get_by_role("button", name="Page 2 of 2")).to_be_visible(timeout=WAIT_MS)
+        await expect(hand.get_by_role("button", name="Page 2 of 2")).to_be_visible()
         await expect(hand.get_by_role("button", name="▶")).to_be_disabled()
         await expect(hand.get_by_role("button", name="◀")).to_be_enabled()
         await hand.scroll_into_view_if_needed()
