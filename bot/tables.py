@@ -111,6 +111,24 @@ class Reveal(NamedTuple):
     hand: tuple[str, ...]
 
 
+class Handover(NamedTuple):
+    """A seat a computer player took over in the game (docs/rules.md §5.3), so that what was
+    done before it is said as done by the player who sat there then (``/uno history``) and the
+    player's record counts the game (played, not won).
+
+    Attributes:
+        seat: the bot's id, the seat's id in the game from the start (``Game.replaced``).
+        player: the id of the player who sat there until then.
+        name: that player's name as shown at the table.
+        at: how many entries of the game's journal were made before it (their moves).
+    """
+
+    seat: str
+    player: str
+    name: str
+    at: int
+
+
 @dataclass
 class Seat:
     """A player at the table.
@@ -174,6 +192,10 @@ class Table:
             ``bot.i18n.LANGUAGES``): the channel's setting, else the server's, when it opened.
         parent_id, pointer_id: a table in a thread of its own: the channel the thread belongs to,
             and the one-line message there that points to it (edited with the result).
+        handovers: the seats computer players took over in the game, in order
+            (:meth:`hand_to_bot`).
+        markdown: whether names are said for Discord's Markdown (escaped, a message) or as typed
+            (a text file: ``/uno history``'s); not saved.
     """
 
     guild_id: int
@@ -202,6 +224,8 @@ class Table:
     language: str = "en"
     parent_id: int | None = None
     pointer_id: int | None = None
+    handovers: list[Handover] = field(default_factory=list)
+    markdown: bool = field(default=True, compare=False)
 
     @classmethod
     def new(
@@ -240,6 +264,17 @@ class Table:
         """Whether the player is still playing the game: dealt in, and neither left nor out."""
         game = self.game
         return game is not None and player_id in game.hands and player_id not in game.out
+
+    @property
+    def left(self) -> list[str]:
+        """The players who left the game in progress, by themselves or removed, in seat order,
+        then those whose seats bots took over, in order (docs/rules.md §5.1, §5.3): each played
+        it, and wins none of it from then on, whoever plays on for their team."""
+        game = self.game
+        if game is None:
+            return []
+        gone = [p for p in game.players if game.out.get(p) == "left"]
+        return gone + [h.player for h in self.handovers]
 
     def seat(self, player_id: str) -> Seat | None:
         """The seat of a player id, if seated."""
@@ -381,7 +416,8 @@ class Table:
         """A computer player takes over a player's seat in the game in progress, with its hand,
         score and turn (docs/rules.md §5.3, in DOS §14.13 too): the seat is renamed for the whole
         game (``Game.replaced``, ``DosGame.replaced``), its journal included, so the game's record
-        replays. Returns the bot's seat, which takes the player's place in :attr:`seats`.
+        replays, and the handover is noted (:attr:`handovers`: who sat there until which journal
+        entry). Returns the bot's seat, which takes the player's place in :attr:`seats`.
 
         Raises:
             NotInGame: no game, or the player isn't in it (any more: a player who left or was
@@ -393,7 +429,9 @@ class Table:
             raise NotInGame()
         n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
         bot = Seat(f"ai:{n}", f"Bot {n} (for {old.name})")
+        moves = len(self.game.to_dict()["journal"] or ())
         self.game = self.game.replaced(player_id, bot.id)
+        self.handovers.append(Handover(bot.id, player_id, old.name, moves))
         self.seats[self.seats.index(old)] = bot
         self.timeouts.pop(player_id, None)
         if player_id in self.reveals:
@@ -451,6 +489,7 @@ class Table:
             "language": self.language,
             "parent_id": self.parent_id,
             "pointer_id": self.pointer_id,
+            "handovers": [list(h) for h in self.handovers],
         }
 
     @classmethod
@@ -490,6 +529,10 @@ class Table:
                     p: Reveal(int(n), str(by), tuple(hand))
                     for p, (n, by, hand) in data.get("reveals", {}).items()
                 },
+                handovers=[  # none before handovers were kept
+                    Handover(str(seat), str(player), str(name), int(at))
+                    for seat, player, name, at in data.get("handovers", [])
+                ],
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise BadOption(f"table snapshot is malformed: {exc!r}") from None
@@ -530,6 +573,7 @@ def options_from(defaults: dict[str, Any]) -> Options:
 
 __all__ = [
     "BadClick",
+    "Handover",
     "LobbyError",
     "NoTable",
     "Removal",

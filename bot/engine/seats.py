@@ -3,7 +3,9 @@
 
 A computer player that takes over a seat is made to have sat there from the start: the game's
 save is renamed (its players and its journal) and replayed, so the result is exactly what a replay
-of its own save gives, and the game's record names the bot for the whole game.
+of its own save gives. The journal then names the bot for the whole game: who sat there before,
+and until which entry, is the table's to note (``bot.tables.Handover``), for the game's history
+and the player's record.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from bot.render import dos
 from bot.render import hand as _hand
 from bot.render import log as _log
 from bot.render import table as _table
+from bot.render.layout import my_hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe
 from bot.render.table import rematch, round_summary, standings
@@ -49,6 +50,7 @@ from bot.render.words import (
     record_text,
     record_title,
     seat_name,
+    sentence,
     settings_text,
     sorted_hand,
 )
@@ -68,12 +70,14 @@ __all__ = [
     "lobby_over",
     "log_lines",
     "named",
+    "ping",
     "plain",
     "record_text",
     "record_title",
     "rematch",
     "round_summary",
     "seat_name",
+    "sentence",
     "settings_text",
     "standings",
     "table",
@@ -116,6 +120,18 @@ def hand_cards(game: AnyGame, player: str) -> list[Card] | list[DosCard]:
     if isinstance(game, DosGame):
         return dos.sorted_hand(game.hands.get(player, ()))
     return sorted_hand(game.hands.get(player, ()), game.side)
+
+
+def ping(tbl: Table, player: str, tr: Tr) -> tuple[str, discord.ui.View]:
+    """The ping of the ``player`` to act at ``tbl``: its text, which mentions them, and a My hand
+    button, which opens their hand from the ping itself (a hand they opened before a restart
+    can't be brought up to date: its interaction's token is gone with the process)."""
+    text = tr._("{mention}, it's your move at the {edition} table.").format(
+        mention=f"<@{player}>", edition=edition_name(tbl.variant, tr)
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(my_hand(tbl.channel_id, tr))
+    return text, view
 
 
 def watching(tbl: Table, player: str) -> bool:

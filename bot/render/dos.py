@@ -22,7 +22,7 @@ from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
 from bot.engine.options import Scoring
 from bot.i18n import N_, Tr
-from bot.render.layout import HAND_TEXT, SELECT_PAGE, block, heading, message, paged, rows, small
+from bot.render.layout import HAND_TEXT, SELECT_PAGE, block, heading, message, my_hand, paged, rows, small
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -230,9 +230,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     ch = tbl.channel_id
     buttons = rows(
         [
-            UnoButton(
-                "t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary
-            ),
+            my_hand(ch, tr),
             UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
             UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
         ]
@@ -516,15 +514,16 @@ def _pick_items(tbl: Table, game: DosGame, picks: list[DosAction], tr: Tr) -> li
     options = []
     for a in picks:
         parts = []
+        # Both named in one option, each said to be whose: "red, the Wild DOS pile red" read as one card.
         if a.color is not None:
-            parts.append(tr._("Wild DOS {color}").format(color=color_name(a.color, tr)))
+            parts.append(tr._("your Wild DOS: {color}").format(color=color_name(a.color, tr)))
         if a.pile_color is not None:
-            parts.append(tr._("the Wild DOS pile {color}").format(color=color_name(a.pile_color, tr)))
+            parts.append(tr._("the pile’s Wild DOS: {color}").format(color=color_name(a.pile_color, tr)))
         color = a.color or a.pile_color
         emoji = EMOJI[color] if color else None
         options.append(
             discord.SelectOption(
-                label=", ".join(parts)[:100],
+                label=(label := " · ".join(parts))[:1].upper() + label[1:100],
                 value=a.text(),
                 emoji=emoji,
                 description=tr._(BONUS_TEXT[_color_bonus(game, a)]),

@@ -4,7 +4,10 @@ A stored game of any edition is played again through the engine from its replay
 (``GameResult.replay``, by ``editions.replay_moves``), and each deal and action is written with the
 table's own log lines (:func:`bot.render.log_lines`), so the file reads as the table's log did, with
 every player's hand at each deal (and in DOS the Center Row after each deal and turn). Names are
-the seats' names as shown when the game was played, each :func:`~bot.render.words.plain`.
+the seats' names as shown when the game was played, in the reader's language (a bot's), each
+:func:`~bot.render.words.plain` in a message and as typed in the file (a text file shows no
+Markdown, and pings nobody); a seat a bot took over is named by who sat there at each move
+(docs/rules.md §5.3).
 """
 
 from __future__ import annotations
@@ -32,10 +35,12 @@ from bot.render.words import (
     plain,
     scores_text,
     scoring_text,
+    seat_name,
+    sentence,
     trim,
 )
 from bot.storage import GameRecord, GameResult
-from bot.tables import Seat, Table, TableState
+from bot.tables import Handover, Seat, Table, TableState
 
 __all__ = [
     "FILE_LIMIT",
@@ -78,12 +83,14 @@ def _edition(variant: str, tr: Tr) -> str:
 
 
 def _names(result: GameResult, tr: Tr, *, mention: bool) -> dict[str, str]:
-    """Each player's name: as shown then where the replay kept it (:func:`plain` in a message,
-    ``mention``; :func:`as_label` in a select's option); else a bot's label, a forgotten
-    player's, or a mention (in a message: Discord shows the member's name) or "a player"."""
+    """Each player's name: as shown then where the replay kept it, a bot's in ``tr``'s language
+    (:func:`seat_name`; :func:`plain` in a message, ``mention``; :func:`as_label` in a select's
+    option); else a bot's label, a forgotten player's, or a mention (in a message: Discord shows
+    the member's name) or "a player"."""
     if result.replay is not None:
         shown = plain if mention else as_label
-        return {p: shown(n) for p, n in zip(result.replay["players"], result.replay["names"], strict=True)}
+        replay = result.replay
+        return {p: shown(seat_name(n, tr)) for p, n in zip(replay["players"], replay["names"], strict=True)}
     return {p: _unnamed(p, tr, mention=mention) for p in result.players}
 
 
@@ -100,17 +107,35 @@ def _key_name(names: dict[str, str], key: str, tr: Tr) -> str:
     return " & ".join(names.get(m, tr._("someone")) for m in key.split("+"))
 
 
-def _line(record: GameRecord, tr: Tr, *, mention: bool) -> tuple[str, str, str]:
-    """A listed game's edition, players and outcome (winner and rounds)."""
+def _line(record: GameRecord, tr: Tr, *, mention: bool) -> tuple[str, list[str], str]:
+    """A listed game's edition, players' names and outcome (winner and rounds)."""
     result = record.result
     names = _names(result, tr, mention=mention)
     won = " & ".join(_key_name(names, w, tr) for w in result.winners)
     outcome = tr._("won by {winners}").format(winners=won) if won else tr._("no winner")
     return (
         _edition(result.variant, tr),
-        ", ".join(names[p] for p in result.players),
+        [names[p] for p in result.players],
         f"{outcome}, {count(result.rounds, 'round', tr)}",
     )
+
+
+def _listed(names: list[str], room: int) -> str:
+    """``names`` joined by commas in at most ``room`` characters: those that fit whole, then
+    "…" (a name is never cut in the middle, so a bot's stays closed).
+
+    >>> _listed(["Ana", "Bot 2 (for Maximilian-Alex…)"], 20), _listed(["Ana", "Ben"], 20)
+    ('Ana, …', 'Ana, Ben')
+    """
+    text = ", ".join(names)
+    if len(text) <= room:
+        return text
+    shown: list[str] = []
+    for name in names:
+        if len(", ".join([*shown, name, "…"])) > room:
+            break
+        shown.append(name)
+    return ", ".join([*shown, "…"])
 
 
 def history_list(
@@ -129,7 +154,7 @@ def history_list(
         when = discord.utils.format_dt(datetime.datetime.fromtimestamp(record.finished_at, datetime.UTC), "f")
         channel = record.result.channel_id
         where = f" · <#{channel}>" if here is not None and channel != here else ""
-        lines.append(trim(f"**{i}.** {edition} · {when}{where}\n{players} · {outcome}", 400))
+        lines.append(trim(f"**{i}.** {edition} · {when}{where}\n{', '.join(players)} · {outcome}", 400))
     texts = ["\n".join(lines) or tr._("No game has been recorded in this channel yet.")]
     if records:
         texts.append(
@@ -153,7 +178,7 @@ def history_options(
             discord.SelectOption(
                 label=as_label(f"{i}. {edition} · {_when(record.finished_at)}{where}", 100),
                 value=record.result.game_id,
-                description=as_label(f"{outcome} · {players}", 100),
+                description=as_label(f"{outcome} · {_listed(players, 97 - len(outcome))}", 100),
             )
         )
     return options
@@ -172,7 +197,16 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
     if replay is None:
         raise ValueError(f"game {result.game_id} has no replay")
     players = list(replay["players"])
-    seats = [Seat(p, str(n)) for p, n in zip(players, replay["names"], strict=True)]
+    final = {p: str(n) for p, n in zip(players, replay["names"], strict=True)}
+    handovers = [
+        Handover(str(h["seat"]), str(h["player"]), str(h["name"]), int(h["at"]))
+        for h in replay.get("handovers", ())  # none in games recorded before they were kept
+    ]
+    first: dict[str, str] = {}  # a seat a bot took over is named by its player until then
+    for handover in handovers:
+        first.setdefault(handover.seat, handover.name)
+    seats = [Seat(p, first.get(p, final[p])) for p in players]
+    pending = sorted(handovers, key=lambda h: h.at)
     game, moves = replay_moves(replay)
     table = Table(
         result.guild_id,
@@ -184,6 +218,7 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
         seats=seats,
         game=game,
         game_id=result.game_id,
+        markdown=False,  # the file's text: names as typed
     )
     lines = [
         tr._("Game {id}: {edition}, ended {when}").format(
@@ -196,7 +231,8 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
     ]
     rounds: list[str] = []
     holds = tr._("  {name} holds {cards}")
-    for player, events in moves:
+    for at, (player, events) in enumerate(moves):
+        lines += _taken_over(table, pending, at, final, tr)
         if player is None:
             lines.append("")
             lines += log_lines(table, events, tr)
@@ -208,10 +244,34 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
         if turn_ended and not game.round_over:
             lines += _row(game, tr)  # the row after the turn's discards, refill and bonus cards
         if any(e.kind in (EventKind.ROUND_OVER, DosEventKind.ROUND_OVER) for e in events):
+            table.markdown = True  # the summary is a Discord message
             rounds.append(round_summary(table, game.round_winner, game.round_points, tr))
+            table.markdown = False
+    lines += _taken_over(table, pending, None, final, tr)
     lines.append("")
     lines += _final(table, tr)
+    table.markdown = True  # the table is then shown in Discord messages (:func:`summary`)
     return Replayed(table, rounds, _fitted(lines, tr))
+
+
+def _taken_over(
+    table: Table, pending: list[Handover], at: int | None, final: dict[str, str], tr: Tr
+) -> list[str]:
+    """The seats bots took over before the journal's entry ``at`` (None: any still ``pending``,
+    after the last), taken from ``pending`` (in order): each seat renamed to who sits there from
+    then on (the next player who handed it over, or the seat's name at the end, ``final``), and
+    the lines that say so."""
+    lines = []
+    while pending and (at is None or pending[0].at <= at):
+        handover = pending.pop(0)
+        seat = table.seat(handover.seat)
+        if seat is None:  # a replay that names no such seat: nothing to rename
+            continue
+        name = named(table, seat.id, tr)
+        seat.name = next((h.name for h in pending if h.seat == seat.id), final[seat.id])
+        said = tr._("{bot} takes over {name}'s seat.").format(bot=named(table, seat.id, tr), name=name)
+        lines.append("🤖 " + sentence(said))
+    return lines
 
 
 def _held(game: AnyGame, player: str, tr: Tr) -> str:
@@ -255,7 +315,7 @@ def summary(record: GameRecord, game: Replayed | None, tr: Tr, note: str = "") -
     title = f"{_edition(result.variant, tr)} · {_when(record.finished_at)}"
     if game is None:
         _, players, outcome = _line(record, tr, mention=True)
-        text = f"{players}\n{outcome.capitalize()}.\n" + tr._(
+        text = f"{', '.join(players)}\n{outcome.capitalize()}.\n" + tr._(
             "This game was recorded before replays were kept."
         )
     else:

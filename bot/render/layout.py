@@ -56,6 +56,12 @@ def heading(text: str, image: str | None = None, description: str | None = None)
     return discord.ui.Section(shown, accessory=discord.ui.Thumbnail(image, description=description))
 
 
+def my_hand(ch: int, tr: Tr) -> UnoButton:
+    """The My hand button of the table in channel ``ch`` (on its message and on a ping): opens
+    the clicker's hand privately."""
+    return UnoButton("t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary)
+
+
 def rows(items: Iterable[Item]) -> list[discord.ui.ActionRow[Any]]:
     """``items`` in action rows: grouped by their ``row`` (in its order; None last), a group
     wider than a row continued on the next, a select alone in its row."""

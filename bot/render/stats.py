@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from bot.i18n import Tr
-from bot.render.words import edition_name
+from bot.render.words import count, edition_name
 from bot.storage import PlayerGame
 
 CHART_FILE = "uno-stats.png"
@@ -35,6 +35,25 @@ def recent_lines(games: Sequence[PlayerGame], tr: Tr, limit: int = RECENT_LINES)
         edition = edition_name(game.variant, tr)
         lines.append(f"{mark} · {edition} · +{game.points} · <t:{int(game.finished_at)}:R>")
     return lines
+
+
+def caption(name: str, games: Sequence[PlayerGame], tr: Tr) -> str:
+    """The chart's title in ``tr``'s language: the games won of those decided, as the record
+    above it counts them (a game with no winner is neither won nor lost, and counted apart):
+    ``"alice · last 1 game: 1 won · 1 game with no winner"`` for a game won and one ended with
+    no winner. ``name`` is cut to 40 characters.
+    """
+    decided = [g for g in games if g.decided]
+    undecided = len(games) - len(decided)
+    parts = [name[:40]]
+    if decided:
+        won = sum(g.won for g in decided)
+        parts[0] = tr._("{name} · last {games}: {won} won").format(
+            name=name[:40], games=count(len(decided), "game", tr), won=won
+        )
+    if undecided:
+        parts.append(tr.n("{n} game with no winner", "{n} games with no winner", undecided))
+    return " · ".join(parts)
 
 
 def chart(games: Sequence[PlayerGame], title: str, tr: Tr) -> bytes:
@@ -76,7 +95,7 @@ def chart(games: Sequence[PlayerGame], title: str, tr: Tr) -> bytes:
     return out.getvalue()
 
 
-__all__ = ["CHART_FILE", "chart", "recent_lines"]
+__all__ = ["CHART_FILE", "caption", "chart", "recent_lines"]
 
 
 def _dot(game: PlayerGame) -> str:

@@ -12,7 +12,7 @@ from bot.engine.cards import Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
 from bot.i18n import Tr
-from bot.render.layout import MAX_TEXT, block, heading, message, panel, picture, rows, small
+from bot.render.layout import MAX_TEXT, block, heading, message, my_hand, panel, picture, rows, small
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
@@ -229,9 +229,7 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     ch = tbl.channel_id
     buttons = rows(
         [
-            UnoButton(
-                "t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary
-            ),
+            my_hand(ch, tr),
             UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
             UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
         ]
@@ -289,7 +287,8 @@ def standings_text(tbl: Table, tr: Tr) -> tuple[str, list[str]]:
         seat = tbl.seat(key)
         who = ("🤖 " if seat and seat.is_ai else "") + named(tbl, key, tr)
         medal = MEDALS[place] if place < len(MEDALS) else f"{place + 1}."
-        lines.append(f"{medal} {team_tag(game, key)}**{who}** — {results[key]}")
+        who = f"**{who}**" if tbl.markdown else who  # a text file shows no Markdown
+        lines.append(f"{medal} {team_tag(game, key, markdown=tbl.markdown)}{who} — {results[key]}")
     winners = " & ".join(named(tbl, w, tr) for w in game.winners) or tr._("nobody")
     return tr._("🏆 {winners} won!").format(winners=winners), lines
 

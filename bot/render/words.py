@@ -401,21 +401,30 @@ BOT_LEVEL_WORDS = {"easy": N_("easy"), "hard": N_("hard")}
 """A computer seat's level as its name says it (docs/rules.md §5.4)."""
 
 
+FOR_NAME = 16
+"""The most characters of a player's name a bot's name says (``"Bot 2 (for Maximilian-Alex…)"``):
+the name is cut, never the bot's, whose parenthesis closes; the whole stays within the 40
+characters a name is shown in (:func:`plain`)."""
+
+
 def seat_name(name: str, tr: Tr) -> str:
     """A seat's name in ``tr``'s language, not yet :func:`plain`: a computer seat's name is stored
     in English with its level or the player it took over from (``"Bot 2 (hard)"``, ``"Bot 3 (for
-    alice)"``, docs/rules.md §5.3-5.4) and said in the reader's words; any other name as it is.
+    alice)"``, docs/rules.md §5.3-5.4) and said in the reader's words, the player's name cut to
+    :data:`FOR_NAME` characters; any other name as it is. Every bot's name shown goes through here.
 
     >>> from bot.i18n import translator
     >>> seat_name("Bot 2 (hard)", translator("fr")), seat_name("Bot 3 (for al)", translator("es"))
     ('Bot 2 (difficile)', 'Bot 3 (por al)')
+    >>> seat_name("Bot 2 (for Maximilian-Alexander-Wolfgang)", translator("en"))
+    'Bot 2 (for Maximilian-Alex…)'
     """
     match = _BOT_NAME.fullmatch(name)
     if match is None:
         return name
     if match[2]:
         return tr._("Bot {n} ({level})").format(n=match[1], level=tr._(BOT_LEVEL_WORDS[match[2]]))
-    return tr._("Bot {n} (for {name})").format(n=match[1], name=match[3])
+    return tr._("Bot {n} (for {name})").format(n=match[1], name=trim(match[3], FOR_NAME))
 
 
 TEAM_LETTERS = "ABCDE"
@@ -423,10 +432,11 @@ TEAM_LETTERS = "ABCDE"
 the seat half way round), up to five teams of ten players."""
 
 
-def team_tag(game: AnyGame, key: str) -> str:
+def team_tag(game: AnyGame, key: str, *, markdown: bool = True) -> str:
     """The mark of the team of ``key`` (a player, or a team ``"a+b"``) with partners, as the
     table, the scores and the standings show it before a name: ``"`A` "`` (inline code, a small
-    box, the same in every language and readable on a phone); ``""`` without partners.
+    box, the same in every language and readable on a phone), ``"[A] "`` in plain text (not
+    ``markdown``: a text file); ``""`` without partners.
 
     >>> from bot.engine.game import Game
     >>> from bot.engine.options import Options
@@ -438,14 +448,16 @@ def team_tag(game: AnyGame, key: str) -> str:
     if not game.options.partners or member not in game.players:
         return ""
     teams = list(dict.fromkeys(game.team_of(p) for p in game.players))  # the engine's teams
-    return f"`{TEAM_LETTERS[teams.index(game.team_of(member))]}` "
+    letter = TEAM_LETTERS[teams.index(game.team_of(member))]
+    return f"`{letter}` " if markdown else f"[{letter}] "
 
 
 def scores_text(tbl: Table, game: AnyGame, tr: Tr) -> str:
     """The running scores on one line, a player or a team each, in the engine's order: ``"Ana 40 ·
     Ben 12"``; with partners each team's total with its mark (:func:`team_tag`), ``"`A` Ana & Cy
     40 · `B` Ben & Di 12"`` (docs/rules.md §3.2: scores are kept per team)."""
-    return " · ".join(f"{team_tag(game, k)}{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
+    marks = {k: team_tag(game, k, markdown=tbl.markdown) for k in game.scores}
+    return " · ".join(f"{marks[k]}{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
 
 
 def players_title(game: AnyGame, tr: Tr) -> str:
@@ -454,14 +466,17 @@ def players_title(game: AnyGame, tr: Tr) -> str:
 
 
 def named(tbl: Table, key: str | None, tr: Tr) -> str:
-    """A player (or a team, ``"a+b"``) as the table names them, each name :func:`plain`; nobody
+    """A player (or a team, ``"a+b"``) as the table names them, each name :func:`plain` (or
+    :func:`as_label`, as typed, where the table says no Markdown: ``Table.markdown``); nobody
     and a player no longer seated in ``tr``'s language."""
     if key and "+" in key and tbl.seat(key) is None:
         return " & ".join(named(tbl, member, tr) for member in key.split("+"))
     if key is None:
         return tr._("nobody")
     seat = tbl.seat(key)
-    return plain(seat_name(seat.name, tr)) if seat else tr._("someone who left")
+    if seat is None:
+        return tr._("someone who left")
+    return (plain if tbl.markdown else as_label)(seat_name(seat.name, tr))
 
 
 OUT_TEXT = {"left": N_("left"), "eliminated": N_("eliminated")}
@@ -476,6 +491,16 @@ def out_text(tbl: Table, player: str, tr: Tr) -> str | None:
     if state == "left" and removal is not None:
         return tr._(REMOVAL_TEXT[removal])
     return tr._(OUT_TEXT.get(state, state)) if state else None
+
+
+def sentence(text: str) -> str:
+    """``text`` with no period right after an ellipsis: a sentence that ends on a name cut short
+    (:func:`trim`) ends with the ellipsis alone.
+
+    >>> sentence("Closed by Maximilian-Alexander-Wolfgang-Amadeus-Jo….")
+    'Closed by Maximilian-Alexander-Wolfgang-Amadeus-Jo…'
+    """
+    return text.replace("….", "…")
 
 
 def trim(text: str, limit: int = 1024) -> str:

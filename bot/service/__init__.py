@@ -186,7 +186,11 @@ class TableService:
             count += 1
             if table.game is not None:
                 tr = translator(table.language)  # the log is written in the table's language
-                table.log.append(tr._("♻️ The bot restarted; the game goes on."))
+                table.log.append(
+                    tr._(
+                        "♻️ The bot restarted; the game goes on. A hand opened before is out of date: press My hand."
+                    )
+                )
             if table.guild_id in self._available:
                 self._resume(table)
             else:

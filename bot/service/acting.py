@@ -259,14 +259,16 @@ def _game_result(table: Table) -> GameResult:
 
 def _replay(table: Table) -> dict[str, Any] | None:
     """What replays the table's game (``GameResult.replay``): its journal so far, with the seats'
-    names as shown now; None when the journal is unknown (a game saved before journals)."""
+    names as shown now and the seats bots took over (who sat there before, until when); None
+    when the journal is unknown (a game saved before journals)."""
     game = table.game
     assert game is not None
     saved = game.to_dict()  # once a game: its journal as the table's save writes it
     if saved["journal"] is None:
         return None
     replay = {key: saved[key] for key in ("variant", "options", "seed", "players", "journal")}
-    return {**replay, "names": [table.name(p) for p in game.players]}
+    handovers = [h._asdict() for h in table.handovers]
+    return {**replay, "names": [table.name(p) for p in game.players], "handovers": handovers}
 
 
 def _shared(table: Table) -> dict[str, Any]:
@@ -280,4 +282,5 @@ def _shared(table: Table) -> dict[str, Any]:
         "variant": table.variant,
         "scores": dict(game.scores),
         "players": list(game.players),
+        "left": table.left,
     }

@@ -135,11 +135,8 @@ class Commands:
         table = change.table
         name = render.plain(table.name(player))
         seat = table.hand_to_bot(player)
-        change.log(
-            (),
-            "🤖 "
-            + change.tr._(line).format(name=name, bot=render.plain(render.seat_name(seat.name, change.tr))),
-        )
+        bot = render.plain(render.seat_name(seat.name, change.tr))
+        change.log((), "🤖 " + render.sentence(change.tr._(line).format(name=name, bot=bot)))
         change.played(())
 
     async def kick(
@@ -251,12 +248,15 @@ class Commands:
             change.abandon(None)  # a dealt game is recorded with no winner, as an idle one's end
             tr = change.tr
             table.log.append(
-                tr._("The table was closed by {name}.").format(
-                    name=render.plain(interaction.user.display_name)
+                render.sentence(
+                    tr._("The table was closed by {name}.").format(
+                        name=render.plain(interaction.user.display_name)
+                    )
                 )
             )
         if was_lobby:
-            footer = tr._("Closed by {name}.").format(name=render.plain(interaction.user.display_name))
+            closer = render.plain(interaction.user.display_name)
+            footer = render.sentence(tr._("Closed by {name}.").format(name=closer))
             self.service.publisher.show_lobby_over(
                 table,
                 table.message_id,

@@ -84,7 +84,8 @@ class History:
             except UnoError as exc:  # a stored replay the engine no longer follows
                 log.warning("game %s: its replay can't be played again: %s", game_id, exc.message)
                 note = tr._("This game's moves can't be shown (its replay no longer matches the rules).")
-        if replay is not None and str(interaction.user.id) not in record.result.players:
+        sat = [*record.result.players, *record.result.left]  # a player who left sat there too
+        if replay is not None and str(interaction.user.id) not in sat:
             note = tr._(
                 "The whole game as a file (with every hand) is only for the players who sat at that table."
             )

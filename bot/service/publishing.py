@@ -284,12 +284,10 @@ class Publisher:
             allowed = discord.AllowedMentions(
                 users=[discord.Object(int(player))], everyone=False, roles=False
             )
-            tr = translator(table.language)
-            text = tr._("{mention}, it's your move at the {edition} table.").format(
-                mention=f"<@{player}>", edition=render.edition_name(table.variant, tr)
-            )
-            with handle_message_parameters(text, allowed_mentions=allowed) as params:
+            text, view = render.ping(table, player, translator(table.language))
+            with handle_message_parameters(text, allowed_mentions=allowed, view=view) as params:
                 posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
+            release(view)
         async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
             if table.state is not TableState.OVER:  # the table as saved, if a failed save replaced it since
                 table = self.service.tables.get(table.channel_id) or table

@@ -88,10 +88,7 @@ class Records:
         answer = await interaction.followup.send(view=panel(title, texts), allowed_mentions=NONE, wait=True)
         if not games:
             return
-        won = sum(g.won for g in games)
-        caption = tr._("{name} · last {games}: {won} won").format(
-            name=who.display_name[:40], games=render.count(len(games), "game", tr), won=won
-        )
+        caption = stats_render.caption(who.display_name, games, tr)
         # Tens of milliseconds of drawing: off the event loop, which serves every table meanwhile.
         png = await asyncio.to_thread(stats_render.chart, games, caption, tr)
         # The chart is an attachment shown in a media gallery; V2 messages need no Embed Links.

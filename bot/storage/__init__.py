@@ -39,6 +39,9 @@ class RoundResult:
         points: points the winner scored this round (standard scoring; else 0).
         scores: running score per player or team after the round.
         players: player ids at the table (AI seats included, ids starting ``ai:``).
+        left: the players who had left the game by the round's end, by themselves, removed, or
+            with a bot in their seat (they are then no longer among ``players``; docs/rules.md
+            §5.1, §5.3): they played it, and their team's win is not theirs.
     """
 
     game_id: str
@@ -50,6 +53,7 @@ class RoundResult:
     points: int
     scores: dict[str, int]
     players: list[str]
+    left: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -57,10 +61,14 @@ class GameResult:
     """One finished game (same fields as a round, with the game's winners).
 
     Attributes:
+        left: the players who had left it by its end (as :attr:`RoundResult.left`): each
+            played it and won none of it, whoever won for their team.
         rounds: the rounds it finished (an abandoned round doesn't count).
         replay: what replays it (``Game.replay`` reads it): ``variant``, ``options``, ``seed``,
             ``players`` (ids in seat order), ``journal`` (``[seat index or null, action text]``
-            per version) and ``names`` (each seat's name as shown then, in seat order); None
+            per version), ``names`` (each seat's name as shown then, in seat order) and
+            ``handovers`` (the seats bots took over: ``{"seat", "player", "name", "at"}``, as
+            ``bot.tables.Handover``; none in games recorded before they were kept); None
             when its journal is unknown (a game saved before journals were kept).
         parent_id: for a game played in a thread of its own (``channel_id``), the channel the
             thread belongs to (``/uno history`` there lists it); None otherwise, and for a game
@@ -77,6 +85,7 @@ class GameResult:
     rounds: int
     replay: dict[str, Any] | None = None
     parent_id: int | None = None
+    left: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

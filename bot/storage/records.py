@@ -16,7 +16,6 @@ leaderboard's SQL.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from typing import Any
 
 import orjson
@@ -69,10 +68,21 @@ def _members(key: str) -> list[str]:
     return key.split("+")
 
 
-def _everyone(players: list[str], scores: Iterable[str], winners: set[str]) -> list[str]:
-    """Every player id a result names (seats, then score keys' members, then winners), once each
-    and in that order."""
-    return list(dict.fromkeys([*players, *(m for k in scores for m in _members(k)), *sorted(winners)]))
+def _everyone(result: Result, winners: set[str]) -> list[str]:
+    """Every player id a result names (seats, then score keys' members, then winners, then those
+    who left), once each and in that order."""
+    keys = (m for k in result.scores for m in _members(k))
+    return list(dict.fromkeys([*result.players, *keys, *sorted(winners), *result.left]))
+
+
+def _credited(result: Result, winners: set[str]) -> set[str]:
+    """Who a win counts for: the winning keys' members but those who had left (docs/rules.md
+    §5.1, §5.3: their team's win after they left is not theirs).
+
+    >>> _credited(RoundResult("g", 1, 2, 1, "classic", "a+c", 0, {}, ["a", "b", "c", "d"], ["a"]), {"a", "c"})
+    {'c'}
+    """
+    return winners - set(result.left)
 
 
 def _encode(ids: dict[str, int], key: str) -> list[int]:
@@ -89,7 +99,7 @@ async def insert_result(db: Db, result: Result) -> None:
     Idempotent: a round already recorded (same game_id and round_no), or a game already
     finished (same game_id), is left as it is (the first one stays). Every member of a
     winning key (the player, or both partners) is credited with the round and its points, or
-    the game.
+    the game, but one who had left it (``result.left``, who played it all the same).
 
     Raises:
         sqlite3.Error, asyncpg.PostgresError: a write failed (the caller rolls back).
@@ -104,7 +114,7 @@ async def insert_result(db: Db, result: Result) -> None:
 async def _insert_round(db: Db, result: RoundResult) -> None:
     """Write a round's result inside the caller's transaction (nothing if it is there)."""
     winners = set(_members(result.winner)) if result.winner is not None else set()
-    everyone = _everyone(result.players, result.scores, winners)
+    everyone = _everyone(result, winners)
     if await scalar(
         db,
         "SELECT count(*) FROM rounds AS r JOIN games AS g ON g.id = r.game "
@@ -113,11 +123,13 @@ async def _insert_round(db: Db, result: RoundResult) -> None:
     ):
         return
     ids = await _people(db, everyone)
+    credited = _credited(result, winners)
     game = await _game_row(db, result.game_id, result.guild_id, result.channel_id, result.variant)
     stored = {
         "players": [ids[p] for p in result.players],
         "winner": None if result.winner is None else _encode(ids, result.winner),
         "scores": [[_encode(ids, k), int(s)] for k, s in result.scores.items()],
+        "left": [ids[p] for p in result.left],
     }
     await db.execute_fetchall(
         "INSERT INTO rounds (game, round_no, guild_id, channel_id, variant, points, "
@@ -135,14 +147,14 @@ async def _insert_round(db: Db, result: RoundResult) -> None:
     )
     await db.executemany(
         "INSERT INTO round_players (game, round_no, person, won) VALUES (?, ?, ?, ?)",
-        [(game, result.round_no, ids[p], int(p in winners)) for p in everyone],
+        [(game, result.round_no, ids[p], int(p in credited)) for p in everyone],
     )
 
 
 async def _insert_game(db: Db, result: GameResult) -> None:
     """Write a game's result inside the caller's transaction (nothing if it is there)."""
     winners = {m for key in result.winners for m in _members(key)}
-    everyone = _everyone(result.players, result.scores, winners)
+    everyone = _everyone(result, winners)
     if await scalar(
         db,
         "SELECT count(*) FROM games WHERE game_id = ? AND finished_at IS NOT NULL",
@@ -150,11 +162,13 @@ async def _insert_game(db: Db, result: GameResult) -> None:
     ):
         return
     ids = await _people(db, everyone)
+    credited = _credited(result, winners)
     game = await _game_row(db, result.game_id, result.guild_id, result.channel_id, result.variant)
     stored = {
         "players": [ids[p] for p in result.players],
         "winners": [_encode(ids, k) for k in result.winners],
         "scores": [[_encode(ids, k), int(s)] for k, s in result.scores.items()],
+        "left": [ids[p] for p in result.left],
     }
     await db.execute_fetchall(
         "UPDATE games SET rounds = ?, result = ?, finished_at = ?, parent_id = ? WHERE id = ?",
@@ -162,7 +176,7 @@ async def _insert_game(db: Db, result: GameResult) -> None:
     )
     await db.executemany(
         "INSERT INTO game_players (game, person, won) VALUES (?, ?, ?)",
-        [(game, ids[p], int(p in winners)) for p in everyone],
+        [(game, ids[p], int(p in credited)) for p in everyone],
     )
     if result.replay is not None:
         await db.execute_fetchall(
@@ -337,6 +351,7 @@ async def games(
             rounds=int(rounds or 0),
             replay=orjson.loads(replay) if replay is not None else None,
             parent_id=parent,
+            left=[names[p] for p in stored.get("left", ())],  # none before they were kept
         )
         records.append(GameRecord(result, float(finished_at)))
     return records
@@ -383,13 +398,18 @@ async def forget_user(db: Db, user_id: str) -> int:
 
 
 def _forgotten(replay: dict[str, Any], user_id: str, new_id: str) -> dict[str, Any]:
-    """A replay with ``user_id`` renamed ``new_id`` (its seat, the actions that target it, and in
-    DOS's journal, which names each entry's player, its entries) and their seat's name
-    :data:`FORGOTTEN_NAME`; the game replays the same (the engine reads ids as mere names).
+    """A replay with ``user_id`` renamed ``new_id`` (its seat, the actions that target it, in
+    DOS's journal, which names each entry's player, its entries, and a seat they handed to a bot)
+    and their name :data:`FORGOTTEN_NAME`; the game replays the same (the engine reads ids as
+    mere names).
 
     >>> _forgotten({"players": ["7", "ai:1"], "names": ["Ana", "Bot 1"],
     ...             "journal": [[None, "deal"], [1, "catch target=7"]]}, "7", "forgotten:3")
-    {'players': ['forgotten:3', 'ai:1'], 'names': ['a former player', 'Bot 1'], 'journal': [[None, 'deal'], [1, 'catch target=forgotten:3']]}
+    {'players': ['forgotten:3', 'ai:1'], 'names': ['a former player', 'Bot 1'], 'journal': [[None, 'deal'], [1, 'catch target=forgotten:3']], 'handovers': []}
+    >>> _forgotten({"players": ["8", "ai:2"], "names": ["Ben", "Bot 2 (for Ana)"], "journal": [],
+    ...             "handovers": [{"seat": "ai:2", "player": "7", "name": "Ana", "at": 4}]},
+    ...            "7", "forgotten:3")
+    {'players': ['8', 'ai:2'], 'names': ['Ben', 'Bot 2 (for a former player)'], 'journal': [], 'handovers': [{'seat': 'ai:2', 'player': 'forgotten:3', 'name': 'a former player', 'at': 4}]}
     >>> _forgotten({"players": ["7", "8"], "names": ["Ana", "Ben"],
     ...             "journal": [[None, "deal"], ["7", "draw"]]}, "7", "forgotten:3")["journal"]
     [[None, 'deal'], ['forgotten:3', 'draw']]
@@ -406,4 +426,11 @@ def _forgotten(replay: dict[str, Any], user_id: str, new_id: str) -> dict[str, A
         ]
         for seat, text in replay["journal"]
     ]
-    return {**replay, "players": seats, "names": names, "journal": journal}
+    handovers = [
+        {**h, "player": new_id, "name": FORGOTTEN_NAME} if h["player"] == user_id else h
+        for h in replay.get("handovers", ())
+    ]
+    for h in replay.get("handovers", ()):  # the bot's name said whose seat it took: no longer
+        if h["player"] == user_id and h["seat"] in seats:
+            names[seats.index(h["seat"])] = f"Bot {h['seat'][3:]} (for {FORGOTTEN_NAME})"
+    return {**replay, "players": seats, "names": names, "journal": journal, "handovers": handovers}

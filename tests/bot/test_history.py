@@ -8,6 +8,7 @@ import dataclasses
 import random
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -16,13 +17,17 @@ from bot.engine import ai
 from bot.i18n import translator
 from bot.localdiscord.limits import walk_components
 from bot.render.history import FILE_LIMIT, history_list, history_options, replayed, summary
+from bot.render.words import named, scores_text
 from bot.replay import check, main
 from bot.service.acting import _game_result
+from bot.service.commands import Commands
 from bot.storage import GameRecord, GameResult
 from bot.storage.sqlite import SqliteStorage
 from bot.tables import Seat, Table
 
 EN = translator("en")
+FR = translator("fr")
+MARKDOWN = "**Bold** _it_ @everyone"
 
 
 def played(seed: int, bots: int = 9, *, variant: str = "classic", target: int = 500) -> GameResult:
@@ -47,7 +52,7 @@ def played(seed: int, bots: int = 9, *, variant: str = "classic", target: int = 
 
 def test_long_game_file_fits_discord() -> None:
     """A ten-player game to 2,000 points writes every round, every hand dealt and the standings,
-    names escaped, well under Discord's upload limit; its summary has a line per round."""
+    names as typed, well under Discord's upload limit; its summary has a line per round."""
     result = played(7, target=2000)
     record = GameRecord(result, time.time())
     started = time.perf_counter()
@@ -55,7 +60,7 @@ def test_long_game_file_fits_discord() -> None:
     seconds = time.perf_counter() - started
     size = len(game.text.encode())
     assert result.rounds >= 2 and len(game.rounds) == result.rounds
-    assert game.text.count("Start card:") == result.rounds and "\\*Ana\\* holds " in game.text
+    assert game.text.count("Start card:") == result.rounds and "*Ana* holds " in game.text
     assert game.text.rstrip().splitlines()[-11].startswith("🏆")
     assert size < FILE_LIMIT, size
     assert _text(summary(record, game, EN)).count("Round ") >= result.rounds
@@ -79,7 +84,7 @@ def test_a_dos_game_file_and_its_check(tmp_path: Path) -> None:
     for deal in deals:  # "1: Bot 2 deals", the row, each hand
         lines = deal.splitlines()
         assert lines[0].endswith(" deals") and lines[1].startswith("  Center Row: 1. ")
-        assert [line.split(" holds ")[0] for line in lines[2:5]] == ["  \\*Ana\\*", "  Bot 1", "  Bot 2"]
+        assert [line.split(" holds ")[0] for line in lines[2:5]] == ["  *Ana*", "  Bot 1", "  Bot 2"]
     turns = text.count("  Center Row: ") - result.rounds
     assert turns > 10 and "matched pile" in text and ": DOS!" in text
     assert text.rstrip().splitlines()[-4].startswith("🏆") and "wins the game" in text
@@ -214,6 +219,106 @@ def test_a_game_played_in_a_thread_is_marked_in_the_select_too() -> None:
     (elsewhere,) = history_options([record], EN, here=here + 1)
     assert "thread" not in same.label and elsewhere.label.endswith("· 🧵 in a thread")
     assert f"<#{here}>" in _text(history_list([record], EN, here=here + 1))
+
+
+def handed_over(name: str, *, variant: str = "classic") -> tuple[GameResult, Table]:
+    """A partners game of two people (the host named with Markdown, and ``name``) and an easy
+    and a hard bot, played by the AI to its end; ``name`` hands their seat to a bot (Bot 3) in
+    the first round, after 20 moves (docs/rules.md §5.3). The result as the bot records it,
+    and the table at the end."""
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("10", MARKDOWN), variant=variant)
+    table.join(Seat("11", name))
+    table.add_ai("easy")
+    table.add_ai("hard")
+    table.options = dataclasses.replace(table.options, partners=True, target_score=200)
+    table.start(seed=3)
+    rng = random.Random(3)
+    while (game := table.game) is not None and not game.game_over:
+        if game.round_over:
+            table.recorded_rounds = game.round_no
+            game.start_round()
+            continue
+        if game.version == 20 and not table.handovers:
+            assert game.round_no == 1 and table.in_game("11")
+            table.hand_to_bot("11")
+            continue
+        game.apply(game.pending.player, ai.choose(game, game.pending.player, rng))
+    assert game is not None
+    table.recorded_rounds = game.round_no
+    return _game_result(table), table
+
+
+@pytest.mark.parametrize("variant", ["classic", "dos"])
+def test_the_file_names_who_made_each_move(variant: str) -> None:
+    """A seat a bot took over is named by who sat there at each move: Zoë for the deal and her
+    own moves until she left, the bot after, with a line where it took over (docs/rules.md
+    §5.3); the result counts her among those who left."""
+    result, _ = handed_over("Zoë", variant=variant)
+    assert result.left == ["11"] and "11" not in result.players and check(result) is None
+    lines = replayed(GameRecord(result, time.time()), EN).text.splitlines()
+    taken = lines.index("🤖 Bot 3 (for Zoë) takes over Zoë's seat.")
+    before, after = lines[:taken], lines[taken + 1 :]
+    assert lines[2] == f"Seats: 1. {MARKDOWN}, 2. Zoë, 3. Bot 1 (easy), 4. Bot 2 (hard)"
+    assert any(line.startswith("Zoë ") for line in before) and "  Zoë holds" in "\n".join(before)
+    assert not any("Bot 3" in line for line in before)
+    assert any(line.startswith("Bot 3 (for Zoë) ") for line in after)
+    assert not any(line.startswith(("Zoë ", "  Zoë ")) for line in after)
+
+
+def test_the_file_shows_names_as_typed_and_messages_escape_them() -> None:
+    """A text file is not Markdown: names go in as typed, no backslash, no zero-width space in
+    a mention, and the standings have no bold or inline code; the summary (a Discord message)
+    still escapes names and marks teams and winners as the table does."""
+    result, _ = handed_over("Zoë")
+    record = GameRecord(result, time.time())
+    game = replayed(record, EN)
+    assert MARKDOWN in game.text and "\\" not in game.text and "\u200b" not in game.text
+    rest = game.text.replace(MARKDOWN, "")  # nor any Markdown of its own: bold, team marks
+    assert "**" not in rest and "`" not in rest and "🥇 [B] Bot 3 (for Zoë) & Bot 2 (hard) — " in rest
+    shown = _text(summary(record, game, EN))
+    assert "🥇 `B` **Bot 3 (for Zoë) & Bot 2 (hard)** — " in shown
+    assert "\\*\\*Bold\\*\\* \\_it\\_ @\u200beveryone" in shown and MARKDOWN not in shown
+
+
+def test_bots_are_named_in_the_reader_s_language() -> None:
+    """``/uno history`` in French names every bot in French, its level or whose seat it took,
+    in the list, its select, the summary and the file."""
+    result, _ = handed_over("Zoë")
+    record = GameRecord(result, time.time())
+    listing = _text(history_list([record], FR))
+    assert "Bot 3 (pour Zoë), Bot 1 (facile), Bot 2 (difficile)" in listing
+    (option,) = history_options([record], FR)  # whole names only, in 100 characters
+    description = str(option.description)
+    assert description == f"gagnée par Bot 3 (pour Zoë) & Bot 2 (difficile), 5 manches · {MARKDOWN}, …"
+    game = replayed(record, FR)
+    everything = "\n".join([listing, str(option.description), _text(summary(record, game, FR)), game.text])
+    assert "(for " not in everything and "(easy)" not in everything and "(hard)" not in everything
+    assert "Bot 3 (pour Zoë)" in game.text and "Bot 1 (facile)" in game.text
+
+
+def test_a_long_name_is_cut_inside_a_bot_s_name() -> None:
+    """A bot that took over a long-named player's seat says the name cut, its parenthesis
+    closed, everywhere its name is shown: the table's players and scores, the file, the list;
+    no sentence ends in an ellipsis and a period."""
+    long = "Maximilian-Alexander-Wolfgang-Amadeus"
+    result, table = handed_over(long)
+    game = table.game
+    assert game is not None
+    for tr, label in ((EN, "Bot 3 (for Maximilian-Alex…)"), (FR, "Bot 3 (pour Maximilian-Alex…)")):
+        assert named(table, "ai:3", tr) == label and label in scores_text(table, game, tr)
+        record = GameRecord(result, time.time())
+        text = replayed(record, tr).text
+        assert label in text and "…." not in text
+        (option,) = history_options([record], tr)
+        assert label in str(option.description) and label in _text(history_list([record], tr))
+    # The table's log line when the seat goes to the bot (bot/service/commands.py), in French.
+    table = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"))
+    table.join(Seat("11", long))
+    table.start(seed=1)
+    said: list[str] = []
+    change = SimpleNamespace(table=table, tr=FR, log=lambda _, note: said.append(note), played=lambda _: None)
+    Commands._hand_to_bot(change, "11", "{name} handed their seat to {bot}.")  # type: ignore[arg-type]
+    assert said == [f"🤖 {long} a laissé sa place à Bot 1 (pour Maximilian-Alex…)."]
 
 
 def _text(view: discord.ui.LayoutView) -> str:

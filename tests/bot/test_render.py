@@ -31,6 +31,7 @@ from bot.render.words import face_order, face_short
 from bot.tables import Removal, Seat, Table, TableState
 
 EN = translator("en")
+FR = translator("fr")
 
 
 def _parts(view: discord.ui.BaseView) -> list[dict[str, Any]]:
@@ -1113,3 +1114,31 @@ def test_a_hands_select_pager_says_which_page_it_is_on(edition: str, lang: str, 
         ("◀", False), (where.format(pages, pages), True), ("▶", True)
     ]  # fmt: skip
     assert pager[0]["custom_id"].endswith(f":pg:{pages - 2}")
+
+
+def test_a_wild_dos_on_a_wild_dos_pile_names_whose_color_each_option_is() -> None:
+    """Matching a Wild DOS pile with a Wild DOS asks for two colors (RULES.md 12.6): each option
+    says which is the player's card's and which the pile's, in the reader's language."""
+    table = _dos_dealt(["wild dos", "red 3", "green 9"], ["wild dos", "yellow 10"])
+    game = table.game
+    assert isinstance(game, DosGame)
+    (pick,) = {
+        a._replace(color=None, pile_color=None)
+        for a in game.matches("1")
+        if a.pile == 1 and a.cards == (DosCard.parse("wild dos"),)
+    }
+    labels = [
+        o["label"]
+        for c in _parts(render.hand(table, "1", EN, pick=pick))
+        if c["type"] == 3
+        for o in c["options"]
+    ]
+    assert len(labels) == 16
+    assert "Your Wild DOS: red · the pile’s Wild DOS: blue" in labels
+    french = [
+        o["label"]
+        for c in _parts(render.hand(table, "1", FR, pick=pick))
+        if c["type"] == 3
+        for o in c["options"]
+    ]
+    assert "Ton joker DOS : rouge · le joker DOS de la pile : bleu" in french

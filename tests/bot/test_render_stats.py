@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 from bot.i18n import ENGLISH_TR as EN
-from bot.render.stats import chart, recent_lines
+from bot.i18n import translator
+from bot.render.stats import caption, chart, recent_lines
 from bot.storage import PlayerGame
 
 GAMES = [
@@ -53,3 +54,19 @@ def test_a_game_with_no_winner_is_neither_won_nor_lost() -> None:
     picture = Image.open(io.BytesIO(chart(ended, "alice", EN))).convert("RGB")
     colors = {picture.getpixel((x, y)) for x in range(600) for y in range(260)}
     assert (0x80, 0x84, 0x8E) in colors and (0xF2, 0x3F, 0x43) not in colors
+
+
+def test_the_chart_s_title_counts_games_as_the_record_does() -> None:
+    """A game with no winner counts in no one's games played: the chart's title counts it
+    apart, not among the games won or lost (a won game and an ended one: 1 won of 1, not of 2)."""
+    games = [
+        PlayerGame(1_700_000_000.0, "classic", True, 40),
+        PlayerGame(1_700_003_600.0, "classic", False, 0, decided=False),
+    ]
+    assert caption("alice", games, EN) == "alice · last 1 game: 1 won · 1 game with no winner"
+    assert (
+        caption("alice", games, translator("fr"))
+        == "alice · victoires : 1 sur 1 partie · 1 partie sans gagnant"
+    )
+    assert caption("alice", games[1:], EN) == "alice · 1 game with no winner"
+    assert caption("alice", GAMES, EN) == "alice · last 8 games: 3 won"

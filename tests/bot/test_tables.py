@@ -9,7 +9,7 @@ import pytest
 from bot.engine import ai
 from bot.engine.errors import BadOption, NotInGame
 from bot.engine.options import Options, Scoring
-from bot.tables import LobbyError, Seat, Table, level_named, options_from
+from bot.tables import Handover, LobbyError, Seat, Table, level_named, options_from
 
 
 def _lobby(*names: str) -> Table:
@@ -171,17 +171,22 @@ def test_a_rematch_lobby_goes_back_to_the_previous_host_when_they_join() -> None
 
 
 def test_a_bot_takes_over_a_seat_with_its_hand() -> None:
-    """``hand_to_bot`` puts a bot in the player's seat with their hand; a player out of the game
-    can't have theirs given."""
+    """``hand_to_bot`` puts a bot in the player's seat with their hand, noting who sat there until
+    when (kept by the snapshot); a player out of the game can't have theirs given."""
     table = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"))
     table.join(Seat("11", "Ben"))
     table.join(Seat("12", "Cy"))
     table.start(seed=5)
     assert table.game is not None
     hand = list(table.game.hands["11"])
+    moves = len(table.game.to_dict()["journal"])
     bot = table.hand_to_bot("11")
     assert (bot.id, bot.name) == ("ai:1", "Bot 1 (for Ben)") and table.seats[1] == bot
     assert table.game.hands["ai:1"] == hand and "11" not in table.game.players
+    assert table.handovers == [Handover("ai:1", "11", "Ben", moves)] and table.left == ["11"]
     table.leave_game("12")
     with pytest.raises(NotInGame):
         table.hand_to_bot("12")
+    assert table.left == ["12", "11"]  # they left the game: they played it (docs/rules.md §5.1)
+    restored = Table.from_snapshot(table.to_snapshot())
+    assert restored.handovers == table.handovers and restored.left == ["12", "11"]

@@ -14,6 +14,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.replay import check
 from tests.e2e.helpers import (
     bot_of,
+    choose,
     click,
     command,
     hand,
@@ -33,8 +34,9 @@ def held(game: AnyGame, player: str) -> list[str]:
 
 async def test_leave_with_a_bot_keeps_the_hand_in_play(uno: LocalDiscord) -> None:
     """bob leaves in the middle of a round with ``bot:True``: a bot takes his seat with his hand
-    and plays the game to its end; the record names the bot, not bob, and replays (bob's hand
-    is the bot's at the moment it took over)."""
+    and plays the game to its end; the record seats the bot, notes bob as having left (from
+    which move) and replays (bob's hand is the bot's at the moment it took over); bob played
+    the game and did not win it, and its file is his too."""
     s, channel = uno.stand_in, uno.channel("uno")
     alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
     table = await open_table(uno, channel, alice, [bob, carol], scoring="single-round")
@@ -55,8 +57,17 @@ async def test_leave_with_a_bot_keeps_the_hand_in_play(uno: LocalDiscord) -> Non
     await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
     record = (await bot_of(uno).storage.history(channel.id))[0].result
     assert record.players == [str(alice.id), "ai:1", str(carol.id)] and record.replay is not None
-    assert record.replay["names"][1] == "Bot 1 (for bob)" and str(bob.id) not in str(record.replay)
+    assert record.replay["names"][1] == "Bot 1 (for bob)" and record.left == [str(bob.id)]
+    assert record.replay["handovers"] == [
+        {"seat": "ai:1", "player": str(bob.id), "name": "bob", "at": version}
+    ]
     assert check(record) is None  # the renamed journal replays to the recorded end
+    bobs_record = await bot_of(uno).storage.stats(s.guild_id, str(bob.id))
+    assert (bobs_record.games_played, bobs_record.games_won) == (1, 0)  # docs/rules.md §5.1, §5.3
+    listing = await command(uno, bob, channel, "uno history")
+    assert listing is not None
+    answer = await choose(uno, bob, listing, record.game_id)
+    assert answer is not None and len(answer.attachments) == 1  # he sat there: the file is his
     journal = record.replay["journal"]
     then = Game.replay({**record.replay, "journal": journal[:version]})
     assert held(then, "ai:1") == bobs  # the bot took bob's hand as it was
@@ -143,8 +154,8 @@ async def test_a_seat_one_timeout_from_removal_is_offered_to_a_bot(uno: LocalDis
 async def test_dos_seats_go_to_bots(uno: LocalDiscord) -> None:
     """docs/rules.md §5.3 at a DOS table (§14.13): bob hands his seat to a bot with ``/uno leave
     bot:True`` and the host gives carol's to another with ``/uno kick … bot:True``; the bots play
-    on with the hands they took over; alice plays the game to its end, whose record names
-    the bots, not bob or carol, and replays."""
+    on with the hands they took over; alice plays the game to its end, whose record seats the
+    bots, notes bob and carol as having left, and replays."""
     s, channel = uno.stand_in, uno.channel("uno")
     alice, bob, carol = uno.user("alice"), uno.user("bob"), uno.user("carol")
     table = await open_table(uno, channel, alice, [bob, carol], variant="dos", scoring="single-round")
@@ -170,5 +181,6 @@ async def test_dos_seats_go_to_bots(uno: LocalDiscord) -> None:
     await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
     record = (await bot_of(uno).storage.history(channel.id))[0].result
     assert record.variant == "dos" and record.players == [str(alice.id), "ai:1", "ai:2"]
-    assert record.replay is not None and str(bob.id) not in str(record.replay)
+    assert record.replay is not None and record.left == [str(bob.id), str(carol.id)]
+    assert [h["player"] for h in record.replay["handovers"]] == [str(bob.id), str(carol.id)]
     assert check(record) is None

@@ -74,6 +74,7 @@ class SqlResults:
             scores={_key(names, k): s for k, s in stored["scores"]},
             players=[names[p] for p in stored["players"]],
             rounds=rounds,
+            left=[names[p] for p in stored.get("left", ())],
         )
 
     def rounds(self, game_id: str) -> list[RoundResult]:
@@ -98,6 +99,7 @@ class SqlResults:
                     points=points,
                     scores={_key(names, k): s for k, s in stored["scores"]},
                     players=[names[p] for p in stored["players"]],
+                    left=[names[p] for p in stored.get("left", ())],
                 )
             )
         return records

@@ -103,8 +103,9 @@ def rnd(
     channel: int = 10,
     variant: str = "classic",
     scores: dict[str, int] | None = None,
+    left: list[str] | None = None,
 ) -> RoundResult:
-    """A finished round."""
+    """A finished round (``left``: the players who had left the game by its end)."""
     return RoundResult(
         game_id=game_id,
         guild_id=guild,
@@ -115,6 +116,7 @@ def rnd(
         points=points,
         scores=scores if scores is not None else {p: 0 for p in players},
         players=players,
+        left=left or [],
     )
 
 
@@ -128,8 +130,9 @@ def game(
     variant: str = "classic",
     scores: dict[str, int] | None = None,
     rounds: int = 1,
+    left: list[str] | None = None,
 ) -> GameResult:
-    """A finished game."""
+    """A finished game (``left``: the players who had left it by its end)."""
     return GameResult(
         game_id=game_id,
         guild_id=guild,
@@ -139,6 +142,7 @@ def game(
         scores=scores if scores is not None else {p: 0 for p in players},
         players=players,
         rounds=rounds,
+        left=left or [],
     )
 
 

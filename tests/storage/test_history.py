@@ -96,3 +96,29 @@ def test_forgotten_player_renamed_in_replays(storage: Backend) -> None:
     assert kept["journal"] == replay["journal"]  # seat indices: the actions did not name Ana
     assert Game.replay(kept).to_dict()["hands"][anon] == Game.replay(replay).to_dict()["hands"][ANA]
     assert untouched.result.replay is None and untouched.result.players == [BEN, "ai:1"]
+
+
+def test_a_player_whose_seat_a_bot_took_is_forgotten_there_too(storage: Backend) -> None:
+    """A game whose seat Ana handed to a bot (docs/rules.md §5.3) names her as the player who
+    left and in its replay's handover (and the bot's name says whose seat it took); forgetting
+    her renames her in all three, and the game still replays."""
+    replay = {
+        **replay_of(["ai:1", BEN], ["Bot 1 (for Ana)", "Ben"], rounds=4),
+        "handovers": [{"seat": "ai:1", "player": ANA, "name": "Ana", "at": 3}],
+    }
+    result = dataclasses.replace(game("b1", [BEN], ["ai:1", BEN], left=[ANA]), replay=replay)
+
+    async def main(s: Storage) -> Any:
+        await s.delete_table(10, [result])
+        before = await s.game("b1")
+        await s.forget_user(ANA)
+        return before, await s.game("b1")
+
+    before, after = storage.run(main)
+    assert before.result == result
+    (anon,) = after.result.left
+    kept = after.result.replay
+    assert anon.startswith("forgotten:") and "Ana" not in str(kept) and ANA not in str(kept)
+    assert kept["handovers"] == [{"seat": "ai:1", "player": anon, "name": "a former player", "at": 3}]
+    assert kept["names"] == ["Bot 1 (for a former player)", "Ben"]
+    assert Game.replay(kept).to_dict()["hands"] == Game.replay(replay).to_dict()["hands"]

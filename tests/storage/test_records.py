@@ -212,3 +212,40 @@ def test_a_game_ended_with_no_winner_is_neither_won_nor_lost(storage: Backend) -
         assert [g.decided for g in await s.recent_games(GUILD, ANA)] == [False, True]
 
     storage.run(main)
+
+
+def test_a_player_who_left_played_the_game_and_did_not_win_it(storage: Backend) -> None:
+    """docs/rules.md §5.1, §5.3: a player who left a partners game, with a bot in their seat or
+    not, played it and won none of it from then on, though their team won: the round won before
+    they left stays theirs, the later round and the game are their partner's (and the bot's)
+    alone; the leaderboard and stats count the game for them (played, not won), and the result
+    reads back with who left."""
+    seats, handed = [ANA, BEN, CY, DEE], ["ai:1", BEN, CY, DEE]  # ana's seat went to a bot
+    team, bot_team, other = f"{ANA}+{CY}", f"ai:1+{CY}", f"{BEN}+{DEE}"
+
+    async def main(s: Storage) -> None:
+        # g1: ana's team wins round 1 with her; she hands her seat over; her team wins round 2.
+        await s.save_table(GUILD, 10, {"round": 2}, [rnd("g1", 1, team, 40, seats)])
+        await s.delete_table(
+            10,
+            [
+                rnd("g1", 2, bot_team, 500, handed, left=[ANA]),
+                game("g1", [bot_team], handed, rounds=2, left=[ANA]),
+            ],
+        )
+        # g2: ben leaves (no bot in his seat) and dee wins for their team.
+        await s.delete_table(11, [game("g2", [other], seats, channel=11, left=[BEN])])
+        ana, ben = await s.stats(GUILD, ANA), await s.stats(GUILD, BEN)
+        assert (ana.games_played, ana.games_won, ana.rounds_won, ana.points) == (2, 0, 1, 40)
+        assert (ben.games_played, ben.games_won) == (2, 0)
+        assert [(g.won, g.decided, g.points) for g in await s.recent_games(GUILD, ANA)] == [
+            (False, True, 40),
+            (False, True, 0),
+        ]
+        board = {p.user_id: (p.games_played, p.games_won) for p in await s.leaderboard(GUILD)}
+        assert board == {ANA: (2, 0), BEN: (2, 0), CY: (2, 1), DEE: (2, 1)}
+
+    storage.run(main)
+    recorded = storage.results.game("g1")
+    assert recorded is not None and recorded.left == [ANA] and recorded.players == handed
+    assert [r.left for r in storage.results.rounds("g1")] == [[], [ANA]]

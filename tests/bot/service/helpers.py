@@ -98,6 +98,7 @@ class FakeClient:
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, ...]] = []
+        self.pings: list[dict[str, Any]] = []  # each ping's payload
         self.latency = 0.0
         self.refused: set[str] = set()
         self.gone: set[int] = set()
@@ -127,6 +128,7 @@ class FakeClient:
 
     async def _send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
         self.calls.append(("ping", channel_id, params.payload["content"]))
+        self.pings.append(params.payload)
         return {"id": str(next(self._ids))}
 
     async def _delete(self, channel_id: int, message_id: int) -> None:

@@ -51,6 +51,24 @@ def test_the_player_to_act_is_pinged_once_a_turn() -> None:
     assert table.pinged == BEN and storage.tables[CHANNEL]["ping_message_id"] == table.ping_message_id
 
 
+def test_a_ping_opens_the_hand() -> None:
+    """A ping carries the table's My hand button (a hand opened before a restart can't be
+    updated: the ping is where a player finds theirs again), and mentions only its player."""
+    table = game(BEN, first=ANA)
+    svc, client, _ = service(MemoryStorage(), table)
+
+    async def body() -> None:
+        svc.publisher.ping(table)
+        await svc.updates.drain()
+
+    run(body)
+    (payload,) = client.pings
+    (row,) = payload["components"]
+    (button,) = row["components"]
+    assert (button["custom_id"], button["label"]) == (f"uno:t:{CHANNEL}:0:hand", "My hand")
+    assert payload["allowed_mentions"]["users"] == [int(ANA)]
+
+
 def test_a_new_table_message_is_posted_and_its_id_saved() -> None:
     """A table without its message gets one posted, whose id is saved; later updates edit it,
     unless it shows the table as it is already."""

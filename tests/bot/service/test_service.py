@@ -44,7 +44,10 @@ def test_restore_reloads_saved_tables_and_reposts_their_messages_once_their_guil
     assert run(body) == 2
     again = svc.tables.get(CHANNEL)
     assert again is not None and svc.tables.get(CHANNEL + 1) is not None and len(svc.tables) == 2
-    assert again.log[-1] == "♻️ The bot restarted; the game goes on."
+    assert (
+        again.log[-1]
+        == "♻️ The bot restarted; the game goes on. A hand opened before is out of date: press My hand."
+    )
     assert ("send", CHANNEL) in [c[:2] for c in client.calls]
     assert again.message_id is not None and storage.tables[CHANNEL]["message_id"] == again.message_id
 
