@@ -111,6 +111,14 @@ async def chromium(
             await browser.close()
 
 
+def table_on(page: Any, my_hand: str = "My hand") -> Any:
+    """The table message on the page: a Components V2 container with a My hand button (``my_hand``:
+    its label in the reader's language). A turn's ping has the button too, under plain text
+    (`bot.render.ping`)."""
+    button = page.get_by_role("button", name=my_hand)
+    return page.locator("#messages .msg").filter(has=page.locator(".container")).filter(has=button)
+
+
 @pytest.fixture
 def browser_env(tmp_path: Path) -> LocalDiscord:
     """The production bot with a seeded deal, in a guild with alice and bob and channel #uno."""
@@ -235,7 +243,7 @@ async def open_a_game(page: Any, words: dict[str, str]) -> tuple[Any, Any]:
         await expect(lobby).to_contain_text(words["seats"].format(n=n))
     await lobby.get_by_role("button", name=words["start"]).click()
     # The table message (the one with My hand); bots may move first, then it waits for alice.
-    table = channel.locator(".msg").filter(has=page.get_by_role("button", name=words["my hand"]))
+    table = table_on(page, words["my hand"])
     await expect(table).to_contain_text(words["waiting"])
     await table.get_by_role("button", name=words["my hand"]).click()
     hand = page.locator("#side .msg", has_text=words["hand"]).first
@@ -472,7 +480,7 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
     async with chromium(width, height, shot) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = table_on(page)
         await expect(table).to_contain_text("bob played")
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
@@ -494,7 +502,7 @@ async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None
     async with chromium(390, 844, SCREENSHOT.with_name("pager-390.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = table_on(page)
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
         await expect(hand).to_contain_text("28 cards")
@@ -540,7 +548,7 @@ async def test_a_few_dos_turns_in_chromium(
         await lobby.get_by_role("button", name="Add bot").click()
         await expect(lobby).to_contain_text("Seats (2/10)")
         await lobby.get_by_role("button", name="Start").click()
-        table = channel.locator(".msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = table_on(page)
         await expect(table).to_contain_text("Center Row")
         await expect(table.locator("img.emoji").first).to_be_visible()
         await table.get_by_role("button", name="My hand").click()
@@ -698,7 +706,7 @@ async def test_a_game_in_its_thread_and_its_rematch(
             hands={"alice": ["red 2"], "Bot 1": ["blue 5", "yellow 6"]},
             discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
         bot_of(env).service.publisher.publish(table_of(env, thread))
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = table_on(page)
         await expect(table).to_contain_text("Waiting for alice")
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
@@ -778,7 +786,7 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
     async with chromium(width, height, SCREENSHOT.with_name(f"flip-dark-{width}.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = page.locator("#messages .msg").filter(has=page.get_by_role("button", name="My hand"))
+        table = table_on(page)
         await expect(table).to_contain_text("The light side of every hand")
         await expect(table).not_to_contain_text("(continued)")
         await expect(table.locator("img.thumb")).to_have_count(1)
