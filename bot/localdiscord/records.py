@@ -290,6 +290,11 @@ class InteractionResponse:
 
 
 Waiter = Callable[[Callable[[], Any], float], Awaitable[Any]]
+WAIT_SECONDS = 30.0
+"""How long the stand-in's waits (`State.wait_until` and every wait built on it) allow by default
+for what must happen: a wait returns as soon as it does, so a long deadline costs a passing test
+nothing, and a loaded machine (a busy CI host, other suites beside) fails none. A test that
+asserts that something does *not* happen gives its own, short, timeout."""
 
 
 @dataclass(eq=False)
@@ -337,7 +342,7 @@ class InteractionRecord:
             return None
         return InteractionResponse(self.response_type, self.original, self.modal)
 
-    async def response(self, timeout: float = 5.0) -> InteractionResponse:
+    async def response(self, timeout: float = WAIT_SECONDS) -> InteractionResponse:
         """Wait for the bot's callback.
 
         Raises:
@@ -352,7 +357,7 @@ class InteractionRecord:
             return None
         return InteractionResponse(self.response_type, self.answer_message, self.modal)
 
-    async def answer(self, timeout: float = 5.0) -> InteractionResponse:
+    async def answer(self, timeout: float = WAIT_SECONDS) -> InteractionResponse:
         """Wait for the bot's answer: a callback with content (4 message, 7 update, 9 modal), or
         after a deferral (5, 6) the first followup or ``@original`` edit. The response's message
         is the one that answered: the new or updated message, or the first followup.
@@ -363,7 +368,7 @@ class InteractionRecord:
         result: InteractionResponse = await self.waiter(self.current_answer, timeout)
         return result
 
-    async def followup(self, index: int = 0, timeout: float = 5.0) -> Message:
+    async def followup(self, index: int = 0, timeout: float = WAIT_SECONDS) -> Message:
         """Wait for the ``index``-th followup message (a followup that replaced a deferred
         "thinking" response is the original, not a followup)."""
 

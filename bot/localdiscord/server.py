@@ -23,7 +23,17 @@ from .gateway import Gateway
 from .interactions import CommandUsageError
 from .limits import JSON
 from .ratelimits import RateLimiter, RateLimits
-from .records import Channel, Clock, Guild, InteractionRecord, Message, RequestRecord, Role, User
+from .records import (
+    WAIT_SECONDS,
+    Channel,
+    Clock,
+    Guild,
+    InteractionRecord,
+    Message,
+    RequestRecord,
+    Role,
+    User,
+)
 from .rest import Rest
 from .state import State, permission_bits
 from .ui import UI
@@ -312,7 +322,7 @@ class StandIn:
             raise CommandUsageError("no bot is connected to the gateway") from None
 
     async def slash(
-        self, user: User, channel: Channel, command: str, *, timeout: float = 5.0, **options: Any
+        self, user: User, channel: Channel, command: str, *, timeout: float = WAIT_SECONDS, **options: Any
     ) -> InteractionRecord:
         """``user`` runs ``/command`` in ``channel`` (waits until the command is synced).
 
@@ -355,7 +365,7 @@ class StandIn:
             except KeyError:
                 raise CommandUsageError(f"message {message.id} has no button {label!r}") from None
         assert custom_id is not None
-        await self._connected(5.0)
+        await self._connected(WAIT_SECONDS)
         data = interactions.component_data(message, custom_id, None)
         return interactions.start(self.state, user, message.channel, 3, data, message=message)
 
@@ -367,7 +377,7 @@ class StandIn:
         Raises:
             CommandUsageError: no such select, disabled, or values it does not offer.
         """
-        await self._connected(5.0)
+        await self._connected(WAIT_SECONDS)
         data = interactions.component_data(message, custom_id, list(values))
         return interactions.start(self.state, user, message.channel, 3, data, message=message)
 
@@ -384,7 +394,7 @@ class StandIn:
         """
         if shown.modal is None or shown.user is not user or shown.modal_submitted:
             raise CommandUsageError(f"{user.name} has no open modal from {shown!r}")
-        await self._connected(5.0)
+        await self._connected(WAIT_SECONDS)
         data = interactions.modal_data(shown.modal, values)
         shown.modal_submitted = True
         return interactions.start(
@@ -437,7 +447,7 @@ class StandIn:
         """Request count per channel id (channel routes and interaction/webhook calls)."""
         return dict(self.state.requests_per_channel)
 
-    async def wait_until(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float = WAIT_SECONDS) -> T:
         """Wait until ``predicate()`` is truthy, re-checked on every state change; returns it.
 
         Raises:
@@ -452,7 +462,7 @@ class StandIn:
         predicate: Callable[[Message], bool] = lambda m: True,
         *,
         user: User | None = None,
-        timeout: float = 5.0,
+        timeout: float = WAIT_SECONDS,
     ) -> Message:
         """The newest message in ``channel`` (visible to ``user``, default: public ones) that
         satisfies ``predicate``, waiting for it if needed."""
@@ -464,7 +474,7 @@ class StandIn:
 
         return await self.wait_until(find, timeout)
 
-    async def wait_for_gateway(self, timeout: float = 5.0) -> None:
+    async def wait_for_gateway(self, timeout: float = WAIT_SECONDS) -> None:
         """Wait until a client has IDENTIFYed (READY and GUILD_CREATE sent)."""
         await self.wait_until(lambda: self.gateway.identifies > 0, timeout)
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from . import limits
 from .limits import FLAG_EPHEMERAL, JSON, LOCALES, DiscordError
 from .records import (
+    WAIT_SECONDS,
     Channel,
     Clock,
     Emoji,
@@ -158,7 +159,7 @@ class State:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    async def wait_until(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float = WAIT_SECONDS) -> T:
         """Wait until ``predicate()`` is truthy; return it. It is checked now, after every
         change, and every `POLL_SECONDS` (for conditions on the bot's side, which the stand-in
         does not see change).

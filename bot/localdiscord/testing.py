@@ -39,7 +39,7 @@ from typing import Any
 import discord
 
 from .ratelimits import RateLimits
-from .records import Channel, Clock, User
+from .records import WAIT_SECONDS, Channel, Clock, User
 from .server import StandIn, point_discord_py_at
 
 ClientFactory = Callable[[StandIn], discord.Client]
@@ -101,7 +101,7 @@ class LocalDiscord:
         clock: Clock | None = None,
         rate_limits: bool | RateLimits = False,
         wait_ready: bool = False,
-        timeout: float = 10.0,
+        timeout: float = WAIT_SECONDS,
     ) -> None:
         self.stand_in = StandIn(
             guild_name=guild_name, users=users, channels=channels, bot_name=bot_name, clock=clock

@@ -97,10 +97,13 @@ class UI:
                 task.add_done_callback(self._sends.discard)
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
-        """``/ui/ws``: receives ``{"type": "changed"}`` after state changes."""
+        """``/ui/ws``: receives ``{"type": "changed"}`` once it is open, then after state changes."""
         ws = web.WebSocketResponse(heartbeat=20)
         await ws.prepare(request)
         self.sockets.add(ws)
+        # Told once at once: the page read the state before its socket was open, and what
+        # changed in between (or while it reconnected) was announced to no socket of its own.
+        await _notify(ws)
         try:
             async for _ in ws:
                 pass

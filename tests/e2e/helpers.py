@@ -236,9 +236,7 @@ def rig_many_plays(env: LocalDiscord, channel: Channel) -> Game:
 async def hand(env: LocalDiscord, user: User, channel: Channel) -> Message:
     """Open the user's hand from the table's My hand button."""
     # The table message is published after the action that changed it.
-    await env.stand_in.wait_until(
-        lambda: (m := published_table(env, channel)) and "My hand" in labels(m), timeout=10
-    )
+    await env.stand_in.wait_until(lambda: (m := published_table(env, channel)) and "My hand" in labels(m))
     message = await click(env, user, table_message(env, channel), "My hand")
     assert message is not None and message.ephemeral
     return message
@@ -293,13 +291,13 @@ async def play_out(
             break
         name = table.name(game.pending.player)
         if name not in users:  # a bot's move: it plays by itself
-            await s.wait_until(lambda: game.game_over or table.name(game.pending.player) in users, 10)
+            await s.wait_until(lambda: game.game_over or table.name(game.pending.player) in users)
             continue
         # The table message names the player the game waits for, once it is published.
-        await s.wait_until(lambda name=name: waiting_for(table_message(env, channel)) == name, 10)
+        await s.wait_until(lambda name=name: waiting_for(table_message(env, channel)) == name)
         before = game.version
         await play_randomly(env, users[name], await hand(env, users[name], channel), rng)
-        await s.wait_until(lambda before=before: game.version != before or game.game_over, 10)
+        await s.wait_until(lambda before=before: game.version != before or game.game_over)
     assert game.game_over, "the game did not finish"
 
 

@@ -56,7 +56,7 @@ async def open_game(env: LocalDiscord, bot: UnoBot, channel: Channel) -> Table:
         ready = table is not None and table.game is not None and table.message_id is not None
         return table if ready and table.game.pending.player == str(alice.id) else None  # type: ignore[union-attr]
 
-    return await env.stand_in.wait_until(waiting, 10)
+    return await env.stand_in.wait_until(waiting)
 
 
 async def move(env: LocalDiscord, bot: UnoBot, channel: Channel, seed: int) -> None:

@@ -124,13 +124,13 @@ async def test_a_seat_one_timeout_from_removal_is_offered_to_a_bot(uno: LocalDis
         before = game.version
         if game.pending.player == str(alice.id):
             await play_randomly(uno, alice, await hand(uno, alice, channel), rng)
-        await s.wait_until(lambda before=before: game.version != before, 10)
+        await s.wait_until(lambda before=before: game.version != before)
     table.timeouts[str(bob.id)] = 1
     # bob's turn timer alone: 1 s, and no timer for whoever comes next.
     table.turn_seconds = 1
     bot_of(uno).service.scheduler.schedule(table)
     table.turn_seconds = 0
-    offer = await s.wait_for_message(channel, lambda m: "Give bob's seat to a bot" in labels(m), timeout=10)
+    offer = await s.wait_for_message(channel, lambda m: "Give bob's seat to a bot" in labels(m))
     assert "bob has run out of time 2 times in a row" in offer.text
     assert table.in_game(str(bob.id)) and table.timeouts[str(bob.id)] == 2
     version = game.version

@@ -24,12 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from bot.engine.cards import Color, Side
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
-from bot.localdiscord.records import Clock
+from bot.localdiscord.records import WAIT_SECONDS, Clock
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, png
+from bot.localdiscord.ui import UI
 from bot.render.words import EMOJI
 from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
@@ -64,7 +66,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "artifacts" / "browser-table.png"
-WAIT_MS = 10_000  # the longest any page condition may take to appear
+# How long the page may take to show what must come (Playwright's expectations and actions): each
+# returns as soon as it comes, so a long deadline costs a passing test nothing, and a loaded
+# machine fails none (the stand-in's waits allow as long, `WAIT_SECONDS`).
+WAIT_MS = int(WAIT_SECONDS * 1000)
+expect.set_options(timeout=WAIT_MS)
 PHONE_WIDTH = 700  # px: the page's phone layout (its @media max-width), and a phone here
 
 pytestmark = pytest.mark.skipif(
@@ -102,6 +108,7 @@ async def chromium(
                 device_scale_factor=3 if phone else 1,
             )
             page = await context.new_page()
+            page.set_default_timeout(WAIT_MS)
             page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
             page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
             try:
@@ -113,6 +120,14 @@ async def chromium(
                     print(f"screenshot: {screenshot}")
         finally:
             await browser.close()
+
+
+def table_on(page: Any, my_hand: str = "My hand") -> Any:
+    """The table message on the page: a Components V2 container with a My hand button (``my_hand``:
+    its label in the reader's language). A turn's ping has the button too, under plain text
+    (`bot.render.ping`)."""
+    button = page.get_by_role("button", name=my_hand)
+    return page.locator("#messages .msg").filter(has=page.locator(".container")).filter(has=button)
 
 
 @pytest.fixture
@@ -162,12 +177,12 @@ async def test_play_a_round_as_a_french_user_in_chromium(
         await page.goto(browser_env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
         await page.locator("#locale").select_option("fr")
-        await expect(page.locator("#locale option:checked")).to_have_text("fr", timeout=WAIT_MS)
+        await expect(page.locator("#locale option:checked")).to_have_text("fr")
         # The page's own words follow the language picked, as the bot's do.
-        await expect(page.locator("aside h2")).to_contain_text("Visibles par toi seul", timeout=WAIT_MS)
+        await expect(page.locator("aside h2")).to_contain_text("Visibles par toi seul")
         await expect(page.locator("#line")).to_have_attribute("placeholder", re.compile(r"^Tape /uno"))
         await page.locator("#line").fill(FRENCH["new"] + " ")  # the command's options, typed
-        await expect(page.locator("#hint")).to_contain_text(":un entier]", timeout=WAIT_MS)
+        await expect(page.locator("#hint")).to_contain_text(":un entier]")
         await expect(page.locator("#hint")).to_contain_text(":un booléen]")
         table, hand = await open_a_game(page, FRENCH)
         # Who opened the lobby (above its message), in French.
@@ -182,7 +197,7 @@ async def test_play_a_round_as_a_french_user_in_chromium(
             choice = next(label for label in labels if label.startswith(("Piocher", "Passer son tour")))
             await hand.get_by_role("button", name=choice, exact=True).click()
             expected = re.compile(r"alice (a pioché \d+ cartes?|passe son tour)")
-        await expect(table.locator(".container")).to_contain_text(expected, timeout=WAIT_MS)
+        await expect(table.locator(".container")).to_contain_text(expected)
         await expect(table.locator(".container")).to_contain_text("Derniers coups")
     assert not problems, problems
 
@@ -221,7 +236,7 @@ async def play_first_move(page: Any, url: str) -> None:
     before = await table.locator(".container").inner_text()  # as the move's hand opened: the move changes it
     expected = await make_a_move(hand)
 
-    await expect(table.locator(".container")).to_contain_text(expected, timeout=WAIT_MS)
+    await expect(table.locator(".container")).to_contain_text(expected)
     assert await table.locator(".container").inner_text() != before
 
 
@@ -242,24 +257,19 @@ async def open_a_game(page: Any, words: dict[str, str]) -> tuple[Any, Any]:
     line = page.locator("#line")
     await line.fill(words["new"])
     await line.press("Enter")
-    await expect(line).to_have_value("", timeout=WAIT_MS)  # the page clears it once the command went
+    await expect(line).to_have_value("")  # the page clears it once the command went
     channel = page.locator("#messages")
     lobby = channel.locator(".msg", has_text=words["lobby"])
     for n in (2, 3):
         await lobby.get_by_role("button", name=words["add bot"]).click()
-        await expect(lobby).to_contain_text(words["seats"].format(n=n), timeout=WAIT_MS)
+        await expect(lobby).to_contain_text(words["seats"].format(n=n))
     await lobby.get_by_role("button", name=words["start"]).click()
-    # The table message (a container with My hand: the turn's ping has one too); bots may move
-    # first, then it waits for alice.
-    table = (
-        channel.locator(".msg")
-        .filter(has=page.get_by_role("button", name=words["my hand"]))
-        .filter(has=page.locator(".container"))
-    )
-    await expect(table).to_contain_text(words["waiting"], timeout=WAIT_MS)
+    # The table message (the one with My hand); bots may move first, then it waits for alice.
+    table = table_on(page, words["my hand"])
+    await expect(table).to_contain_text(words["waiting"])
     await table.get_by_role("button", name=words["my hand"]).click()
     hand = page.locator("#side .msg", has_text=words["hand"]).first
-    await expect(hand).to_contain_text(words["move"], timeout=WAIT_MS)
+    await expect(hand).to_contain_text(words["move"])
     return table, hand
 
 
@@ -280,7 +290,7 @@ async def make_a_move(hand: Any) -> re.Pattern[str]:
     if "wild" not in card:
         return re.compile(re.escape(f"alice played {card}"))
     back = hand.get_by_role("button", name="Back")
-    await expect(back).to_be_visible(timeout=WAIT_MS)  # the color picker replaced the cards
+    await expect(back).to_be_visible()  # the color picker replaced the cards
     color = hand.locator("button:enabled", has_not_text="Back").first
     name = (await color.inner_text()).split()[-1]
     await color.click()
@@ -308,13 +318,13 @@ async def test_choose_a_server_in_chromium(two_servers: LocalDiscord) -> None:
         await page.goto(two_servers.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
         servers = page.locator("#guilds")
-        await expect(servers).to_be_visible(timeout=WAIT_MS)
+        await expect(servers).to_be_visible()
         await servers.select_option(label="Second Server")
-        await expect(page.locator("#chan option")).to_have_text(["cards"], timeout=WAIT_MS)
+        await expect(page.locator("#chan option")).to_have_text(["cards"])
         line = page.locator("#line")
         await line.fill(ENGLISH["new"])
         await line.press("Enter")
-        await expect(page.locator("#messages .msg", has_text=ENGLISH["lobby"])).to_be_visible(timeout=WAIT_MS)
+        await expect(page.locator("#messages .msg", has_text=ENGLISH["lobby"])).to_be_visible()
     cards = two_servers.stand_in.channel("cards")
     assert lobby_message(two_servers, cards).channel is cards
     assert not problems, problems
@@ -329,9 +339,9 @@ async def test_side_panel_keeps_the_newest_private_messages(browser_env: LocalDi
         for sent in range(1, 8):  # no table here: each /uno hand is answered privately
             await line.fill("/uno hand")
             await line.press("Enter")
-            await expect(side).to_have_count(min(sent, 5), timeout=WAIT_MS)
+            await expect(side).to_have_count(min(sent, 5))
         older = page.locator("#older a")
-        await expect(older).to_have_text("Show 2 older", timeout=WAIT_MS)
+        await expect(older).to_have_text("Show 2 older")
         await older.click()
         await expect(side).to_have_count(7)
         await page.locator("#older a").click()
@@ -352,7 +362,7 @@ async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -
         await line.press("Enter")
         # The headings keep docs/rules.md's numbers (§7 is UNO Flip).
         rules = page.locator("#side .msg", has=page.locator(".h2", has_text="UNO Flip"))
-        await expect(rules).to_have_count(1, timeout=WAIT_MS)
+        await expect(rules).to_have_count(1)
         await expect(rules.locator(".h3").first).to_have_text("7.1 Flip")
         await expect(rules.locator(".li")).to_have_count(2)
         await expect(rules).not_to_contain_text("Variant id")  # a developer's note, not shown
@@ -360,11 +370,11 @@ async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -
         await line.fill("/uno rules card:stacking")  # a house rule's id, as its setting takes it
         await line.press("Enter")
         stacking = page.locator("#side .msg", has_text="4.1 Stacking")
-        await expect(stacking.locator("code").first).to_have_text("stacking", timeout=WAIT_MS)
+        await expect(stacking.locator("code").first).to_have_text("stacking")
         await line.fill('/uno settings customizable_rule:"**Sing** first"')
         await line.press("Enter")
         saved = page.locator("#side .msg", has_text="Channel settings saved")
-        await expect(saved).to_contain_text("Wild Customizable: **Sing** first", timeout=WAIT_MS)
+        await expect(saved).to_contain_text("Wild Customizable: **Sing** first")
     assert not problems, problems
 
 
@@ -443,7 +453,7 @@ async def test_components_v2_message_in_chromium(
         await page.goto(stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
         box = page.locator("#messages .container")
-        await expect(box).to_have_count(1, timeout=WAIT_MS)
+        await expect(box).to_have_count(1)
         await expect(box).to_have_css("border-left-color", "rgb(229, 57, 53)")
         await expect(box.locator(".section .h2")).to_have_text("UNO table")
         images = box.locator("img")
@@ -486,7 +496,7 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
     """A classic table and alice's hand of 22 cards, with the card emojis, on a desktop and a
     phone (screenshots ``artifacts/cards-<width>.png``): nothing sticks out sideways."""
     env, ch = cards_env, cards_env.channel("uno")
-    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set)
     await open_table(env, ch, env.user("alice"), [env.user("bob")])
     rig(env, ch, variant="classic", dealer="bob", hands={"alice": BIG_HAND, "bob": ["blue 5", "yellow 6"]},
         discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
@@ -496,16 +506,12 @@ async def test_a_classic_table_and_a_hand_of_22_with_card_emojis(
     async with chromium(width, height, shot) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = (
-            page.locator("#messages .msg")
-            .filter(has=page.get_by_role("button", name="My hand"))
-            .filter(has=page.locator(".container"))
-        )
-        await expect(table).to_contain_text("bob played", timeout=WAIT_MS)
+        table = table_on(page)
+        await expect(table).to_contain_text("bob played")
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
-        await expect(hand).to_contain_text("22 cards", timeout=WAIT_MS)
-        await expect(hand.locator("img").first).to_be_visible(timeout=WAIT_MS)
+        await expect(hand).to_contain_text("22 cards")
+        await expect(hand.locator("img").first).to_be_visible()
         problems += await overflowing(page, width)
     assert not problems, problems
 
@@ -515,25 +521,21 @@ async def test_a_hand_s_select_pages_on_a_phone(cards_env: LocalDiscord) -> None
     ``artifacts/pager-390.png``): under the select, ◀, "Page 1 of 2" and ▶; ▶ turns to page 2,
     where ◀ turns back; nothing sticks out sideways."""
     env, ch = cards_env, cards_env.channel("uno")
-    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set)
     await open_table(env, ch, env.user("alice"), [env.user("bob")])
     rig_many_plays(env, ch)
     bot_of(env).service.publisher.publish(table_of(env, ch))
     async with chromium(390, 844, SCREENSHOT.with_name("pager-390.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = (
-            page.locator("#messages .msg")
-            .filter(has=page.get_by_role("button", name="My hand"))
-            .filter(has=page.locator(".container"))
-        )
+        table = table_on(page)
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
-        await expect(hand).to_contain_text("28 cards", timeout=WAIT_MS)
+        await expect(hand).to_contain_text("28 cards")
         await expect(hand.get_by_role("button", name="Page 1 of 2")).to_be_disabled()
         await expect(hand.get_by_role("button", name="◀")).to_be_disabled()
         await hand.get_by_role("button", name="▶").click()
-        await expect(hand.get_by_role("button", name="Page 2 of 2")).to_be_visible(timeout=WAIT_MS)
+        await expect(hand.get_by_role("button", name="Page 2 of 2")).to_be_visible()
         await expect(hand.get_by_role("button", name="▶")).to_be_disabled()
         await expect(hand.get_by_role("button", name="◀")).to_be_enabled()
         await hand.scroll_into_view_if_needed()
@@ -559,7 +561,7 @@ async def test_a_few_dos_turns_in_chromium(
     ``artifacts/browser-dos.png``, ``browser-dos-phone.png``). Each select and button stays within
     its message's box; on a phone the table stays the main thing: the private panel (her hand)
     takes at most a third of the screen and folds away to its heading."""
-    await cards_env.stand_in.wait_until(bot_of(cards_env).card_emojis.done.is_set, timeout=30)
+    await cards_env.stand_in.wait_until(bot_of(cards_env).card_emojis.done.is_set)
     async with chromium(width, height, shot) as (page, problems):
         await page.goto(cards_env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
@@ -568,31 +570,27 @@ async def test_a_few_dos_turns_in_chromium(
         await line.press("Enter")
         channel = page.locator("#messages")
         lobby = channel.locator(".msg", has_text="DOS lobby")  # the edition names its lobby
-        await expect(lobby).to_contain_text("Seats (1/10)", timeout=WAIT_MS)
+        await expect(lobby).to_contain_text("Seats (1/10)")
         await lobby.get_by_role("button", name="Add bot").click()
-        await expect(lobby).to_contain_text("Seats (2/10)", timeout=WAIT_MS)
+        await expect(lobby).to_contain_text("Seats (2/10)")
         await lobby.get_by_role("button", name="Start").click()
-        table = (
-            channel.locator(".msg")
-            .filter(has=page.get_by_role("button", name="My hand"))
-            .filter(has=page.locator(".container"))
-        )
-        await expect(table).to_contain_text("Center Row", timeout=WAIT_MS)
-        await expect(table.locator("img.emoji").first).to_be_visible(timeout=WAIT_MS)
+        table = table_on(page)
+        await expect(table).to_contain_text("Center Row")
+        await expect(table.locator("img.emoji").first).to_be_visible()
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first  # kept up to date from now on
-        await expect(hand.locator("img.emoji").first).to_be_visible(timeout=WAIT_MS)
+        await expect(hand.locator("img.emoji").first).to_be_visible()
         for turn in range(DOS_TURNS):
-            await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
-            await expect(hand).to_contain_text("Your move", timeout=WAIT_MS)
+            await expect(table).to_contain_text("Waiting for alice")
+            await expect(hand).to_contain_text("Your move")
             if turn == 0:  # her decisions on show: the match select is the widest thing
-                await expect(hand.locator("select").first).to_be_visible(timeout=WAIT_MS)
+                await expect(hand.locator("select").first).to_be_visible()
                 problems += await outside_their_box(page)
                 await page.screenshot(path=str(shot.with_name(shot.stem + "-hand.png")))
                 if width < 700:
                     await phone_panel(page, height)
             await play_a_dos_turn(hand, cards_env.stand_in)
-        await expect(table).to_contain_text("alice", timeout=WAIT_MS)
+        await expect(table).to_contain_text("alice")
         problems += await overflowing(page, width) + await outside_their_box(page)
         await bottom(page)
     assert not problems, problems
@@ -663,7 +661,7 @@ async def answered(hand: Any, stand_in: StandIn, choice: Awaitable[None]) -> Non
     Discord does (400, a console error). Waiting for the text to change is not enough: an edit
     made for another reason (the hand kept up to date after the bot's moves) changes it too."""
     page = hand.page
-    async with page.expect_response(re.compile(r"/ui/(click|select)$"), timeout=WAIT_MS) as sent:
+    async with page.expect_response(re.compile(r"/ui/(click|select)$")) as sent:
         await choice
     body = await (await sent.value).json()
     assert "interaction" in body, body  # the stand-in took the click
@@ -672,18 +670,17 @@ async def answered(hand: Any, stand_in: StandIn, choice: Awaitable[None]) -> Non
     await page.wait_for_function(
         "([id, revision]) => +document.querySelector(`#side .msg[data-id='${id}']`)?.dataset.revision >= revision",
         arg=[str(message.id), message.revision],
-        timeout=WAIT_MS,
     )
 
 
 async def pick_first(select: Any) -> None:
     """Choose a select's first option."""
-    await select.select_option(index=1, timeout=WAIT_MS)
+    await select.select_option(index=1)
 
 
 async def press(button: Any) -> None:
     """Press a button of the hand."""
-    await button.click(timeout=WAIT_MS)
+    await button.click()
 
 
 async def bottom(page: Any) -> None:
@@ -717,45 +714,39 @@ async def test_a_game_in_its_thread_and_its_rematch(
         ):
             await line.fill(typed)
             await line.press("Enter")
-            await expect(line).to_have_value("", timeout=WAIT_MS)
-            await expect(answer).to_have_count(1, timeout=WAIT_MS)
+            await expect(line).to_have_value("")
+            await expect(answer).to_have_count(1)
         link = page.locator("#messages .msg .thread")
-        await expect(link).to_contain_text("UNO · alice's game", timeout=WAIT_MS)
+        await expect(link).to_contain_text("UNO · alice's game")
         await bottom(page)
         await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-pointer-{name}.png")), full_page=True)
         await link.click()
         await expect(page.locator("#chan option:checked")).to_contain_text("🧵 UNO · alice's game")
         lobby = page.locator("#messages .msg", has_text="UNO lobby")
         await lobby.get_by_role("button", name="Add bot").click()
-        await expect(lobby).to_contain_text("Seats (2/10)", timeout=WAIT_MS)
+        await expect(lobby).to_contain_text("Seats (2/10)")
         await lobby.get_by_role("button", name="Start").click()
         [thread] = stand_in.threads(parent)
-        await stand_in.wait_until(lambda: (t := bot_of(env).service.tables.get(thread.id)) and t.game, 10)
+        await stand_in.wait_until(lambda: (t := bot_of(env).service.tables.get(thread.id)) and t.game)
         rig(env, thread, variant="classic", dealer="Bot 1",
             hands={"alice": ["red 2"], "Bot 1": ["blue 5", "yellow 6"]},
             discard=["red 7"], draw=["blue 1", "blue 2", "blue 3"])  # fmt: skip
         bot_of(env).service.publisher.publish(table_of(env, thread))
-        table = (
-            page.locator("#messages .msg")
-            .filter(has=page.get_by_role("button", name="My hand"))
-            .filter(has=page.locator(".container"))
-        )
-        await expect(table).to_contain_text("Waiting for alice", timeout=WAIT_MS)
+        table = table_on(page)
+        await expect(table).to_contain_text("Waiting for alice")
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
         await hand.get_by_role("button", name="red 2").click()
         standings = page.locator("#messages .msg", has_text="won!")
-        await expect(standings).to_contain_text("alice won!", timeout=WAIT_MS)
+        await expect(standings).to_contain_text("alice won!")
         # Settled: the table message shows the end (without its buttons).
-        await expect(page.locator("#messages .msg", has_text="The game is over")).to_have_count(
-            1, timeout=WAIT_MS
-        )
+        await expect(page.locator("#messages .msg", has_text="The game is over")).to_have_count(1)
         await bottom(page)
         await page.screenshot(path=str(SCREENSHOT.with_name(f"thread-standings-{name}.png")), full_page=True)
         await standings.get_by_role("button", name="Rematch").click()
         # The first lobby message says the game started; the rematch's is new, below the standings.
         rematch = page.locator("#messages .msg", has_text="UNO lobby")
-        await expect(rematch).to_have_count(1, timeout=WAIT_MS)
+        await expect(rematch).to_have_count(1)
         await expect(rematch).to_contain_text("Bot 1")
         await expect(rematch.get_by_role("button", name="Join")).to_be_visible()
         await bottom(page)
@@ -764,7 +755,7 @@ async def test_a_game_in_its_thread_and_its_rematch(
         )
         problems += await overflowing(page, width)
         await page.locator("#parent a").click()
-        await expect(page.locator("#messages .msg").first).to_contain_text("🏆 alice won", timeout=WAIT_MS)
+        await expect(page.locator("#messages .msg").first).to_contain_text("🏆 alice won")
         problems += await overflowing(page, width)
     assert not problems, problems
 
@@ -795,7 +786,7 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
     (no "… (continued)"); nothing sticks out. alice's wild asks its color with four grey buttons
     (``flip-dark-colors-<width>.png``)."""
     env, ch = cards_env, cards_env.channel("uno")
-    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set)
     async with chromium(width, height, SCREENSHOT.with_name(f"lobby-{width}.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
@@ -805,7 +796,7 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
         lobby = page.locator("#messages .msg", has_text="UNO Flip lobby")
         for seated in ("Seats (2/10)", "Seats (3/10)"):
             await lobby.get_by_role("button", name="Add bot").click()
-            await expect(lobby).to_contain_text(seated, timeout=WAIT_MS)
+            await expect(lobby).to_contain_text(seated)
         problems += await overflowing(page, width)
     assert not problems, problems
     await click(env, env.user("bob"), lobby_message(env, ch), "Join")
@@ -822,23 +813,19 @@ async def test_a_lobby_and_a_flip_table_on_its_dark_side_with_card_emojis(
     async with chromium(width, height, SCREENSHOT.with_name(f"flip-dark-{width}.png")) as (page, problems):
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
-        table = (
-            page.locator("#messages .msg")
-            .filter(has=page.get_by_role("button", name="My hand"))
-            .filter(has=page.locator(".container"))
-        )
-        await expect(table).to_contain_text("The light side of every hand", timeout=WAIT_MS)
+        table = table_on(page)
+        await expect(table).to_contain_text("The light side of every hand")
         await expect(table).not_to_contain_text("(continued)")
         await expect(table.locator("img.thumb")).to_have_count(1)
         faces = sum(map(len, FLIP_HANDS.values())) + 4  # and the top card's, the draw pile's, two moves'
         await expect(table.locator("img.emoji")).to_have_count(faces)
         await table.get_by_role("button", name="My hand").click()
         hand = page.locator("#side .msg", has_text="Your hand").first
-        await expect(hand).to_contain_text("12 cards", timeout=WAIT_MS)
+        await expect(hand).to_contain_text("12 cards")
         problems += await overflowing(page, width)
         # Her wild's color picker: the dark side's four colors, all grey alike (none recommended).
         await hand.locator("button", has_text=re.compile(r"^\s*wild\s*$")).click()
-        await expect(hand.get_by_role("button", name="Back")).to_be_visible(timeout=WAIT_MS)
+        await expect(hand.get_by_role("button", name="Back")).to_be_visible()
         for color in (Color.PINK, Color.TEAL, Color.ORANGE, Color.PURPLE):
             button = hand.get_by_role("button", name=f"{EMOJI[color]} {color.value}", exact=True)
             await expect(button).to_have_class("btn s2")
@@ -858,7 +845,7 @@ async def test_the_standings_with_card_emojis(cards_env: LocalDiscord, width: in
         await page.goto(env.stand_in.base_url)
         await page.locator("#who").select_option(label="alice")
         standings = page.locator("#messages .msg", has_text="alice won!")
-        await expect(standings).to_contain_text("🥇 alice — 91 points", timeout=WAIT_MS)
+        await expect(standings).to_contain_text("🥇 alice — 91 points")
         await expect(standings).to_contain_text("🥈 🤖 Bot 2 — 0 points")  # tied players share a place
         await expect(standings.get_by_role("button", name="Rematch")).to_be_visible()
         await standings.scroll_into_view_if_needed()
@@ -869,7 +856,7 @@ async def test_the_standings_with_card_emojis(cards_env: LocalDiscord, width: in
 async def won_by_alice(env: LocalDiscord) -> None:
     """alice, bob and two bots play to 50 points with the card emojis; alice goes out with 91."""
     ch, alice, bob = env.channel("uno"), env.user("alice"), env.user("bob")
-    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set, timeout=30)
+    await env.stand_in.wait_until(bot_of(env).card_emojis.done.is_set)
     await open_table(env, ch, alice, [bob], bots=2, target_score=50)
     rig(env, ch, variant="classic", dealer="Bot 2",
         hands={"alice": ["red 2"], "bob": ["wild draw four", "blue 7"], "Bot 1": ["green 5"],
@@ -892,10 +879,30 @@ async def test_the_stats_chart_shows_on_the_page(cards_env: LocalDiscord) -> Non
         await page.locator("#who").select_option(label="bob")
         stats = page.locator("#messages .msg", has_text="alice's UNO record")
         chart = stats.locator(".gallery img")
-        await expect(chart).to_be_visible(timeout=WAIT_MS)
+        await expect(chart).to_be_visible()
         await chart.scroll_into_view_if_needed()
-        assert await chart.evaluate("(img) => img.complete && img.naturalWidth") > 300
+        # Shown is not loaded: the picture's size may be known before its last bytes came.
+        await expect(chart).to_have_js_property("complete", True)
+        assert await chart.evaluate("(img) => img.naturalWidth") > 300
         # Discord's timestamps read as the reader's clock, never as raw <t:…:R> markup.
-        await expect(stats.locator(".timestamp").first).to_be_visible(timeout=WAIT_MS)
+        await expect(stats.locator(".timestamp").first).to_be_visible()
         assert "<t:" not in await stats.inner_text()
     assert not problems, problems
+
+
+async def test_the_page_shows_what_changed_while_its_socket_opened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page reads the state, then opens its socket: a message posted in between, announced
+    before the socket listened, still shows (the socket is told at once that something changed)."""
+    opened = UI.socket
+
+    async def late(ui: UI, request: web.Request) -> web.WebSocketResponse:
+        if not ui.sockets:  # the page's first socket: the page has read the state already
+            await ui.stand_in.say(ui.stand_in.user("bob"), ui.stand_in.channel("uno"), "said meanwhile")
+        return await opened(ui, request)
+
+    monkeypatch.setattr(UI, "socket", late)
+    async with LocalDiscord(DemoBot, users=("alice", "bob"), clock=StillClock()) as env:
+        async with chromium() as (page, problems):
+            await page.goto(env.stand_in.base_url)
+            await expect(page.locator("#messages .msg", has_text="said meanwhile")).to_be_visible()
+        assert not problems, problems

@@ -112,7 +112,7 @@ async def test_a_move_whose_answer_fails_still_goes_on(
     uno.expect_error(50027, times=3)
     run = await uno.stand_in.click(alice, message, label="Draw")
     assert (await run.response()).type == 6
-    await uno.stand_in.wait_until(lambda: waiting_for(table_message(uno, ch)) == "bob", timeout=10)
+    await uno.stand_in.wait_until(lambda: waiting_for(table_message(uno, ch)) == "bob")
     assert str(game.pending.player) == str(uno.user("bob").id)
 
 
@@ -128,7 +128,7 @@ async def test_a_slow_save_is_acknowledged_in_time_and_answered_after(
     assert message is not None
     saved = _slow_saves(uno, monkeypatch)
     run = await uno.stand_in.click(alice, message, label="Draw")
-    answer = await run.answer(timeout=10)
+    answer = await run.answer()
     assert run.delivered_at is not None and run.acknowledged_at is not None and run.answered_at is not None
     assert answer.type == 6  # deferred: the save took too long
     assert run.acknowledged_at - run.delivered_at < ANSWER_DEADLINE + SLACK
@@ -166,7 +166,7 @@ async def test_a_click_that_comes_late_is_acknowledged_at_once(
     monkeypatch.setattr(dispatch, "on_component", late)
     monkeypatch.setattr(storage, "save_table", quick_save)
     run = await uno.stand_in.click(alice, message, label="Draw")
-    answer = await run.answer(timeout=10)
+    answer = await run.answer()
     assert answer.type == 6
     assert run.acknowledged_at is not None and run.answered_at is not None
     assert run.answered_at - run.acknowledged_at >= ANSWER_DEADLINE / 2 - 0.05  # not after the save
@@ -199,7 +199,7 @@ async def test_quick_moves_edit_the_table_once_per_window_ending_on_the_latest(u
     start = uno.stand_in.clock.now()
     answered = await _draws(uno, game, 3)
     latest = f"Draw pile {len(game.draw_pile)} "
-    await uno.stand_in.wait_until(lambda: latest in table_message(uno, ch).text, timeout=5)
+    await uno.stand_in.wait_until(lambda: latest in table_message(uno, ch).text)
     await updates.done((ch.id, TABLE))
     edits = _edits(uno, table, start)
     span = answered[-1] - answered[0]
@@ -311,7 +311,7 @@ async def test_a_watching_hand_waits_for_its_turn(tmp_path: Path) -> None:
         assert theirs is not None
         revision = shown.revision
         await click(env, bob, theirs, "Draw")  # the computer seat's turn: it thinks 1.5 s
-        await env.stand_in.wait_until(lambda: game.pending.player == str(alice.id), timeout=5)
+        await env.stand_in.wait_until(lambda: game.pending.player == str(alice.id))
         await env.stand_in.wait_until(lambda: shown.revision > revision)
         await bot_of(env).service.updates.done((ch.id, str(alice.id)))
         assert shown.revision == revision + 1  # only her turn redrew it

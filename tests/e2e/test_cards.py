@@ -35,7 +35,7 @@ async def test_hand_buttons_and_the_table_show_the_cards_emojis(cards: LocalDisc
     """Each card button carries its card's emoji and its name without the color square; once
     played, the table shows the top card and the log line with that emoji before the name."""
     s = cards.stand_in
-    await s.wait_until(bot_of(cards).card_emojis.done.is_set, timeout=30)
+    await s.wait_until(bot_of(cards).card_emojis.done.is_set)
     ch = cards.channel("uno")
     alice, bob = cards.user("alice"), cards.user("bob")
     await open_table(cards, ch, alice, [bob])
@@ -77,7 +77,7 @@ async def test_a_dos_hand_and_table_show_the_dos_cards_emojis(cards: LocalDiscor
     """DOS's cards have emojis of their own: the hand's Center Row and card list, its match
     options and place buttons, and the table's Center Row show them (never an UNO card's)."""
     s = cards.stand_in
-    await s.wait_until(bot_of(cards).card_emojis.done.is_set, timeout=30)
+    await s.wait_until(bot_of(cards).card_emojis.done.is_set)
     ch = cards.channel("uno")
     alice, bob = cards.user("alice"), cards.user("bob")
     await open_table(cards, ch, alice, [bob], variant="dos")

@@ -99,10 +99,10 @@ async def test_dos_game_through_the_table(uno: LocalDiscord) -> None:
     answer = await choose(uno, bob, theirs, DosAction.parse("play pile=1 red 3 + red 4").text())
     assert answer is not None and len(game.hands[b]) == 2 and b in game.catchable
     # Alice catches him from the table message once it shows the open window.
-    await s.wait_until(lambda: not table_message(uno, channel).component(label="Catch").get("disabled"), 10)
+    await s.wait_until(lambda: not table_message(uno, channel).component(label="Catch").get("disabled"))
     await click(uno, alice, table_message(uno, channel), "Catch")
     assert b in game.caught and game.due == 2  # drawn at the end of his own turn
-    await s.wait_until(lambda: "without DOS" in table_message(uno, channel).text, 10)
+    await s.wait_until(lambda: "without DOS" in table_message(uno, channel).text)
     text = table_message(uno, channel).text
     assert (
         "double color match" in text

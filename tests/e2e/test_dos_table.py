@@ -51,12 +51,12 @@ async def test_a_started_dos_lobby_and_its_ping_name_dos(uno: LocalDiscord, lang
     def heading() -> str:
         return s.state.get_message(channel, lobby.id).text.splitlines()[0]
 
-    await s.wait_until(lambda: started in heading(), 10)
+    await s.wait_until(lambda: started in heading())
     assert "UNO" not in heading()
     game = table_of(uno, channel).game
     assert game is not None
     mention = f"<@{game.pending.player}>, "
-    await s.wait_until(lambda: any(m.text == mention + ping for m in s.messages(channel)), 10)
+    await s.wait_until(lambda: any(m.text == mention + ping for m in s.messages(channel)))
 
 
 async def test_dos_table_and_hand_take_a_pile_s_color(uno: LocalDiscord) -> None:
@@ -69,11 +69,11 @@ async def test_dos_table_and_hand_take_a_pile_s_color(uno: LocalDiscord) -> None
     rig_dos(uno, channel, hands=hands, row=["wild dos", "red 7"], draw=["blue 9"])
     bot_of(uno).service.publisher.publish(table)
     red = EMBED_COLOR[Color.RED]
-    await s.wait_until(lambda: accent(table_message(uno, channel)) == red, 10)
+    await s.wait_until(lambda: accent(table_message(uno, channel)) == red)
     assert accent(await hand(uno, alice, channel)) == red
     rig_dos(uno, channel, hands=hands, row=["wild dos"], draw=["blue 9"])
     bot_of(uno).service.publisher.publish(table)
-    await s.wait_until(lambda: accent(table_message(uno, channel)) == ACCENT, 10)
+    await s.wait_until(lambda: accent(table_message(uno, channel)) == ACCENT)
     assert accent(await hand(uno, alice, channel)) == ACCENT
 
 
@@ -88,7 +88,7 @@ async def test_a_dos_lobby_and_its_closing_name_dos(uno: LocalDiscord) -> None:
     answer = await command(uno, alice, channel, "uno end")
     assert answer is not None and answer.text == f"The DOS table was closed by <@{alice.id}>."
     await s.wait_until(
-        lambda: s.state.get_message(channel, lobby.id).text.startswith("### DOS lobby (closed)"), 10
+        lambda: s.state.get_message(channel, lobby.id).text.startswith("### DOS lobby (closed)")
     )
     await command(uno, alice, channel, "uno new")
     assert lobby_message(uno, channel).text.splitlines()[0] == "### UNO lobby"

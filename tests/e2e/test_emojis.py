@@ -110,7 +110,7 @@ async def test_every_card_face_becomes_an_emoji_and_a_restart_uploads_nothing(un
     lists = emoji_requests(s, "GET")
     await uno.restart_client()
     again = bot_of(uno).card_emojis
-    await s.wait_until(again.done.is_set, timeout=30)
+    await s.wait_until(again.done.is_set)
     assert again is not emojis and again.created == 0
     assert emoji_requests(s, "GET") == lists + 1 and emoji_requests(s, "POST") == len(NAMES)
     assert len(s.state.emojis) == len(NAMES)
@@ -121,7 +121,7 @@ async def test_a_restart_in_the_middle_of_the_first_sync_makes_only_the_rest(uno
     """Stopped while uploading, the bot's next start uploads only the faces still missing: each
     face is uploaded once in all, and no name is taken twice (Discord would refuse it: 50035)."""
     s = uno.stand_in
-    await s.wait_until(lambda: len(s.state.emojis) >= 30, timeout=30)
+    await s.wait_until(lambda: len(s.state.emojis) >= 30)
     await uno.restart_client()
     emojis = bot_of(uno).card_emojis
     await s.wait_until(emojis.done.is_set, timeout=60)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import WITHDRAWN
-from bot.localdiscord.records import InteractionRecord
+from bot.localdiscord.records import WAIT_SECONDS, InteractionRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import publishing
 from tests.e2e.helpers import (
@@ -52,7 +52,7 @@ async def test_a_locked_database_fails_no_interaction(uno: LocalDiscord, tmp_pat
             await uno.stand_in.slash(bob, ch, "uno join"),
             await uno.stand_in.slash(carol, ch, "uno leave"),
         ]
-        answers = [(await run.answer(timeout=20)).message for run in runs]
+        answers = [(await run.answer()).message for run in runs]
         if answers[0] is not None and answers[0].content == WITHDRAWN:  # refused after its public placeholder
             answers[0] = await runs[0].followup(0)  # as `command` reads it
     finally:
@@ -91,7 +91,7 @@ async def test_a_slow_round_summary_holds_no_other_command(
 
     async def slow_send(self: object, content: str | None = None, **kwargs: object) -> object:
         if content and content.startswith("🏁 Round"):
-            await asyncio.wait_for(release.wait(), 5.0)
+            await asyncio.wait_for(release.wait(), WAIT_SECONDS)
         return await channel_send(self, content, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(publishing.discord.PartialMessageable, "send", slow_send)
@@ -99,14 +99,14 @@ async def test_a_slow_round_summary_holds_no_other_command(
     played = await uno.stand_in.click(alice, mine, mine.component(label="🟥 red 2")["custom_id"])
     await uno.stand_in.wait_until(lambda: table_of(uno, ch).game.round_no == 2)  # type: ignore[union-attr]
     asked = await uno.stand_in.slash(carol, ch, "uno leave")
-    question = (await asked.answer(timeout=3)).message
+    question = (await asked.answer()).message
     assert _acknowledged_in_time(asked) and question is not None and LEAVE in labels(question)
     leave = await uno.stand_in.click(carol, question, label=LEAVE)  # confirmed: the leave itself
-    answer = (await leave.answer(timeout=3)).message
+    answer = (await leave.answer()).message
     assert _acknowledged_in_time(leave) and answer is not None and "left" in answer.text
     assert played.answered_at is None  # the mover's answer waits for the summary, said first
     release.set()
-    assert (await played.answer(timeout=5)).message is not None
+    assert (await played.answer()).message is not None
 
 
 async def test_an_unreadable_saved_table_is_set_aside(uno: LocalDiscord, tmp_path: Path) -> None:

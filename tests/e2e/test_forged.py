@@ -13,7 +13,7 @@ import pytest
 
 from bot.engine.options import HouseRule, Options
 from bot.localdiscord import interactions
-from bot.localdiscord.records import Message, User
+from bot.localdiscord.records import WAIT_SECONDS, Message, User
 from bot.localdiscord.testing import LocalDiscord
 from tests.e2e.helpers import (
     bot_of,
@@ -73,7 +73,7 @@ class Unchanged:
     async def settled(self) -> tuple[Any, ...]:
         """:meth:`now`, once the bot's background saves (a turn ping's id, a message's) have
         caught up with the table: taken earlier, one landing later looks like a change."""
-        for _ in range(100):
+        for _ in range(int(WAIT_SECONDS / 0.05)):
             state = await self.now()
             if state[2] == [state[1]]:
                 return state

@@ -13,10 +13,12 @@ import pytest
 
 from bot.client import UnoBot
 from bot.engine.options import PendingKind
+from bot.i18n import language_of, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
 from bot.localdiscord.records import Channel, User
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord
+from bot.rulebook import Rulebook
 from bot.service import PING
 from bot.service import hands as open_hands
 from tests.e2e.conftest import USERS, make_bot
@@ -112,7 +114,7 @@ async def test_turn_timer_default_moves_and_removal(tmp_path: Path) -> None:
         game = table.game
         assert game is not None
         alice_id = table.seats[0].id
-        await env.stand_in.wait_until(lambda: alice_id in game.out, timeout=20)
+        await env.stand_in.wait_until(lambda: alice_id in game.out)
         assert "⏰ alice ran out of time" in table.log or any("ran out of time" in line for line in table.log)
         removal = next(i for i, line in enumerate(table.log) if "removed after 3 timeouts" in line)
         # After the move made for her, and before what it leads to (she leaves the game).
@@ -321,11 +323,16 @@ DEVELOPER_NOTES = re.compile(r"\.py\b|\.md\b|tests/|bot/|\(d\d+|<!--|dos-refused
 
 
 async def _parts(uno: LocalDiscord, user: User, ch: Channel, name: str, **options: Any) -> list[str]:
-    """Every private message a slash command answered with, in order."""
+    """Every private message a slash command answered with, in order: as many as the rule book
+    (in the user's language) has parts for the edition in ``options``."""
     run = await uno.stand_in.slash(user, ch, name, **options)
     first = (await run.answer()).message  # the deferred answer's first part
-    await asyncio.sleep(0.3)  # the others are followups sent one after another
     assert first is not None
+    (variant,) = options.values()
+    lang = language_of(user.locale)
+    parts = len(Rulebook.load(lang).variant(variant, translator(lang)))
+    # The others are followups sent one after another.
+    await uno.stand_in.wait_until(lambda: len([m for m in run.followups if m.id != first.id]) >= parts - 1)
     return [first.content] + [m.content for m in run.followups if m.id != first.id]
 
 

@@ -46,7 +46,7 @@ async def test_a_finished_table_leaves_nothing_in_the_publisher(uno: LocalDiscor
     await _won_by_alice(uno, None, "won!")
     ch = uno.channel("uno")
     publisher = bot_of(uno).service.publisher
-    await uno.stand_in.wait_until(lambda: ch.id not in publisher._shown, 10)
+    await uno.stand_in.wait_until(lambda: ch.id not in publisher._shown)
     assert ch.id not in publisher._shown_turn
 
 

@@ -238,7 +238,7 @@ async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest
     before = theirs.revision
     assert "Not your turn" in theirs.text
     await click(uno, alice, mine, "Draw")
-    await uno.stand_in.wait_until(lambda: theirs.revision > before, timeout=5)
+    await uno.stand_in.wait_until(lambda: theirs.revision > before)
     assert theirs.revision == before + 1 and "Your move" in theirs.text
     assert f"{len(game.hands[table.seats[1].id])} cards" in theirs.text
 
@@ -330,7 +330,7 @@ async def test_a_new_hand_message_replaces_the_last(uno: LocalDiscord) -> None:
     first = await hand(uno, alice, ch)
     second = await command(uno, alice, ch, "uno hand")
     assert second is not None and second is not first
-    await uno.stand_in.wait_until(lambda: first.deleted, timeout=5)
+    await uno.stand_in.wait_until(lambda: first.deleted)
     hands = [m for m in uno.stand_in.visible_messages(alice, ch) if m.ephemeral]
     assert hands == [second]
 
@@ -459,5 +459,5 @@ async def test_a_table_message_posted_before_components_v2_becomes_one(uno: Loca
     old = state.create_message(ch, state.bot, {"content": "", "embeds": [{"title": "UNO · round 1"}]})
     table.message_id = old.id
     bot_of(uno).service.publisher.publish(table)
-    await uno.stand_in.wait_until(lambda: old.flags & FLAG_COMPONENTS_V2, timeout=5)
+    await uno.stand_in.wait_until(lambda: old.flags & FLAG_COMPONENTS_V2)
     assert not old.embeds and "Waiting for" in old.text and "My hand" in labels(old)

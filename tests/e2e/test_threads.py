@@ -65,7 +65,7 @@ async def test_a_game_played_to_the_end_in_its_thread(uno: LocalDiscord) -> None
     standings = await s.wait_for_message(thread, lambda m: "won!" in m.text)
     assert "Rematch" in [b.get("label") for b in standings.buttons]
     pointer = next(m for m in s.messages(parent) if m.thread is thread)
-    await s.wait_until(lambda: "won" in pointer.text, 10)
+    await s.wait_until(lambda: "won" in pointer.text)
     assert pointer.text.count("\n") == 0 and "🏆" in pointer.text
     assert table.game is not None and table.name(table.game.winners[0]) in pointer.text
     # Nothing of the game was said in #uno: only the two pointers (and no ping).
@@ -99,7 +99,7 @@ async def test_archiving_the_thread_ends_its_game(uno: LocalDiscord) -> None:
     table = table_of(uno, thread)
     game = table.game
     assert game is not None
-    await s.wait_until(lambda: not table.seat(game.pending.player or "ai:1").is_ai, 10)  # type: ignore[union-attr]
+    await s.wait_until(lambda: not table.seat(game.pending.player or "ai:1").is_ai)  # type: ignore[union-attr]
     await bot_of(uno).service.updates.drain()
     revisions = {m.id: m.revision for m in s.messages(thread)}
     s.archive(thread)

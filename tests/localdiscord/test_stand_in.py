@@ -14,6 +14,7 @@ import pytest
 from bot.localdiscord import CommandUsageError, parse_command_line, point_discord_py_at, start_stand_in
 from bot.localdiscord.interactions import start
 from bot.localdiscord.limits import ATTACHMENT_SIZE_LIMIT
+from bot.localdiscord.records import WAIT_SECONDS
 from bot.localdiscord.testing import LocalDiscord, png
 
 from .demo_bot import DemoBot
@@ -130,7 +131,7 @@ async def test_harness_fails_on_unexpected_error() -> None:
             with pytest.raises(discord.HTTPException):
                 await channel.send("x" * 2001)
             with pytest.raises(AssertionError, match="Discord error 50035"):
-                await env.stand_in.wait_until(lambda: False, timeout=1)
+                await env.stand_in.wait_until(lambda: False)
 
 
 async def test_harness_fails_on_error_log() -> None:
@@ -139,7 +140,7 @@ async def test_harness_fails_on_error_log() -> None:
     with pytest.raises(AssertionError, match=r"ERROR logged by discord\.app_commands\.tree"):
         async with env:
             await env.stand_in.slash(env.user("alice"), env.channel("uno"), "demo boom")
-            await env.stand_in.wait_until(lambda: False, timeout=2)
+            await env.stand_in.wait_until(lambda: False)
 
 
 async def test_announced_error_log_passes(env: LocalDiscord) -> None:
@@ -212,7 +213,7 @@ async def test_uploads_are_served_and_shown_on_the_page(env: LocalDiscord) -> No
 
 async def test_browser_page_endpoints(env: LocalDiscord) -> None:
     """The page is served; /ui endpoints run commands and clicks (a refused click reads as
-    Discord's client shows it); /ui/ws announces changes."""
+    Discord's client shows it); /ui/ws announces changes, and once as it opens."""
     stand_in, uno = env.stand_in, env.channel("uno")
     alice, bob = env.user("alice"), env.user("bob")
     base = stand_in.base_url
@@ -224,10 +225,12 @@ async def test_browser_page_endpoints(env: LocalDiscord) -> None:
         assert sorted(by_language) == ["es", "fr", "pt"]
         assert all(set(w) == set(by_language["fr"]) for w in by_language.values())
         async with session.ws_connect(base + "/ui/ws") as ws:
+            # At once: what changed since the page read the state and before it listened.
+            assert (await ws.receive_json(timeout=WAIT_SECONDS)) == {"type": "changed"}
             body = {"user": str(alice.id), "channel": str(uno.id), "text": "/demo start"}
             async with session.post(base + "/ui/command", json=body) as response:
                 assert "interaction" in await response.json()
-            assert (await ws.receive_json(timeout=5)) == {"type": "changed"}
+            assert (await ws.receive_json(timeout=WAIT_SECONDS)) == {"type": "changed"}
         panel = await stand_in.wait_for_message(uno, lambda m: bool(m.buttons))
         click = {"user": str(bob.id), "message": str(panel.id), "custom_id": "demo:join"}
         async with session.post(base + "/ui/click", json=click) as response:
