@@ -158,6 +158,13 @@ def level_named(name: str) -> str:
     return shown.value
 
 
+def bot_seat(n: int, level: str = AiLevel.NORMAL) -> Seat:
+    """The computer seat ``ai:<n>`` playing at ``level``, named by its number and any level but
+    normal (``"Bot 2 (hard)"``; docs/rules.md §5.4)."""
+    shown = "" if level == AiLevel.NORMAL else f" ({level})"
+    return Seat(f"ai:{n}", f"Bot {n}{shown}", str(AiLevel(level)))
+
+
 @dataclass
 class Table:
     """A lobby or game in one channel.
@@ -320,9 +327,7 @@ class Table:
             raise LobbyError.of(N_("The table is full ({seats} players)."), seats=MAX_SEATS)
         if level not in AiLevel.__members__.values():
             raise LobbyError.of(N_("Bots play at easy, normal or hard."))
-        n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
-        shown = "" if level == AiLevel.NORMAL else f" ({level})"
-        seat = Seat(f"ai:{n}", f"Bot {n}{shown}", str(AiLevel(level)))
+        seat = bot_seat(1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0), level)
         self.seats.append(seat)
         self._changed()
         return seat

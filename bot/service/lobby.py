@@ -34,6 +34,7 @@ from bot.tables import (
     StaleAction,
     Table,
     TableState,
+    bot_seat,
     level_named,
     options_from,
 )
@@ -205,8 +206,10 @@ class Lobby:
             turn_seconds=int(settings.get("turn_seconds", self.defaults.turn_seconds)),
         )
         table.language = channel_language(settings, interaction)
-        bots = [(p, names.get(p) or f"Bot {p[3:]}") for p in result.players if Seat(p, "").is_ai]
-        table.seats.extend(Seat(p, name, level_named(name)) for p, name in bots)  # levels as named
+        # The game's bots at the levels their names showed; one that took over a player's seat
+        # is a bot of its own now ("Bot 3", not "Bot 3 (for Zoë)": Zoë isn't at this table).
+        bots = [int(p[3:]) for p in result.players if Seat(p, "").is_ai]
+        table.seats.extend(bot_seat(n, level_named(names.get(f"ai:{n}", ""))) for n in bots)
         table.rematch_host = "" if host_id == presser.id else host_id
         await self._open(interaction, table)
 

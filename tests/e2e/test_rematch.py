@@ -8,7 +8,7 @@ import random
 from bot.localdiscord.records import Channel, Message
 from bot.localdiscord.testing import LocalDiscord
 from bot.tables import TableState
-from tests.e2e.helpers import bot_of, click, labels, lobby_message, open_table, play_out, table_of
+from tests.e2e.helpers import bot_of, click, labels, leave, lobby_message, open_table, play_out, table_of
 
 
 async def finish(uno: LocalDiscord, channel: Channel, bots: int, **options: object) -> Message:
@@ -64,3 +64,22 @@ async def test_rematch_after_a_restart(uno: LocalDiscord) -> None:
     assert [x.name for x in lobby.seats] == ["alice", "Bot 1"] and lobby.rematch_host == ""
     await click(uno, alice, lobby_message(uno, channel), "Start")
     await s.wait_until(lambda: table_of(uno, channel).state is TableState.PLAYING)
+
+
+async def test_a_rematch_seats_a_bot_that_took_a_seat_over_as_a_bot_of_its_own(uno: LocalDiscord) -> None:
+    """bob hands his seat to a bot ("Bot 2 (for bob)") and alice finishes the game: the Rematch's
+    lobby seats that bot as "Bot 2", since bob isn't at the new table (docs/rules.md §5.3)."""
+    s, channel = uno.stand_in, uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    table = await open_table(uno, channel, alice, [bob], bots=1, scoring="single-round")
+    await leave(uno, bob, channel, bot=True)
+    assert "Bot 2 (for bob)" in [x.name for x in table_of(uno, channel).seats]
+    await play_out(uno, channel, table, {"alice": alice}, random.Random(3))
+    standings = await s.wait_for_message(channel, lambda m: "won!" in m.text)
+    await s.wait_until(lambda: bot_of(uno).service.tables.get(channel.id) is None)
+
+    await click(uno, alice, standings, "Rematch")
+    await s.wait_until(lambda: any("Join" in labels(m) for m in s.messages(channel)[-1:]))
+    lobby = table_of(uno, channel)
+    assert sorted(x.name for x in lobby.seats) == ["Bot 1", "Bot 2", "alice"]
+    assert {x.level for x in lobby.seats if x.is_ai} == {"normal"}
