@@ -16,6 +16,7 @@ from bot.engine.effects import CUSTOMIZABLE_RULES
 from bot.engine.options import HouseRule, Options, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.i18n import LANGUAGES, N_, Tr
+from bot.storage import FORGOTTEN_NAME
 from bot.tables import Removal, Table
 
 EMOJI = {
@@ -420,13 +421,18 @@ def seat_name(name: str, tr: Tr) -> str:
     ('Bot 2 (difficile)', 'Bot 3 (por al)')
     >>> seat_name("Bot 2 (for Maximilian-Alexander-Wolfgang)", translator("en"))
     'Bot 2 (for Maximilian-Alex…)'
+    >>> seat_name("Bot 2 (for a former player)", translator("fr")), seat_name("a former player", translator("es"))
+    ('Bot 2 (pour un ancien joueur)', 'un exjugador')
     """
+    if name == FORGOTTEN_NAME:
+        return tr._("a former player")
     match = _BOT_NAME.fullmatch(name)
     if match is None:
         return name
     if match[2]:
         return tr._("Bot {n} ({level})").format(n=match[1], level=tr._(BOT_LEVEL_WORDS[match[2]]))
-    return tr._("Bot {n} (for {name})").format(n=match[1], name=trim(match[3], FOR_NAME))
+    who = tr._("a former player") if match[3] == FORGOTTEN_NAME else trim(match[3], FOR_NAME)
+    return tr._("Bot {n} (for {name})").format(n=match[1], name=who)
 
 
 TEAM_LETTERS = "ABCDE"

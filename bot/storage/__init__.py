@@ -16,6 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
+FORGOTTEN_NAME = "a former player"
+"""A forgotten player's name in the replays that named them (``/uno forget-me``), stored in
+English like every seat's name and said in the reader's words (`bot.render.words.seat_name`)."""
+
 
 class StorageError(Exception):
     """The database cannot be used (corrupt, unwritable, newer than this code); one clear line."""

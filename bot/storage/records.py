@@ -20,12 +20,11 @@ from typing import Any
 
 import orjson
 
-from bot.storage import GameRecord, GameResult, PlayerGame, PlayerStats, Result, RoundResult
+from bot.storage import FORGOTTEN_NAME, GameRecord, GameResult, PlayerGame, PlayerStats, Result, RoundResult
 from bot.storage.common import Db, dumps, scalar
 
 __all__ = [
     "FORGOTTEN",
-    "FORGOTTEN_NAME",
     "forget_user",
     "games",
     "insert_result",
@@ -35,8 +34,6 @@ __all__ = [
 ]
 
 FORGOTTEN = "forgotten:"
-FORGOTTEN_NAME = "a former player"
-"""A forgotten player's name in the replays that named them."""
 _AI = "ai:"
 
 # One row per (person, played, won, rounds won, points) fact, for the leaderboard and stats:
