@@ -344,21 +344,22 @@ async def test_rules_of_dos_for_players(uno: LocalDiscord) -> None:
     alice, bob = uno.user("alice"), uno.user("bob")
     bob.locale = "fr"
     english = await _parts(uno, alice, ch, "uno rules", variant="dos")
-    assert english[0].startswith("## 14. DOS\nVariant id: `dos`.")
+    assert english[0].startswith("## 14. DOS\nDOS, UNO's sequel")
+    assert "`dos`" not in "".join(english)  # the edition's id is a note for developers
     french = await _parts(uno, bob, ch, "uno règles", édition="dos")
-    assert french[0].startswith("## 14. DOS\nId de l’édition : `dos`.")
+    assert french[0].startswith("## 14. DOS\n") and "`dos`" not in "".join(french)
     for text in english + french:
         assert not DEVELOPER_NOTES.search(text), DEVELOPER_NOTES.search(text)
     answer = await command(uno, alice, ch, "uno rules", variant="dos", card="Wild DOS")
-    assert answer is not None and answer.text.startswith("**Wild DOS**\nCounts as 2.")
+    assert answer is not None and answer.text.startswith("**Wild DOS** (§14.6)\nCounts as 2.")
     assert "color match" in answer.text and "**20 points**" in answer.text and len(answer.text) < 500
     answer = await command(uno, alice, ch, "uno rules", variant="dos", card="#")
     assert answer is not None and answer.text.startswith("**Wild #**") and "**40 points**" in answer.text
     answer = await command(uno, bob, ch, "uno règles", édition="dos", carte="joker DOS")
-    assert answer is not None and answer.text.startswith("**joker DOS**\nCompte pour 2.")
+    assert answer is not None and answer.text.startswith("**joker DOS** (§14.6)\nCompte pour 2.")
     assert "**20 points**" in answer.text
     answer = await command(uno, alice, ch, "uno rules", variant="flip", card="7")
-    assert answer is not None and answer.text.startswith("**7**\nA number card")
+    assert answer is not None and answer.text.startswith("**7** (§1.5)\nA number card")
     assert "UNO Flip" not in answer.text and "**7 points**" in answer.text
     answer = await command(uno, alice, ch, "uno rules", variant="classic", card="wild draw four")
     assert answer is not None and answer.text.startswith("**6.5 Wild Draw Four**\n")
