@@ -213,7 +213,9 @@ async def test_hands_stay_private(uno: LocalDiscord) -> None:
 async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
     """An open hand is redrawn as the game changes for its owner: at once when they are to act;
     while they only watch, not for the others' turns, which leave their cards alone."""
-    monkeypatch.setattr(open_hands, "HAND_SETTLE_SECONDS", 0.5)
+    # A watching hand's settle longer than any wait here: a redraw seen came from the turn's
+    # beginning, at once, not from the settle (no deadline for a loaded machine to miss).
+    monkeypatch.setattr(open_hands, "HAND_SETTLE_SECONDS", 120.0)
     ch = uno.channel("uno")
     alice, bob = uno.user("alice"), uno.user("bob")
     table = await open_table(uno, ch, alice, [bob], bots=2)
@@ -229,7 +231,7 @@ async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest
     shown = mine.revision
     # bob plays, then both AI seats: alice only watches until her turn comes back.
     await click(uno, bob, await hand(uno, bob, ch), "🟥 red 5")
-    await uno.stand_in.wait_until(lambda: "Your move" in mine.text, timeout=0.4)  # before settling
+    await uno.stand_in.wait_until(lambda: "Your move" in mine.text)
     assert mine.revision == shown + 1  # one edit for the three turns in between
     assert game.pending.player == table.seats[0].id and "🟥 red 3" in labels(mine)
     # bob's hand, watching since his move (the AI seats' turns left his cards alone), is redrawn
