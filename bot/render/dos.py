@@ -35,7 +35,7 @@ from bot.render.layout import (
     small,
 )
 from bot.render.log import game_won, round_won
-from bot.render.table import LOG_ROOM, LOG_TEXT
+from bot.render.table import LOG_TEXT, room_beside
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -44,10 +44,12 @@ from bot.render.words import (
     WATCHING,
     WILD_EMOJI,
     Faces,
+    as_text_to_fit,
     color_name,
     count,
     edition_name,
     label_pattern,
+    longest_first,
     named,
     out_text,
     players_title,
@@ -122,11 +124,7 @@ def row_lines(game: DosGame, tr: Tr, faces: Faces = TEXT_ONLY, limit: int = MAX_
     ``<:name:id>`` costs 30-40 characters, a pile of three cards about 150)."""
     lines = _pile_lines(game, tr, faces)
     if faces is not TEXT_ONLY:
-        text = _pile_lines(game, tr, TEXT_ONLY)
-        for n in sorted(range(len(lines)), key=lambda n: -len(lines[n])):
-            if len("\n".join(lines)) <= limit:
-                break
-            lines[n] = text[n]
+        lines = as_text_to_fit(lines, _pile_lines(game, tr, TEXT_ONLY), limit, longest_first(lines))
     return lines or [tr._("(no pile: the turn begins with a draw)")]
 
 
@@ -243,11 +241,9 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     last = block(tr._("Last moves"), "") if tbl.log else ""
     # The row takes what the message leaves (4,000 characters) less the other texts and some room
     # for the last moves, as the UNO table's other side of every hand does; the moves, the rest.
-    used = (
-        len("\n".join([f"### {title}", _center_row(tr), *after])) + 1 + sum(map(len, [*texts, footer, last]))
-    )
-    reserve = min(LOG_ROOM, len("\n".join(tbl.log)))  # as text, a move is at its shortest
-    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr, faces, MAX_TEXT - used - reserve), *after]
+    heading_lines = "\n".join([f"### {title}", _center_row(tr), *after]) + "\n"  # the row's joins it
+    room = room_beside(tbl.log, heading_lines, *texts, footer, last)
+    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr, faces, room), *after]
     if tbl.log:
         room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, [*texts, footer, last]))
         texts.append(last + _fitted(tbl.log, tr, faces, min(LOG_TEXT, room)))
@@ -283,11 +279,7 @@ def _fitted(lines: Sequence[str], tr: Tr, faces: Faces = TEXT_ONLY, limit: int =
         return "\n".join(kept)
     pattern, by_label = _labels(tr)
     shown = [pattern.sub(lambda m: card_text(by_label[m.group(0)], tr, faces), line) for line in kept]
-    for n in range(len(kept)):  # the oldest lines back to text first
-        if len("\n".join(shown)) <= limit:
-            break
-        shown[n] = kept[n]
-    return "\n".join(shown)
+    return "\n".join(as_text_to_fit(shown, kept, limit, range(len(kept))))  # the oldest to text first
 
 
 @cache

@@ -21,6 +21,7 @@ from bot.render.words import (
     RANK_NAMES,
     TEXT_ONLY,
     Faces,
+    as_text_to_fit,
     color_name,
     count,
     edition_name,
@@ -30,6 +31,7 @@ from bot.render.words import (
     face_text,
     fitted,
     headcount,
+    longest_first,
     named,
     out_text,
     players_title,
@@ -99,10 +101,9 @@ def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY, l
         " ".join([who, *(str(e) if (e := faces.for_face(f, other)) else face_short(f, tr) for f in hand)])
         for who, hand in rows
     ]
-    for n in sorted(range(len(lines)), key=lambda n: -len(lines[n])):  # the longest said in short first
-        if len("\n".join(lines)) <= room:
-            break
-        lines[n] = " ".join([shorts[n][0], *shorts[n][1]])
+    lines = as_text_to_fit(
+        lines, [" ".join([who, *short]) for who, short in shorts], room, longest_first(lines)
+    )
     if len("\n".join(lines)) > room:
         shares = _shares([len(line) for line in lines], room - (len(lines) - 1))
         lines = [
@@ -110,6 +111,14 @@ def inactive_faces(table: Table, game: Game, tr: Tr, faces: Faces = TEXT_ONLY, l
             for line, share, (who, short) in zip(lines, shares, shorts, strict=True)
         ]
     return block(title, "\n".join(lines))
+
+
+def room_beside(log: Sequence[str], *taken: str) -> int:
+    """The characters a table message (`MAX_TEXT`) leaves beside its texts ``taken`` once
+    `LOG_ROOM` of it is kept for the last moves (no more than the ``log`` takes as text, where a
+    move is at its shortest): the room of the other side of every hand (UNO) or of the Center
+    Row (DOS), which the last moves then follow in what is left."""
+    return MAX_TEXT - sum(map(len, taken)) - min(LOG_ROOM, len("\n".join(log)))
 
 
 def _shares(lengths: list[int], room: int) -> list[int]:
@@ -219,9 +228,8 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
         )
     )
     last = block(tr._("Last moves"), "") if tbl.log else ""
-    used = len("\n".join(lines)) + len(texts[0]) + len(scores) + len(footer) + len(last)
-    reserve = min(LOG_ROOM, len("\n".join(tbl.log)))  # as text, a move is at its shortest
-    texts.append(inactive_faces(tbl, game, tr, faces, MAX_TEXT - used - reserve))
+    room = room_beside(tbl.log, "\n".join(lines), texts[0], scores, footer, last)
+    texts.append(inactive_faces(tbl, game, tr, faces, room))
     texts.append(scores)
     if tbl.log:  # the newest moves, in what room is left (the oldest go first)
         room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, texts)) - len(footer) - len(last)

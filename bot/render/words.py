@@ -258,11 +258,30 @@ def fitted(lines: Sequence[str], side: Side, tr: Tr, faces: Faces = TEXT_ONLY, l
     lines stay as text, and what still passes it is cut (``trim``), as the text alone would be.
     """
     shown = [with_card_emojis(line, side, tr, faces) for line in lines]
-    for n in range(len(lines)):
-        if len("\n".join(shown)) <= limit:
+    return trim("\n".join(as_text_to_fit(shown, lines, limit, range(len(lines)))), limit)
+
+
+def as_text_to_fit(shown: Sequence[str], text: Sequence[str], limit: int, order: Iterable[int]) -> list[str]:
+    """Lines ``shown`` with their cards' emojis (an emoji's ``<:name:id>`` costs 30-40 characters),
+    each put back to its ``text`` (the same line as text, or in short), in ``order`` (line
+    indexes: the oldest first in a log, the longest first in a list of hands or piles), until
+    the lines joined by newlines fit in ``limit`` characters or none is left in ``order``.
+
+    >>> as_text_to_fit(["a <:x:1>", "b <:y:2> <:z:3>"], ["a x", "b y z"], 14, [1, 0])
+    ['a <:x:1>', 'b y z']
+    """
+    lines = list(shown)
+    for n in order:
+        if len("\n".join(lines)) <= limit:
             break
-        shown[n] = lines[n]
-    return trim("\n".join(shown), limit)
+        lines[n] = text[n]
+    return lines
+
+
+def longest_first(lines: Sequence[str]) -> list[int]:
+    """The indexes of ``lines``, the longest line's first (`as_text_to_fit`'s order where the
+    lines that cost the most go to text first)."""
+    return sorted(range(len(lines)), key=lambda n: -len(lines[n]))
 
 
 SHORT_RANKS = {
