@@ -327,10 +327,14 @@ class Table:
             raise LobbyError.of(N_("The table is full ({seats} players)."), seats=MAX_SEATS)
         if level not in AiLevel.__members__.values():
             raise LobbyError.of(N_("Bots play at easy, normal or hard."))
-        seat = bot_seat(1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0), level)
+        seat = bot_seat(self._next_bot(), level)
         self.seats.append(seat)
         self._changed()
         return seat
+
+    def _next_bot(self) -> int:
+        """The number of the next computer seat: one more than any seated."""
+        return 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
 
     def remove_ai(self) -> Seat:
         """Remove the last-added computer seat. Raises LobbyError: started, or no computer seat."""
@@ -432,9 +436,9 @@ class Table:
         old = self.seat(player_id)
         if self.game is None or old is None or not self.in_game(player_id):
             raise NotInGame()
-        n = 1 + max((int(s.id[3:]) for s in self.seats if s.is_ai), default=0)
+        n = self._next_bot()
         bot = Seat(f"ai:{n}", f"Bot {n} (for {old.name})")
-        moves = len(self.game.to_dict()["journal"] or ())
+        moves = len(self.game.journal or ())
         self.game = self.game.replaced(player_id, bot.id)
         self.handovers.append(Handover(bot.id, player_id, old.name, moves))
         self.seats[self.seats.index(old)] = bot
