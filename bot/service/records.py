@@ -47,10 +47,12 @@ class Records:
         tr = await self._public(interaction)
         rows = await self.service.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = render.leaderboard_title(variant, tr)
-        # Two short lines per player, no columns: a phone shows each line whole.
+        # Two short lines per player, no columns: a phone shows each line whole. One ranked for
+        # rounds won only in games with no winner has played no game: no rate of 0 of 0.
         first = tr._("**{rank}.** {who} · 🏆 {won} of {played} ({rate})")
+        unplayed = tr._("**{rank}.** {who} · 🏆 no game won or lost")
         lines = [
-            first.format(
+            (first if r.games_played else unplayed).format(
                 rank=i + 1,
                 who=_who(r.user_id, tr),
                 won=r.games_won,

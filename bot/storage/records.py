@@ -214,8 +214,10 @@ async def leaderboard(db: Db, guild_id: int, variant: str | None, limit: int) ->
     """The guild's best ``limit`` players by games won, then points (AI seats excluded).
 
     Ties then go to more rounds won, fewer games played, then user id. Forgotten players
-    stay ranked, as ``forgotten:<n>``; a player with no game won or lost (only games ended with
-    no winner) is not. ``variant`` None counts every variant.
+    stay ranked, as ``forgotten:<n>``. A player is ranked once they have played a game with a
+    winner, won a round or scored points: one whose only games ended with no winner is ranked by
+    the rounds and points they won in them (0 games played, a win rate of 0); one who has none
+    of the three is not. ``variant`` None counts every variant.
 
     Raises:
         sqlite3.Error, asyncpg.PostgresError: the query failed.
@@ -225,7 +227,8 @@ async def leaderboard(db: Db, guild_id: int, variant: str | None, limit: int) ->
         "sum(f.rounds_won) AS rounds_won, sum(f.points) AS points "
         f"FROM ({_FACTS}) AS f JOIN people AS p ON p.id = f.person "
         "WHERE substr(p.user_id, 1, 3) <> ? "
-        "GROUP BY p.id, p.user_id HAVING sum(f.played) > 0 "
+        "GROUP BY p.id, p.user_id "
+        "HAVING sum(f.played) > 0 OR sum(f.rounds_won) > 0 OR sum(f.points) > 0 "
         "ORDER BY won DESC, points DESC, rounds_won DESC, played ASC, p.user_id "
         "LIMIT ?",
         (guild_id, variant, variant, guild_id, variant, variant, _AI, limit),

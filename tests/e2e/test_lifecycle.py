@@ -21,6 +21,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.rulebook import Rulebook
 from bot.service import PING
 from bot.service import hands as open_hands
+from bot.storage import GameResult, RoundResult
 from tests.e2e.conftest import USERS, make_bot
 from tests.e2e.helpers import (
     LEAVE,
@@ -415,6 +416,35 @@ async def test_records_after_a_finished_game(uno: LocalDiscord) -> None:
     assert answer is not None and answer.ephemeral
     board = await command(uno, bob, ch, "uno leaderboard")
     assert board is not None and f"<@{alice.id}>" not in board.text
+
+
+async def test_the_leaderboard_ranks_rounds_won_in_games_with_no_winner(uno: LocalDiscord) -> None:
+    """A player who won a round only in a game ended with no winner is on the leaderboard, with
+    no games played: its first line says no game was won or lost (no "0 of 0 (0%)"), in every
+    language, and its second line counts the round and its points."""
+    ch = uno.channel("uno")
+    alice, bob = uno.user("alice"), uno.user("bob")
+    uno.stand_in.grant(alice, "manage_channels")
+    players, guild = [str(alice.id), str(bob.id)], uno.stand_in.guild_id
+    ended = [
+        RoundResult("g1", guild, ch.id, 1, "classic", str(alice.id), 40, {p: 0 for p in players}, players),
+        GameResult("g1", guild, ch.id, "classic", [], {p: 0 for p in players}, players, rounds=1),
+    ]
+    await bot_of(uno).storage.delete_table(ch.id, ended)
+    firsts = {
+        "en": "no game won or lost",
+        "fr": "aucune partie gagnée ni perdue",
+        "es": "ninguna partida ganada ni perdida",
+        "pt_BR": "nenhuma partida ganha nem perdida",
+    }
+    for language, first in firsts.items():
+        await command(uno, alice, ch, "uno settings", language=language)
+        board = await command(uno, bob, ch, "uno leaderboard")
+        assert board is not None
+        _, *lines = board.text.split("\n")
+        assert lines[0] == f"**1.** <@{alice.id}> · 🏆 {first}" and len(lines) == 2  # bob won nothing
+        tr = translator(language)
+        assert lines[1].endswith(tr.n("{n} round won", "{n} rounds won", 1)) and "40" in lines[1]
 
 
 async def test_lobby_bot_seats_and_edition_select(uno: LocalDiscord) -> None:

@@ -193,12 +193,22 @@ def test_recent_games_of_a_player(storage: Backend) -> None:
 
 def test_a_game_ended_with_no_winner_is_neither_won_nor_lost(storage: Backend) -> None:
     """A game recorded with no winner (``/uno end``, an idle game) counts in no one's games
-    played: the leaderboard leaves out a player with only such games, stats count its finished
-    rounds' wins and points, and the recent games mark it undecided."""
+    played: the leaderboard ranks a player with only such games by the rounds and points they
+    won in them (0 games played, a win rate of 0; one who won nothing is left out), stats count
+    its finished rounds' wins and points, and the recent games mark it undecided."""
 
     async def main(s: Storage) -> None:
         await s.delete_table(1, [rnd("g1", 1, ANA, 40, [ANA, BEN]), game("g1", [], [ANA, BEN], rounds=1)])
-        assert await s.leaderboard(GUILD) == []
+        # cy won a round worth no points in another game ended with no winner: ranked all the same.
+        await s.delete_table(3, [rnd("g0", 1, CY, 0, [CY, DEE]), game("g0", [], [CY, DEE], channel=3)])
+        board = await s.leaderboard(GUILD)
+        assert [
+            (p.user_id, p.games_played, p.games_won, p.rounds_won, p.points, p.win_rate) for p in board
+        ] == [
+            (ANA, 0, 0, 1, 40, 0.0),
+            (CY, 0, 0, 1, 0, 0.0),
+        ]
+        assert await s.leaderboard(GUILD, variant="flip") == []
         ana = await s.stats(GUILD, ANA)
         assert (ana.games_played, ana.games_won, ana.rounds_won, ana.points) == (0, 0, 1, 40)
         (ended,) = await s.recent_games(GUILD, ANA)
@@ -208,6 +218,7 @@ def test_a_game_ended_with_no_winner_is_neither_won_nor_lost(storage: Backend) -
         assert [(p.user_id, p.games_played, p.games_won, p.points) for p in board] == [
             (BEN, 1, 1, 0),
             (ANA, 1, 0, 40),
+            (CY, 0, 0, 0),
         ]
         assert [g.decided for g in await s.recent_games(GUILD, ANA)] == [False, True]
 
