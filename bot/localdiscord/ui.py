@@ -149,9 +149,10 @@ class UI:
              "notices": [text], "emojis": {id: name} (the application's, whose images
              ``/emojis/{id}.png`` serves)}
 
-        A view is ``{"id", "channel", "author", "bot", "content", "embeds", "components",
+        A view is ``{"id", "channel", "dm", "author", "bot", "content", "embeds", "components",
         "attachments", "ephemeral", "loading", "edited", "revision", "time", "command", "thread"}``
-        (``attachments``: ``{"url", "filename", "image"}`` of the files that no component or embed
+        (``channel``: ``"#name"`` or ``"🧵 name"``, null for a DM, whose ``dm`` is its recipient's
+        name, for the page to say in its reader's language; ``attachments``: ``{"url", "filename", "image"}`` of the files that no component or embed
         shows, `_loose_files`; ``revision``: how many edits the message has had; ``thread``:
         ``{"id", "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
         lists each text channel of ``channel``'s guild (``guild``, ``guild_id``; ``guilds`` are
@@ -194,9 +195,11 @@ class UI:
 
     @staticmethod
     def _view(message: Message) -> JSON:
+        # A DM is said by the page in its reader's language ("DM with alice"): its recipient only.
+        recipient = message.channel.recipient
         where = (
-            f"DM with {message.channel.recipient.name}"
-            if message.channel.recipient
+            None
+            if recipient
             else (
                 f"#{message.channel.name}" if not message.channel.is_thread else f"🧵 {message.channel.name}"
             )
@@ -207,6 +210,7 @@ class UI:
         return {
             "id": str(message.id),
             "channel": where,
+            "dm": recipient.name if recipient else None,
             "author": message.author.name,
             "bot": message.author.bot,
             "content": message.content,

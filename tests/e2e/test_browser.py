@@ -349,6 +349,28 @@ async def test_side_panel_keeps_the_newest_private_messages(browser_env: LocalDi
     assert not problems, problems
 
 
+async def test_a_dm_is_named_in_the_page_s_language(v2_env: LocalDiscord) -> None:
+    """A DM in the private panel is said to be one ("DM with alice") in the language picked on
+    the page, as the page's other words are."""
+    stand_in = v2_env.stand_in
+    alice = stand_in.user("alice")
+    stand_in.state.create_message(stand_in.dm_channel(alice), stand_in.state.bot, {"content": "A secret"})
+    async with chromium() as (page, problems):
+        await page.goto(stand_in.base_url)
+        await page.locator("#who").select_option(label="alice")
+        where = page.locator("#side .msg", has_text="A secret").locator(".meta")
+        await expect(where).to_have_text(re.compile(r" · DM with alice$"))
+        said = {
+            "fr": "Message privé avec alice",
+            "es-ES": "Mensaje directo con alice",
+            "pt-BR": "Mensagem direta com alice",
+        }
+        for locale, dm in said.items():
+            await page.locator("#locale").select_option(locale)
+            await expect(where).to_have_text(re.compile(f" · {dm}$"))
+    assert not problems, problems
+
+
 async def test_markdown_shows_as_discord_renders_it(browser_env: LocalDiscord) -> None:
     """The page renders the rules' Markdown (headings, bullets, code), and a custom Wild
     Customizable rule's Markdown, escaped by the bot, shows as the host typed it."""
