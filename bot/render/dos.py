@@ -574,7 +574,17 @@ def _match(s: _Said) -> str:
     # last card, which may be another card of its own color: "🌈 Wild DOS (red) + 🟨 yellow Wild #".
     named = f" ({color_name(d['color'], tr)})" if d.get("color") else ""
     cards = " + ".join(card_text(c, tr) + (named if DosCard.parse(c).wild_dos else "") for c in d["cards"])
-    line = tr._("{name} matched pile {pile} with {cards}").format(name=s.name(), pile=d["pile"], cards=cards)
+    pile_card = d.get("pile_card")
+    if pile_card is not None and DosCard.parse(pile_card).wild_dos:
+        # A Wild DOS pile's color is the one named for this match: beside it, as the played ones'.
+        pile = card_text(pile_card, tr) + f" ({color_name(d['pile_color'], tr)})"
+        line = tr._("{name} matched pile {pile}’s {pile_card} with {cards}").format(
+            name=s.name(), pile=d["pile"], pile_card=pile, cards=cards
+        )
+    else:
+        line = tr._("{name} matched pile {pile} with {cards}").format(
+            name=s.name(), pile=d["pile"], cards=cards
+        )
     if d["bonus"] == "double-color":
         return tr._("✨ {line}: double color match! A bonus card, and everyone else draws one").format(
             line=line

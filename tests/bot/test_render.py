@@ -993,6 +993,27 @@ def test_a_wild_dos_s_color_is_said_beside_it_in_the_log(lang: str, expected: st
     assert render.log_lines(table, [event], translator(lang)) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "Ana matched pile 1’s 🌈 Wild DOS (blue) with 🌈 Wild DOS (red)"),
+        ("es", "Ana combinó 🌈 comodín DOS (rojo) en el 🌈 comodín DOS (azul) de la pila 1"),
+        ("fr", "Ana a associé 🌈 joker DOS (rouge) au 🌈 joker DOS (bleu) de la pile 1"),
+        ("pt_BR", "Ana combinou 🌈 curinga DOS (vermelho) no 🌈 curinga DOS (azul) da pilha 1"),
+    ],
+)
+def test_a_wild_dos_pile_s_color_is_said_beside_it_in_the_log(lang: str, expected: str) -> None:
+    """A match on a Wild DOS pile (docs/rules.md §14.6) says the pile's Wild DOS with the color
+    named for it beside it, as the played Wild DOS's; a match on another pile says its number
+    only, as before."""
+    table = _dos_dealt(["wild dos", "blue 7", "red 3"], ["wild dos", "green 7"])
+    assert isinstance(table.game, DosGame)
+    events = table.game.play("1", 1, ["wild dos"], color="red", pile_color="blue")
+    assert render.log_lines(table, events, translator(lang)) == [expected]
+    events = table.game.play("1", 2, ["blue 7"])
+    assert render.log_lines(table, events, EN)[0] == "Ana matched pile 2 with 🟦 blue 7"
+
+
 def test_a_dos_call_ahead_says_it_comes_before_the_match() -> None:
     """Where a hand of more than two offers DOS!, a line says the call comes before the match that
     leaves two cards (docs/rules.md §14.8: called after it, the player can be caught at once), in

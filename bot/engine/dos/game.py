@@ -593,6 +593,7 @@ class DosGame:
         hand = self.hands[player]
         for c in found:
             hand.remove(c)
+        top = self.row[pile - 1][0]
         self.row[pile - 1].extend(found)
         self.matched.add(pile - 1)
         bonus = color_bonus(found, named, pile_named)
@@ -603,6 +604,7 @@ class DosGame:
             DosEventKind.MATCH_MADE,
             player,
             pile=pile,
+            pile_card=top.name,
             cards=[c.name for c in found],
             color=named.value if named else None,
             pile_color=pile_named.value if pile_named else None,
