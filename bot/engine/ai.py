@@ -313,13 +313,25 @@ def _hard(game: Game, player: str, rng: random.Random, budget: float | None, pla
         raise ValueError(f"{player} has nothing to decide")
     if game.can_call_uno(player):
         return _UNO
-    actions = _candidates(game, player, game.decisions(player))
-    default = _normal(game, player, rng)
-    if default not in actions:  # a wild's color the pruning did not keep
-        actions = [*actions, default]
+    actions, default = hard_candidates(game, player)
     return search.best_action(
         game, player, actions, rng, _normal, default=default, budget=budget, playouts=playouts
     )
+
+
+def hard_candidates(game: Game, player: str) -> tuple[list[Action], Action]:
+    """The actions the hard AI searches for ``player``'s pending decision (each wild naming only
+    colors held besides it, see :func:`_candidates`) and its default among them, the normal AI's
+    choice (kept unless a candidate beats it clearly, ``search.best_action``).
+
+    Raises:
+        ValueError: ``player`` has nothing to decide.
+    """
+    actions = _candidates(game, player, game.decisions(player))
+    default = _normal(game, player, random.Random(0))  # the normal AI draws no random number
+    if default not in actions:  # a wild's color the pruning did not keep
+        actions = [*actions, default]
+    return actions, default
 
 
 def _candidates(game: Game, player: str, actions: list[Action]) -> list[Action]:

@@ -375,11 +375,10 @@ def best_action(
         passes = 0
         while True:
             world = deal(game, player, rng)
-            seed = rng.random()
-            for k in alive:
-                copy = world.copy(journal=False, rng=random.Random(seed))
-                copy.apply_listed(player, candidates[k])
-                results[k].append(finish(copy, player, policy, random.Random(seed)))
+            for k, result in zip(
+                alive, _pass(world, player, [candidates[k] for k in alive], rng, policy, finish), strict=True
+            ):
+                results[k].append(result)
             passes += 1
             if quota is not None and passes >= quota:
                 break
@@ -399,3 +398,48 @@ def best_action(
         if mean > best_gain and mean > margin * spread:
             best, best_gain = k, mean
     return candidates[best]
+
+
+def _pass(
+    world: _G,
+    player: str,
+    candidates: Sequence[_A],
+    rng: random.Random,
+    policy: Callable[[_G, str, random.Random], _A],
+    finish: Callable[[_G, str, Callable[[_G, str, random.Random], _A], random.Random], float],
+) -> list[float]:
+    """Each of ``candidates`` played out once on its own copy of the sample ``world``, all with
+    the same random numbers (one seed drawn from ``rng``): their :func:`utility` values."""
+    seed = rng.random()
+    values = []
+    for action in candidates:
+        copy = world.copy(journal=False, rng=random.Random(seed))
+        copy.apply_listed(player, action)
+        values.append(finish(copy, player, policy, random.Random(seed)))
+    return values
+
+
+def mean_values(
+    game: Game,
+    player: str,
+    candidates: Sequence[Action],
+    rng: random.Random,
+    policy: Policy,
+    passes: int,
+) -> list[float]:
+    """The mean :func:`utility` of each of ``candidates`` over ``passes`` samples
+    (:func:`determinize`), each candidate played out once per sample with the same random numbers:
+    what :func:`best_action` estimates, with equal shares and no time limit (the search-quality
+    benchmark's reference, benchmarks/regret.py).
+
+    Raises:
+        ValueError: ``passes`` below 1.
+    """
+    if passes < 1:
+        raise ValueError("at least one pass is needed")
+    totals = [0.0] * len(candidates)
+    for _ in range(passes):
+        world = determinize(game, player, rng)
+        for k, value in enumerate(_pass(world, player, candidates, rng, policy, playout)):
+            totals[k] += value
+    return [total / passes for total in totals]

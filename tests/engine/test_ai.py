@@ -549,6 +549,45 @@ def test_search_keeps_to_its_playout_count(monkeypatch: pytest.MonkeyPatch) -> N
     assert 100 < len(calls) <= 200
 
 
+def test_mean_values_rank_candidates_as_the_search_does() -> None:
+    """With two candidates and no default, the search plays each once per sample for as many
+    samples as its playout count allows and keeps the better mean: the candidate with the best
+    ``search.mean_values`` from the same generator (the search-quality benchmark's reference)."""
+    checked = 0
+    for seed in range(40):
+        game = position("classic", {}, seed, 10)
+        player = game.pending.player
+        if player is None or game.can_call_uno(player):
+            continue
+        candidates = ai.hard_candidates(game, player)[0][:2]
+        if len(candidates) < 2:
+            continue
+        values = search.mean_values(game, player, candidates, random.Random(seed), ai._normal, 30)
+        chosen = search.best_action(
+            game, player, candidates, random.Random(seed), ai._normal, budget=None, playouts=60
+        )
+        if values[0] != values[1]:
+            assert chosen == candidates[values.index(max(values))], seed
+            checked += 1
+    assert checked >= 5
+
+
+def test_regret_benchmark_is_the_same_in_two_processes() -> None:
+    """``benchmarks.regret`` gives the same figures in one process and two (every generator is
+    seeded per position), and its regrets are not negative."""
+    from benchmarks import regret
+
+    one, two = (regret.measure("classic", 4, 6, 20, [10, 30], 2, 3, jobs=j) for j in (1, 2))
+    for figures in (*one, *two):
+        del figures["seconds"]
+    assert one == two
+    assert [f["playouts"] for f in one] == [10, 30]
+    for figures in one:
+        assert figures["positions"] >= 2
+        assert min(figures["regret_normal"], figures["regret_hard"], figures["regret_floor"]) >= 0
+        assert 0 <= figures["departures"] <= 1
+
+
 def test_samples_follow_what_a_player_could_not_play() -> None:
     """A player who drew on red 7 holding three cards is dealt, in most samples, three cards
     that are neither red, nor a 7, nor a wild; in a few (drawing at will is allowed) any cards."""
