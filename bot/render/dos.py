@@ -575,7 +575,7 @@ def _match(s: _Said) -> str:
     named = f" ({color_name(d['color'], tr)})" if d.get("color") else ""
     cards = " + ".join(card_text(c, tr) + (named if DosCard.parse(c).wild_dos else "") for c in d["cards"])
     pile_card = d.get("pile_card")
-    if pile_card is not None and DosCard.parse(pile_card).wild_dos:
+    if pile_card is not None and d.get("pile_color") and DosCard.parse(pile_card).wild_dos:
         # A Wild DOS pile's color is the one named for this match: beside it, as the played ones'.
         pile = card_text(pile_card, tr) + f" ({color_name(d['pile_color'], tr)})"
         line = tr._("{name} matched pile {pile}’s {pile_card} with {cards}").format(
