@@ -17,12 +17,13 @@ has more than one candidate (``ai.hard_candidates``) and no UNO to call. At each
 
 A choice's **regret** is the reference's best mean less the mean of the candidate chosen (in
 ``search.utility``'s units: round wins, plus points at ``search.POINTS_SCALE`` points a win).
-Prints one JSON line per ``--playouts`` value: ``variant``, ``players``, ``positions``, ``truth``
-(samples per reference), ``playouts``, ``reps``; ``regret_normal``, ``regret_hard``, ``regret_floor`` (means
-over positions and reps); ``captured``: the share of the normal AI's regret above the floor that
-hard removes, ``(normal - hard) / (normal - floor)``; ``departures``: the share of hard's choices
-that are not the normal AI's; ``seconds`` (wall clock, the whole run). ``--jobs N`` measures the positions in N
-processes (the same figures as one process: every generator is seeded per position).
+Prints one JSON line per ``--playouts`` value: ``variant``, ``players``, ``positions``,
+``truth`` (samples per reference), ``playouts``, ``reps``; ``regret_normal``, ``regret_hard``,
+``regret_floor`` (means over positions and reps); ``captured``: the share of the normal AI's
+regret above the floor that hard removes, ``(normal - hard) / (normal - floor)``;
+``departures``: the share of hard's choices that are not the normal AI's; ``seconds`` (wall
+clock, the whole run). ``--jobs N`` measures the positions in N processes (the same figures as
+one process: every generator is seeded per position).
 """
 
 from __future__ import annotations

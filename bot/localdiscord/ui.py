@@ -152,8 +152,9 @@ class UI:
         A view is ``{"id", "channel", "dm", "author", "bot", "content", "embeds", "components",
         "attachments", "ephemeral", "loading", "edited", "revision", "time", "command", "thread"}``
         (``channel``: ``"#name"`` or ``"🧵 name"``, null for a DM, whose ``dm`` is its recipient's
-        name, for the page to say in its reader's language; ``attachments``: ``{"url", "filename", "image"}`` of the files that no component or embed
-        shows, `_loose_files`; ``revision``: how many edits the message has had; ``thread``:
+        name, for the page to say in its reader's language; ``attachments``: ``{"url",
+        "filename", "image"}`` of the files that no component or embed shows, `_loose_files`;
+        ``revision``: how many edits the message has had; ``thread``:
         ``{"id", "name", "messages", "archived"}`` of the thread started from it, or null). ``channels``
         lists each text channel of ``channel``'s guild (``guild``, ``guild_id``; ``guilds`` are
         all of them, for the page to choose) followed by its threads (``{"id", "name", "parent",
