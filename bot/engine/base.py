@@ -5,7 +5,7 @@ the part of a save every edition writes alike.
 
 Each aggregate keeps its own rules, cards, events and pending decisions; the few things the base
 needs of them are class attributes and hooks (``_IDLE``, ``_JOURNAL_BY_SEAT``, ``_parse_action``,
-``_entry_text``, ``_seated_from``).
+``_entry_text``), and one way to seat players: ``cls(players, variant=, options=, seed=)``.
 """
 
 from __future__ import annotations
@@ -40,10 +40,11 @@ class _Action(Protocol):
 
 C = TypeVar("C", bound=_Card)
 A = TypeVar("A", bound=_Action)
+E = TypeVar("E")
 
 
-class TableGame(Generic[C, A]):
-    """The base of a table game whose cards are ``C`` and actions ``A``.
+class TableGame(Generic[C, A, E]):
+    """The base of a table game whose cards are ``C``, actions ``A`` and events ``E``.
 
     Attributes (set by each aggregate): players, options, seed, out, scores, deck, round_no,
     dealer, version, game_over, winners, hands, draw_pile, discard_pile, pending, called,
@@ -111,8 +112,16 @@ class TableGame(Generic[C, A]):
 
         @property
         def variant_id(self) -> str: ...
-        def start_round(self) -> Sequence[object]: ...
-        def apply(self, player: str, action: A) -> Sequence[object]: ...
+        def __init__(
+            self,
+            players: Sequence[str],
+            *,
+            variant: str,
+            options: Options | None = None,
+            seed: int | None = None,
+        ) -> None: ...
+        def start_round(self) -> list[E]: ...
+        def apply(self, player: str, action: A) -> list[E]: ...
         def to_dict(self) -> dict[str, Any]: ...
         def _finish_game(self, winners: list[str]) -> None: ...
 
@@ -130,7 +139,8 @@ class TableGame(Generic[C, A]):
         Raises:
             KeyError, TypeError, ValueError: a malformed save. BadOption: seats it refuses.
         """
-        raise NotImplementedError
+        options = Options.parse(data["options"])
+        return cls(players, variant=data["variant"], options=options, seed=int(data["seed"]))
 
     @staticmethod
     def _entry_text(action: A) -> str:
@@ -297,8 +307,17 @@ class TableGame(Generic[C, A]):
             if player is None:
                 game.start_round()
             else:
-                game.apply(player, cls._parse_action(text))
+                game.apply_text(player, text)
         return game
+
+    def apply_text(self, player: str, text: str) -> list[E]:
+        """Carry out the action whose text form is ``text`` (a component's, a journal's) by
+        ``player``: ``apply(player, <the edition's action>.parse(text))``.
+
+        Raises:
+            BadAction: the text reads as no action. UnoError: as ``apply``.
+        """
+        return self.apply(player, self._parse_action(text))
 
     @classmethod
     def _retargeted(cls, text: str, old: str, new: str) -> str:

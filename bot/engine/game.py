@@ -127,7 +127,7 @@ class Unfollowed(NamedTuple):
         )
 
 
-class Game(TableGame[Card, Action]):
+class Game(TableGame[Card, Action, Event]):
     """A game of UNO in any edition: seats, rounds and running scores.
 
     Create it, then :meth:`start_round`; act through the action methods (or :meth:`apply`), each of
@@ -194,11 +194,6 @@ class Game(TableGame[Card, Action]):
     _JOURNAL_BY_SEAT = True
 
     _parse_action = staticmethod(Action.parse)
-
-    @classmethod
-    def _seated_from(cls, players: list[str], data: Mapping[str, Any]) -> Game:
-        options = Options.parse(data["options"])
-        return cls(players, variant=data["variant"], options=options, seed=int(data["seed"]))
 
     @staticmethod
     def _entry_text(action: Action) -> str:

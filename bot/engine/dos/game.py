@@ -204,7 +204,7 @@ def adds_up(cards: Sequence[DosCard], pile: DosCard) -> bool:
     return not t or t >= 2  # two Wild #: any total from 2 to 20
 
 
-class DosGame(TableGame[DosCard, DosAction]):
+class DosGame(TableGame[DosCard, DosAction, DosEvent]):
     """A game of DOS: seats, rounds and running scores (docs/rules.md §14).
 
     Create it, then :meth:`start_round`; act through the action methods (or :meth:`apply`), each
@@ -235,23 +235,28 @@ class DosGame(TableGame[DosCard, DosAction]):
 
     _parse_action = staticmethod(DosAction.parse)
 
-    @classmethod
-    def _seated_from(cls, players: list[str], data: Mapping[str, Any]) -> DosGame:
-        return cls(players, options=Options.parse(data["options"]), seed=int(data["seed"]))
-
     def __init__(
-        self, players: Sequence[str], *, options: Options | None = None, seed: int | None = None
+        self,
+        players: Sequence[str],
+        *,
+        variant: str = VARIANT_ID,
+        options: Options | None = None,
+        seed: int | None = None,
     ) -> None:
         """Seat the players.
 
         Args:
             players: 2-10 distinct player ids in seat order.
+            variant: ``"dos"`` (every edition's game is seated alike).
             options: the host's options (default: target 200, standard scoring).
             seed: seed of the game's random generator (None: a random seed).
 
         Raises:
-            BadOption: wrong player count, duplicate ids, or options that don't go together.
+            BadOption: another variant, wrong player count, duplicate ids, or options that don't
+                go together.
         """
+        if variant != VARIANT_ID:
+            raise BadOption(f"A DOS game's variant is {VARIANT_ID!r}, not {str(variant)[:40]!r}.")
         self.players: list[str] = list(players)
         if not 2 <= len(self.players) <= 10 or len(set(self.players)) != len(self.players):
             raise BadOption("DOS needs 2 to 10 distinct players.")
