@@ -14,25 +14,20 @@ True
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import hashlib
 import random
-import struct
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
-from bot.engine import effects
+from bot.engine import effects, saving
 from bot.engine.actions import Action, ActionKind
-from bot.engine.base import DEAL, SCHEMA_VERSION, TableGame, shuffle
+from bot.engine.base import DEAL, TableGame, shuffle
 from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.errors import (
     BadColor,
     BadOption,
-    BadState,
     BadTarget,
     CannotChallenge,
     CannotDiscard,
@@ -1605,28 +1600,9 @@ class Game(TableGame[Card, Action, Event]):
     # ------------------------------------------------------------------ serialization
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly."""
-        saved = self._saved_seats()
-        saved["rng"], saved["deck"] = self._rng_state(), _names(self.deck)
-        return saved | {
-            "draw_pile": _names(self.draw_pile),
-            "discard_pile": _names(self.discard_pile),
-            "side": self.side.value,
-            "color": self.color.value if self.color else None,
-            "direction": self.direction,
-            "pending": self.pending.to_dict(),
-            "called": sorted(self.called),
-            "catchable": sorted(self.catchable),
-            "protected": self.protected,
-            "revealed": {v: {t: list(c) for t, c in r.items()} for v, r in self.revealed.items()},
-            "drawn": self.drawn.name if self.drawn else None,
-            "round_over": self.round_over,
-            "round_winner": self.round_winner,
-            "round_points": self.round_points,
-            "repeats": dict(self.repeats),
-            "unfollowed": {p: [n.to_list() for n in notes] for p, notes in self.unfollowed.items()},
-            "journal": self._journal_dict(),
-        }
+        """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly
+        (bot/engine/saving.py)."""
+        return saving.to_dict(self)
 
     _rng_saved: tuple[Any, str, Any] | None
     """The generator's state as :meth:`to_dict` writes it, while unchanged (see :attr:`rng`)."""
@@ -1635,7 +1611,7 @@ class Game(TableGame[Card, Action, Event]):
     def rng(self) -> random.Random:
         """The game's random generator.
 
-        Reading it forgets the cached text form of its state (see :meth:`_rng_state`): whoever
+        Reading it forgets the cached text form of its state (see ``saving.rng_state``): whoever
         gets the generator may draw from it.
         """
         self._rng_saved = None
@@ -1646,182 +1622,23 @@ class Game(TableGame[Card, Action, Event]):
         self._rng = rng
         self._rng_saved = None
 
-    def _rng_state(self) -> list[Any]:
-        """The generator's state for :meth:`to_dict`: ``[version, base64 words, gauss]``.
-
-        Packing the 625 words costs more than the rest of ``to_dict``, and the generator is only
-        used to shuffle, so the text is kept until the generator is read again through
-        :attr:`rng`.
-        """
-        saved = self._rng_saved
-        if saved is None:
-            version, internal, gauss = self._rng.getstate()
-            saved = self._rng_saved = (version, _pack(internal), gauss)
-        return list(saved)
-
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
-        """Restore a game saved by :meth:`to_dict`.
+        """Restore a game saved by :meth:`to_dict` (bot/engine/saving.py).
 
         Raises:
             BadState: wrong schema version or a malformed or inconsistent state.
         """
-        if not isinstance(data, Mapping):
-            raise BadState("A saved game must be a JSON object.")
-        try:
-            if data.get("schema") != SCHEMA_VERSION:
-                raise BadState(f"Saved game schema {data.get('schema')!r} isn't {SCHEMA_VERSION}.")
-            game = cls.__new__(cls)
-            game.variant = get_variant(data["variant"])
-            game._load_seats(data)
-            v, internal, gauss = data["rng"]
-            # No seeding (random.Random() reads the OS's entropy): setstate sets the whole state.
-            rng = random.Random.__new__(random.Random)
-            rng.setstate((v, _unpack(internal), gauss))
-            game.rng = rng
-            game._rng_saved = (v, internal, gauss)
-            deck, deck_counts = _parse_deck(tuple(data["deck"]))
-            game.deck = list(deck)
-            game._derive()
-            game._reset_round()
-            game.hands = {p: _parse_cards(h) for p, h in data["hands"].items()}
-            game.draw_pile = _parse_cards(data["draw_pile"])
-            game.discard_pile = _parse_cards(data["discard_pile"])
-            game.side = Side(data["side"])
-            game.color = Color(data["color"]) if data["color"] else None
-            game.direction = int(data["direction"])
-            game.pending = Pending.from_dict(data["pending"])
-            game.called = set(data["called"])
-            game.catchable = set(data["catchable"])
-            game.protected = data["protected"]
-            game.revealed = {v: {t: list(c) for t, c in r.items()} for v, r in data["revealed"].items()}
-            game.drawn = Card.parse(data["drawn"]) if data["drawn"] else None
-            game.round_over = bool(data["round_over"])
-            game.round_winner = data["round_winner"]
-            game.round_points = int(data["round_points"])
-            game.repeats = {str(k): int(n) for k, n in data.get("repeats", {}).items()}
-            game.unfollowed = {
-                str(p): [Unfollowed.from_list(n) for n in notes]
-                for p, notes in data.get("unfollowed", {}).items()
-            }
-            game._load_journal(data.get("journal"))
-        except BadState:
-            raise
-        except (
-            KeyError,
-            TypeError,
-            ValueError,
-            AttributeError,
-            binascii.Error,
-            struct.error,
-            UnoError,
-        ) as exc:
-            raise BadState(f"Saved game is malformed: {exc!r}.") from None
-        game._check_consistent(deck_counts)
-        return game
-
-    def _check_consistent(self, deck_counts: Mapping[Card, int]) -> None:
-        """Refuse a restored state that breaks the engine's invariants.
-
-        Args:
-            deck_counts: how many of each card ``self.deck`` holds.
-
-        Raises:
-            BadState: players, hands, pending decision, direction or cards that don't fit.
-        """
-        if not all(isinstance(p, str) and p for p in self.players) or len(set(self.players)) != len(
-            self.players
-        ):
-            raise BadState("Saved game: players must be distinct texts.")
-        if set(self.out) - set(self.players) or set(self.hands) - set(self.players):
-            raise BadState("Saved game: a hand or seat belongs to nobody at the table.")
-        if not self.round_over and set(self.hands) & set(self.out):
-            raise BadState("Saved game: a player out of the game still holds cards.")
-        if self.direction not in (LEFT, RIGHT):
-            raise BadState("Saved game: direction must be 1 or -1.")
-        p = self.pending
-        if p.kind is not PendingKind.NONE and p.player not in self.hands:
-            raise BadState("Saved game: the pending decision belongs to nobody at the table.")
-        if set(self.scores) != set(self._team_keys()):
-            raise BadState("Saved game: scores don't match the players.")
-        if self.round_no:
-            held = [*self.draw_pile, *self.discard_pile]
-            for hand in self.hands.values():
-                held += hand
-            # Cards are interned, so counting them compares the cards' full names. dict's == is
-            # Counter's without its slow per-key Python loop (the counts are all positive).
-            if len(held) != len(self.deck) or not dict.__eq__(Counter(held), deck_counts):
-                raise BadState("Saved game: the cards in play don't match the game's deck.")
-
-    # ------------------------------------------------------------------ explicit deals
+        return saving.from_dict(cls, data)
 
     @classmethod
-    def from_deal(
-        cls,
-        players: Sequence[str],
-        *,
-        variant: str,
-        options: Options | None = None,
-        seed: int = 0,
-        dealer: str,
-        hands: Mapping[str, Sequence[Card]],
-        draw_pile: Sequence[Card],
-        discard_pile: Sequence[Card],
-        side: Side = Side.LIGHT,
-        color: Color | None = None,
-        direction: int = LEFT,
-        turn: str | None = None,
-        started: bool = True,
-        scores: Mapping[str, int] | None = None,
-        protected: str | None = None,
-    ) -> tuple[Game, list[Event]]:
-        """A game in a given position (used by scenarios and tests).
-
-        Args:
-            draw_pile: top card LAST. discard_pile: top card LAST.
-            started: True: the top card is in play and ``turn`` has an ordinary turn;
-                False: the round was just dealt and the start card's rule is applied.
-
-        Returns:
-            The game and the events of the start card (empty when started).
+    def from_deal(cls, players: Sequence[str], **deal: Any) -> tuple[Game, list[Event]]:
+        """A game in a given position (scenarios and tests): ``saving.from_deal``'s arguments.
 
         Raises:
             BadOption: players, options, scores or cards that don't fit.
         """
-        game = cls(players, variant=variant, options=options, seed=seed)
-        game._journal = None  # not dealt from the seed: no replay
-        if dealer not in game.players:
-            raise BadOption(f"The dealer {dealer!r} isn't a player.")
-        if set(hands) - set(game.players):
-            raise BadOption("A hand belongs to nobody at the table.")
-        if not discard_pile:
-            raise BadOption("The discard pile needs a top card.")
-        game.deck = [c for h in hands.values() for c in h] + list(draw_pile) + list(discard_pile)
-        game.round_no = 1
-        game.dealer = dealer
-        game._deal_scores(scores)
-        game.hands = {p: list(hands.get(p, ())) for p in game.players}
-        game.draw_pile = list(draw_pile)
-        game.discard_pile = list(discard_pile)
-        game.side = side
-        if protected is not None and protected not in game.players:
-            raise BadOption(f"The protected player {protected!r} isn't a player.")
-        game.protected = protected
-        if not started:
-            game.apply_start_card()
-            return game, game._flush()
-        game.direction = direction
-        face = game.top
-        game.color = face.color if not face.wild else color
-        if game.color is None or game.color not in game.colors:
-            raise BadOption("The current color must be one of the active side's colors.")
-        first = turn or game.next_seat(dealer)
-        if first not in game.players:
-            raise BadOption(f"The player to start, {first!r}, isn't a player.")
-        game.set_turn(first)
-        game._flush()
-        game.version = 0
-        return game, []
+        return saving.from_deal(cls, players, **deal)
 
 
 def _journal_text(action: Action) -> str:
@@ -1848,40 +1665,6 @@ def _journal_text(action: Action) -> str:
     if not target or " " in target or "=" in target:
         target = None
     return Action(ActionKind(action.kind), card, color, target, bool(action.decline)).text()
-
-
-def _pack(numbers: Sequence[int]) -> str:
-    """The random generator's state (625 32-bit words) as compact base64 text."""
-    return base64.b64encode(struct.pack(f"<{len(numbers)}I", *numbers)).decode("ascii")
-
-
-@lru_cache(maxsize=64)
-def _parse_deck(names: tuple[str, ...]) -> tuple[tuple[Card, ...], Counter[Card]]:
-    """A saved deck and how many of each card it holds (cached: a game's deck never changes).
-
-    Callers must not change the returned Counter. Raises BadCard or TypeError.
-    """
-    deck = tuple(map(Card.parse, names))
-    return deck, Counter(deck)
-
-
-def _parse_cards(names: Iterable[str]) -> list[Card]:
-    """Cards from their names (``Card.parse`` is cached). Raises BadCard or TypeError."""
-    return list(map(Card.parse, names))
-
-
-@lru_cache(maxsize=16)
-def _unpack(text: str) -> tuple[int, ...]:
-    """Inverse of :func:`_pack` (cached: a saved game is often restored more than once).
-
-    Raises ValueError on malformed text, TypeError on an unhashable value.
-    """
-    if not isinstance(text, str):
-        raise ValueError("random state must be text")
-    raw = base64.b64decode(text.encode("ascii"), validate=True)
-    if len(raw) % 4:
-        raise ValueError("random state has a partial word")
-    return struct.unpack(f"<{len(raw) // 4}I", raw)
 
 
 def _color_name(color: Color | None) -> str | None:
