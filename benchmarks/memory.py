@@ -112,7 +112,7 @@ def tracked_objects() -> Counter[str]:
 
 def settled_snapshot() -> tracemalloc.Snapshot:
     """This process's snapshot once its garbage is collected."""
-    # Cycles frozen by `bot.heap` after a full pass that came while they were in flight are
+    # Cycles frozen by `bot.ops.heap` after a full pass that came while they were in flight are
     # garbage the next thorough pass frees: not what a table holds.
     gc.unfreeze()
     gc.collect()

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from bot.client import UnoBot, point_at
-from bot.metrics import EndpointError
+from bot.client.bot import UnoBot, point_at
+from bot.ops.metrics import EndpointError
 from bot.settings import Settings
 from bot.storage import Storage, StorageError
 from bot.storage.choose import make_storage

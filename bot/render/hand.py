@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.components import UnoButton, UnoSelect
+from bot.client.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
 from bot.engine.game import Game
@@ -97,7 +97,7 @@ def hand(
         pick: a play in progress that still needs its color, then its player
             (`Game.completions` say which): the hand asks for it.
         notice: a line shown above the hand (e.g. why a click was refused).
-        faces: the cards' emojis (`bot.emojis.CardEmojis`): the top card's picture beside the
+        faces: the cards' emojis (`bot.client.emojis.CardEmojis`): the top card's picture beside the
             heading; on the card buttons and options, with the card's name but not its color
             square, and in the text before each card's name (as text where the list would pass
             `HAND_TEXT`); default: none, every card as text.

@@ -1,7 +1,7 @@
 """Dispatch of clicks: what a lobby, table or hand component means, and the one error funnel
 for them.
 
-The components (``bot/components.py``) only parse their ``custom_id``; here a click becomes a
+The components (``bot/client/components.py``) only parse their ``custom_id``; here a click becomes a
 lobby command, an engine action, or a redraw of the player's hand.
 """
 
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.client.errors import reply_error
 from bot.engine.actions import Action, ActionKind
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.game import DosGame
@@ -21,7 +22,6 @@ from bot.engine.editions import AnyAction, AnyGame, parse_action
 from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
-from bot.errors import reply_error
 from bot.i18n import N_
 from bot.render.dos import completions as dos_completions
 from bot.service.acting import Change

@@ -24,12 +24,12 @@ from discord.webhook.async_ import async_context, interaction_message_response_p
 
 from bot import render
 from bot.art.pictures import ArtFace, cards_picture, hand_picture, row_picture, table_picture
-from bot.components import digest, release
+from bot.client.components import digest, release
+from bot.client.errors import reader
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction
-from bot.errors import reader
 from bot.i18n import Tr
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.updates import Updates

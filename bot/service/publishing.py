@@ -18,8 +18,9 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
-from bot import pacing, render
-from bot.components import digest, release
+from bot import render
+from bot.client import pacing
+from bot.client.components import digest, release
 from bot.i18n import N_, translator
 from bot.service.acting import NotSaved, Post
 from bot.service.hands import edit_originals
@@ -193,7 +194,7 @@ class Publisher:
         response into a `discord.Message` that nobody reads (a fifth of the bot's CPU under load,
         docs/performance-load.md). A message posted before Components V2 (a game restored after
         an upgrade) becomes one: its text and embed are taken away in the same edit. Paced
-        before pings and announcements (`bot.pacing.first`).
+        before pings and announcements (`bot.client.pacing.first`).
 
         Raises:
             discord.HTTPException: Discord refused the edit (NotFound: the message is gone).

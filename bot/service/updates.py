@@ -62,7 +62,7 @@ class Updates:
 
     def drawing(self, key: Key) -> None:
         """Called by the update of ``key`` in flight as it draws its message, when that is later
-        than its start (it waited for its turn: `bot.pacing.ahead`): the changes asked for until
+        than its start (it waited for its turn: `bot.client.pacing.ahead`): the changes asked for until
         now are in it, so no further update is due for them, and the update is behind from the
         first change it shows."""
         self._next.pop(key, None)

@@ -8,7 +8,7 @@ from typing import Any
 
 from discord import app_commands
 
-from bot.client import EXTENSIONS, UnoBot
+from bot.client.bot import EXTENSIONS, UnoBot
 from bot.engine.editions import EDITIONS
 from bot.engine.options import Scoring
 from bot.settings import load_settings

@@ -855,7 +855,7 @@ def test_a_howler_reveal_says_when_and_goes_once_the_hand_changes() -> None:
 
 
 class Emojis:
-    """A card emoji lookup (as `bot.emojis.CardEmojis`) with the longest ids Discord gives: every
+    """A card emoji lookup (as `bot.client.emojis.CardEmojis`) with the longest ids Discord gives: every
     face's emoji, or only those named in ``only``."""
 
     def __init__(self, only: set[str] | None = None) -> None:

@@ -44,8 +44,8 @@ BURST_SECONDS = 0.1
 # announcement), so the tables' messages come first and the others are never starved.
 FIRST_PER_OTHER = 7
 BUCKET_SCAN_FROM = 256  # discord.py's own threshold
-_FIRST: ContextVar[bool] = ContextVar("bot.pacing.first", default=False)
-_HELD: ContextVar[bool] = ContextVar("bot.pacing.held", default=False)
+_FIRST: ContextVar[bool] = ContextVar("bot.client.pacing.first", default=False)
+_HELD: ContextVar[bool] = ContextVar("bot.client.pacing.held", default=False)
 
 
 @contextlib.contextmanager

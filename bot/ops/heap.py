@@ -76,4 +76,4 @@ class Heap:
 
 
 HEAP = Heap()
-"""This process's policy (`bot.client.UnoBot` starts it once set up and stops it at close)."""
+"""This process's policy (`bot.client.bot.UnoBot` starts it once set up and stops it at close)."""
