@@ -2,8 +2,9 @@
 
 Runs scenario files in the format of ``docs/scenarios.md``: files, or folders searched
 recursively for ``*.toml``. Prints ``PASS <file>`` or ``FAIL <file>: <first difference>`` per
-scenario (``ERROR <file>: <reason>`` for a file it cannot read or parse), then ``N passed, M failed``. Exit status: 0 when all passed, 1
-when a scenario failed, 2 when a file could not be read or parsed.
+scenario (``ERROR <file>: <reason>`` for a file it cannot read or parse), then ``N passed, M
+failed``. Exit status: 0 when all passed, 1 when a scenario failed, 2 when a file could not be
+read or parsed.
 
 Checked after every step, always: card conservation (copies of every card by its full name) and
 exactly one pending decision (none once the round is over).
