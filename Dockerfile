@@ -6,7 +6,7 @@ FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     UNO_DATABASE__PATH=/data/uno.db
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 # Editable install: the one copy of the code is /app, so bot/rulebook.py finds /app/docs/rules*.md
 # (and local mode its static page) from any working directory, `uno-bot` included. A plain
 # `pip install .` puts a second copy in site-packages without the rules pages.

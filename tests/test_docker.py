@@ -109,7 +109,7 @@ def test_the_image_holds_every_rules_page(tmp_path: Path) -> None:
     back to English (the image once copied docs/rules.md alone)."""
     app = tmp_path / "app"
     copied = image_layout(app)
-    assert "bot/rulebook.py" in copied and "cogs/uno.py" in copied
+    assert {"bot/rulebook.py", "cogs/uno.py", "LICENSE"} <= set(copied)  # MIT asks for its notice in copies
     assert not any(p.startswith(("tests/", "benchmarks/", ".venv/")) or "__pycache__" in p for p in copied)
     result = probe(app)
     assert result.returncode == 0, result.stderr
