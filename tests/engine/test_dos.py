@@ -13,9 +13,8 @@ import pytest
 from bot.engine import ai
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DECK, DosCard
-from bot.engine.dos.game import DosGame, DosPending, DosPendingKind, adds_up
+from bot.engine.dos.game import DosGame, DosPendingKind, adds_up
 from bot.engine.errors import BadAction, BadCard, BadOption, BadState, NotInGame
-from bot.engine.options import Pending
 
 
 def cards(*names: str) -> list[DosCard]:
@@ -227,12 +226,3 @@ def test_deck_and_cards() -> None:
     for bad in ("red 2", "red 0", "pink 3", "wild", "red 11"):
         with pytest.raises(BadCard):
             DosCard.parse(bad)
-
-
-def test_pending_is_one_shape_for_every_edition() -> None:
-    """A DOS game waits on a ``Pending`` as UNO's does (of a DOS kind), and its save keeps it."""
-    game = DosGame(["ana", "ben"], seed=1)
-    game.start_round()
-    assert type(game.pending) is Pending and DosPending is Pending
-    assert game.pending.kind is DosPendingKind.TURN and game.pending.player in game.players
-    assert DosGame.from_dict(game.to_dict()).pending == game.pending

@@ -18,10 +18,11 @@ True
 
 from __future__ import annotations
 
+import enum
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.base import DEAL, SCHEMA_VERSION, TableGame, shuffle
 from bot.engine.cards import Color
@@ -41,7 +42,7 @@ from bot.engine.errors import (
     UnoError,
 )
 from bot.engine.events import DosEventKind, Event
-from bot.engine.options import DosPendingKind, Options, Pending
+from bot.engine.options import Options
 from bot.engine.scoring import close_round
 
 HAND_SIZE = 7
@@ -59,9 +60,29 @@ class DosRefused(UnoError):
     default_message = "You can call DOS only holding two cards, or on your own turn holding more."
 
 
-DosPending = Pending
-"""DOS's pending decision is a :class:`~bot.engine.options.Pending` of a :class:`DosPendingKind`
-and its player (one shape for every edition; UNO's other fields stay unset)."""
+class DosPendingKind(enum.Enum):
+    """The one decision a DOS game waits for (§14.13; docs/scenarios.md's DOS ``pending``)."""
+
+    __hash__ = object.__hash__
+
+    TURN = "turn"
+    """A turn not yet begun: match or draw."""
+    MATCH = "match"
+    """After a match: another match or end the turn."""
+    DRAW_DECISION = "draw-decision"
+    """After a draw that made a match possible: match or place the no-match card."""
+    PLACE = "place"
+    """A card to add to the row: the no-match card, or a bonus card."""
+    NONE = "none"
+    """Nothing: the round (or the game) is over, or no round has been dealt."""
+
+
+class DosPending(NamedTuple):
+    """The decision the engine waits for, and whose it is (None only for ``NONE``)."""
+
+    kind: DosPendingKind
+    player: str | None = None
+
 
 NOTHING = DosPending(DosPendingKind.NONE)
 
