@@ -30,7 +30,7 @@ from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction
 from bot.engine.dos.cards import DECK as DOS_DECK
 from bot.engine.dos.cards import DosCard
-from bot.engine.dos.game import DEFAULT_TARGET, VARIANT_ID, DosGame
+from bot.engine.dos.game import DEFAULT_TARGET, VARIANT_ID, DosEvent, DosGame
 from bot.engine.dos.scenarios import DosScenario
 from bot.engine.errors import BadOption
 from bot.engine.events import Event
@@ -43,8 +43,8 @@ AnyGame = Game | DosGame
 """A table's game: UNO's aggregate or DOS's."""
 AnyAction = Action | DosAction
 """An action of either."""
-AnyEvent = Event
-"""An event of either (one shape: ``DosEvent`` is ``Event``)."""
+AnyEvent = Event | DosEvent
+"""An event of either."""
 AnyFace = Face | DosCard
 """A card face of either: what the card art draws and the card emojis name."""
 

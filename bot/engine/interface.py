@@ -159,4 +159,5 @@ if TYPE_CHECKING:  # mypy --strict proves both aggregates satisfy the protocol
 
     _uno: type[GameProtocol[Action, Event]] = Game
     _dos: type[GameProtocol[DosAction, DosEvent]] = DosGame
-    _event: type[EventProtocol] = Event  # both editions' (DosEvent is Event)
+    _uno_event: type[EventProtocol] = Event
+    _dos_event: type[EventProtocol] = DosEvent

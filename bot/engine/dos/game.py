@@ -41,7 +41,6 @@ from bot.engine.errors import (
     RoundOver,
     UnoError,
 )
-from bot.engine.events import DosEventKind, Event
 from bot.engine.options import Options
 from bot.engine.scoring import close_round
 
@@ -87,9 +86,56 @@ class DosPending(NamedTuple):
 NOTHING = DosPending(DosPendingKind.NONE)
 
 
-DosEvent = Event
-"""DOS's events are :class:`~bot.engine.events.Event`\\s of a :class:`DosEventKind` (one shape
-for every edition: docs/engine-dos.md lists each kind's data)."""
+class DosEventKind(enum.StrEnum):
+    """What an action caused (docs/engine-dos.md lists each kind's data)."""
+
+    ROUND_STARTED = "round-started"
+    """A round was dealt."""
+    DEALER_DRAWN = "dealer-drawn"
+    """Cards were drawn to pick the first dealer."""
+    MATCH_MADE = "match-made"
+    """A match was made on a pile (§14.5)."""
+    CARDS_DRAWN = "cards-drawn"
+    """A player drew cards (for the turn, a double color match, a catch)."""
+    CARD_PLACED = "card-placed"
+    """A card was added to the row: the no-match card or a bonus card (§14.6-§14.7)."""
+    PILES_DISCARDED = "piles-discarded"
+    """Covered piles went to the discard pile (§14.7 step 1)."""
+    ROW_REFILLED = "row-refilled"
+    """Cards were turned up to top the row up to two piles (§14.7 step 2)."""
+    DECK_RESHUFFLED = "deck-reshuffled"
+    """The discard pile was shuffled into a new draw pile (§14.9)."""
+    BONUS_LOST = "bonus-lost"
+    """Bonus cards were lost: an empty hand, or the player left (§14.6, §14.13)."""
+    TURN_ENDED = "turn-ended"
+    """A turn ended (after its end-of-turn steps)."""
+    DOS_CALLED = "dos-called"
+    """A player called DOS (§14.8)."""
+    PLAYER_CAUGHT = "player-caught"
+    """A player was caught without calling DOS (§14.8)."""
+    PLAYER_LEFT = "player-left"
+    """A player left the game."""
+    PLAYER_ELIMINATED = "player-eliminated"
+    """A player reached the target and is out (elimination)."""
+    ROUND_OVER = "round-over"
+    """The round ended."""
+    GAME_OVER = "game-over"
+    """The game ended."""
+
+
+class DosEvent(NamedTuple):
+    """One thing that happened: its kind, the player it happened to or by, JSON-safe details
+    (``cards`` of ``cards-drawn`` is private to ``player``: see :meth:`public`)."""
+
+    kind: DosEventKind
+    player: str | None = None
+    data: dict[str, Any] = {}  # noqa: RUF012 (never mutated)
+
+    def public(self) -> dict[str, Any]:
+        """The event as anyone at the table may see it (private card lists removed)."""
+        out: dict[str, Any] = {"kind": str(self.kind), "player": self.player}
+        out.update((k, v) for k, v in self.data.items() if not (k == "cards" and self.kind == "cards-drawn"))
+        return out
 
 
 _TURN_KINDS = (DosPendingKind.TURN, DosPendingKind.MATCH, DosPendingKind.DRAW_DECISION)
