@@ -41,6 +41,7 @@ from bot.engine.errors import (
     RoundOver,
     UnoError,
 )
+from bot.engine.events import public
 from bot.engine.options import Options
 from bot.engine.scoring import close_round
 
@@ -132,10 +133,9 @@ class DosEvent(NamedTuple):
     data: dict[str, Any] = {}  # noqa: RUF012 (never mutated)
 
     def public(self) -> dict[str, Any]:
-        """The event as anyone at the table may see it (private card lists removed)."""
-        out: dict[str, Any] = {"kind": str(self.kind), "player": self.player}
-        out.update((k, v) for k, v in self.data.items() if not (k == "cards" and self.kind == "cards-drawn"))
-        return out
+        """The event as anyone at the table may see it (``events.public``: one rule for every
+        edition)."""
+        return public(self.kind, self.player, self.data)
 
 
 _TURN_KINDS = (DosPendingKind.TURN, DosPendingKind.MATCH, DosPendingKind.DRAW_DECISION)
