@@ -4,7 +4,7 @@ A bot's first requests in ``--channels`` channels (``--routes`` routes each: a p
 a delete of a message make three keys per channel) go through `HTTPClient.get_ratelimit` as
 discord.py makes them; the command times the buckets' bookkeeping with discord.py's own scan
 (`HTTPClient._try_clear_expired_ratelimits`, which looks at every bucket on each new key once
-there are 256) and with the amortized one `bot.pacing` installs. Prints one JSON line:
+there are 256) and with the amortized one `bot.client.pacing` installs. Prints one JSON line:
 ``{"channels", "buckets", "stock": {"scans", "ms"}, "amortized": {"scans", "ms"}}``, where
 ``scans`` counts the scans that looked at the buckets and ``ms`` is the CPU time of every
 `get_ratelimit` call.
@@ -21,7 +21,7 @@ from typing import Any
 
 from discord.http import HTTPClient, Route
 
-from bot.pacing import install
+from bot.client.pacing import install
 
 ROUTES = (
     ("POST", "/channels/{channel_id}/messages"),

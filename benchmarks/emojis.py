@@ -12,7 +12,7 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from bot.client import UnoBot
+from bot.client.bot import UnoBot
 from bot.local import local_settings
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord

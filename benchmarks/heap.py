@@ -1,4 +1,4 @@
-"""The collector's full passes with many tables, with and without `bot.heap`'s policy:
+"""The collector's full passes with many tables, with and without `bot.ops.heap`'s policy:
 ``python -m benchmarks.heap --tables 2000 --moves 200000``.
 
 Builds ``--tables`` tables of the engine (`bot.tables.Table` with a game of two people and two
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engine import ai
-from bot.heap import Heap
+from bot.ops.heap import Heap
 from bot.tables import Seat, Table
 
 

@@ -132,14 +132,14 @@ from discord import app_commands
 
 from benchmarks import loopstats
 from benchmarks.storage import fresh_schema
-from bot.client import UnoBot, point_at
-from bot.heap import HEAP
+from bot.client.bot import UnoBot, point_at
 from bot.local import local_settings
 from bot.localdiscord.interactions import CommandUsageError
 from bot.localdiscord.ratelimits import GLOBAL_EXEMPT
 from bot.localdiscord.records import Channel, InteractionRecord, InteractionResponse, Message, User
 from bot.localdiscord.server import StandIn, point_discord_py_at, start_stand_in
 from bot.localdiscord.state import State
+from bot.ops.heap import HEAP
 from bot.run import new_event_loop
 from bot.settings import load_settings
 from bot.storage.choose import make_storage
@@ -178,7 +178,7 @@ class BotSpec:
     sent_log: str | None = None
     lazy_tasks: bool = False  # asyncio's plain event loop instead of the production bot's
     behind_log: str | None = None  # where the bot writes how far behind its messages were
-    stock_buckets: bool = False  # discord.py's own bucket scan, not `bot.pacing`'s
+    stock_buckets: bool = False  # discord.py's own bucket scan, not `bot.client.pacing`'s
     rate_limits: bool = False  # the stand-in enforces Discord's rate limits (the bot paces itself)
     shard_count: int | None = None  # None: no shards (one connection, as Discord recommends here)
     shard_ids: tuple[int, ...] = ()  # the shards this process runs, of ``shard_count``
@@ -193,7 +193,7 @@ class BotSpec:
 
 class CallbackSends:
     """Callbacks added to the bot's aiohttp trace (``discord.Client(http_trace=...)``, which
-    also holds `bot.pacing`'s and `bot.metrics`') noting when the bot writes each interaction
+    also holds `bot.client.pacing`'s and `bot.ops.metrics`') noting when the bot writes each interaction
     callback: interaction id → epoch seconds (``time.time()``, the stand-in's clock); and when
     each request leaves, paced (``requests``: epoch seconds, to count each process's calls when
     several share the stand-in).
@@ -388,7 +388,7 @@ async def serve_bot(
 
 
 def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
-    """What the bot process holds, for finding what a table costs: the objects `bot.heap` kept
+    """What the bot process holds, for finding what a table costs: the objects `bot.ops.heap` kept
     frozen (``frozen``) and how many of them were cyclic garbage waiting for its next thorough
     pass (``frozen_garbage``, freed here), the objects the collector tracks by type (count, and
     KiB by ``sys.getsizeof``, which leaves out what they point to and every untracked object:
@@ -398,7 +398,7 @@ def memory_report(client: discord.Client, top: int = 40) -> dict[str, Any]:
     gc.collect()
     frozen = gc.get_freeze_count()
     gc.unfreeze()
-    # What `bot.heap` froze that has become cyclic garbage since (it waits for a thorough pass).
+    # What `bot.ops.heap` froze that has become cyclic garbage since (it waits for a thorough pass).
     report: dict[str, Any] = {"frozen": frozen, "frozen_garbage": gc.collect()}
     gc.unfreeze()  # that pass froze its survivors again: list them all
     types: Counter[str] = Counter()
@@ -444,7 +444,7 @@ class BucketScans:
     """Times discord.py's rate-limit bucket scan (`HTTPClient._try_clear_expired_ratelimits`,
     which looks at every bucket whenever a new bucket key appears once there are 256 or more):
     ``scans`` is a list of (epoch seconds, buckets looked at, milliseconds). Made before the
-    client, so the amortized scan `bot.pacing` installs calls the timed one; with ``stock``
+    client, so the amortized scan `bot.client.pacing` installs calls the timed one; with ``stock``
     (`use_stock`), discord.py's own scan runs on every new bucket again."""
 
     def __init__(self) -> None:
@@ -1598,7 +1598,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--stock-buckets",
         action="store_true",
-        help="keep discord.py's own rate-limit bucket scan (default: the amortized one of bot.pacing)",
+        help="keep discord.py's own rate-limit bucket scan (default: the amortized one of bot.client.pacing)",
     )
     parser.add_argument(
         "--rate-limits",

@@ -140,7 +140,7 @@ def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) 
     ``ngettext``, ``n``), and each refusal's literal text, which the engine (standard library only)
     and the bot's ``UnoError`` subclasses raise unmarked: ``default_message = "..."`` and
     ``raise SomeError("...")`` or ``raise SomeError.of("...", value=...)`` (capitalized: a sentence), the Wild Customizable rules' names
-    and the sides' names. Those are translated where they are shown (``bot.errors``,
+    and the sides' names. Those are translated where they are shown (``bot.client.errors``,
     ``bot.render.words``)."""
     source = fileobj.read()
     yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)

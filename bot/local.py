@@ -14,7 +14,7 @@ from typing import Protocol
 
 from pydantic import SecretStr
 
-from bot.client import UnoBot, point_at
+from bot.client.bot import UnoBot, point_at
 from bot.localdiscord.server import start_stand_in
 from bot.run import open_storage
 from bot.settings import Settings

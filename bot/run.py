@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
-from bot.client import UnoBot, point_at
-from bot.metrics import EndpointError
+from bot.client.bot import UnoBot, point_at
+from bot.ops.metrics import EndpointError
 from bot.settings import Settings
 from bot.storage import Storage, StorageError
 from bot.storage.choose import make_storage
@@ -29,7 +29,7 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     With `asyncio.eager_task_factory` a new task runs at once, up to its first wait, instead of at
     the loop's next pass. discord.py runs every interaction's handler in a task of its own, and
     aiohttp writes a request's body from another; eager, a click's acknowledgement is written in
-    the pass that read it, not two passes of a busy loop later (docs/performance-load.md).
+    the pass that read it, not two passes of a busy loop later (docs/performance/discord-layer.md).
     Python 3.11 has no eager tasks: there the loop is asyncio's plain one.
     """
     loop = asyncio.new_event_loop()

@@ -66,7 +66,7 @@ class DiscordSettings(Section):
     shard_count: int | None = None
     shard_ids: list[int] | None = None
     global_requests_per_second: Annotated[float, Field(ge=0)] = 50
-    """Discord's global rate limit for the bot token (`bot.pacing` stays below it), this process's
+    """Discord's global rate limit for the bot token (`bot.client.pacing` stays below it), this process's
     share of it when shards run in several processes; 0: no pacing."""
 
     @field_validator("shard_count")
@@ -187,7 +187,7 @@ class LocalSettings(Section):
 
 
 class MetricsSettings(Section):
-    """The operators' HTTP endpoint: ``/metrics`` (Prometheus) and ``/health`` (`bot.metrics`);
+    """The operators' HTTP endpoint: ``/metrics`` (Prometheus) and ``/health`` (`bot.ops.metrics`);
     ``port`` None (the default) serves neither."""
 
     host: str = "127.0.0.1"

@@ -9,15 +9,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client.errors import reader
 from bot.engine.editions import EDITIONS as EDITION_NAMES
 from bot.engine.options import Scoring
-from bot.errors import reader
 from bot.i18n import LANGUAGES, SERVER
 from bot.rulebook import Rulebook
 from bot.service.interactions import acknowledge
 
 if TYPE_CHECKING:
-    from bot.client import UnoBot
+    from bot.client.bot import UnoBot
 
 # Every choice list comes from the engine's one list, so a new edition is offered everywhere.
 EDITIONS = [app_commands.Choice(name=name, value=id_) for id_, name in EDITION_NAMES.items()]
@@ -29,6 +29,9 @@ LANGUAGE_CHOICES = [
 
 
 @app_commands.guild_only()
+# Declared, not left to the application's defaults: an application made since mid-2024 allows user
+# installs by default, where /uno would show in servers the bot is not in and fail there.
+@app_commands.allowed_installs(guilds=True, users=False)
 class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in this channel"):
     """UNO tables: lobby, game, rules, leaderboards."""
 

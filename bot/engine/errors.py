@@ -35,7 +35,7 @@ class UnoError(Exception):
     @classmethod
     def of(cls, template: str, **params: object) -> Self:
         """A refusal whose message names values, kept apart from them so that the bot says it in
-        each reader's language (``bot.errors.message_for``):
+        each reader's language (``bot.client.errors.message_for``):
         ``raise NoSuchCard.of("There is no card called {card}.", card=text)``. A parameter whose
         name ends in ``_msg`` is itself a message, translated too.
 

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import discord
 
-from bot.components import UnoButton, UnoSelect
+from bot.client.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
@@ -326,7 +326,7 @@ def hand(
         page: page of the match select.
         pick: a match chosen without the colors it needs (:func:`completions`): the hand asks for them.
         notice: a line shown above the hand (e.g. why a click was refused).
-        faces: the cards' emojis (`bot.emojis.CardEmojis`): in the Center Row, the card list, and
+        faces: the cards' emojis (`bot.client.emojis.CardEmojis`): in the Center Row, the card list, and
             on the match options and place buttons; a card without one is shown as text.
 
     While the player can only watch (:func:`watching`), the hand shows their cards and "Not your

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.components import UnoButton, UnoSelect
+from bot.client.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
 from bot.engine.game import Game
@@ -97,7 +97,7 @@ def hand(
         pick: a play in progress that still needs its color, then its player
             (`Game.completions` say which): the hand asks for it.
         notice: a line shown above the hand (e.g. why a click was refused).
-        faces: the cards' emojis (`bot.emojis.CardEmojis`): the top card's picture beside the
+        faces: the cards' emojis (`bot.client.emojis.CardEmojis`): the top card's picture beside the
             heading; on the card buttons and options, with the card's name but not its color
             square, and in the text before each card's name (as text where the list would pass
             `HAND_TEXT`); default: none, every card as text.
@@ -105,7 +105,7 @@ def hand(
     While the player can only watch (:func:`watching`), the hand shows what changes for them
     alone: their cards (and a hand shown to them), "Not your turn", Refresh and Show as picture;
     not the top card, the color or whose turn it is, which the table message shows and which
-    would go out of date, as the hand is redrawn only when it changes (docs/performance-load.md).
+    would go out of date, as the hand is redrawn only when it changes (docs/performance/discord-layer.md).
 
     Returns:
         The message's view: its first line names the channel (``"Your hand at <#…>"``).

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.components import UnoButton, layout_of
+from bot.client.components import UnoButton, layout_of
 from bot.engine.cards import Face, Side
 from bot.i18n import Tr
 from bot.render.words import Faces, trim

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.components import UnoButton, UnoSelect
+from bot.client.components import UnoButton, UnoSelect
 from bot.engine.dos.game import VARIANT_ID as DOS
 from bot.engine.editions import EDITIONS, game_options
 from bot.engine.options import HouseRule

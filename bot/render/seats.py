@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import discord
 
-from bot.components import UnoButton, view_of
+from bot.client.components import UnoButton, view_of
 from bot.i18n import Tr
 from bot.render.words import plain, seat_name
 from bot.tables import Table
 
-TABLE_SCOPE = "t"  # the button acts on the table (bot/components.py's scopes)
+TABLE_SCOPE = "t"  # the button acts on the table (bot/client/components.py's scopes)
 LEAVE_SCOPE = "q"  # a leave's confirmation: checked against its game, not a table's version
 LABEL_MAX = 80  # Discord's limit for a button's label
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.components import UnoButton, view_of
+from bot.client.components import UnoButton, view_of
 from bot.engine import effects
 from bot.engine.cards import Rank, Side
 from bot.engine.game import Game
@@ -193,7 +193,7 @@ def decision_text(game: Game, tr: Tr) -> str:
 def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
     """The one public table message (Components V2) in ``tr``'s language (the table's,
     ``Table.language``): top card (its picture beside it where ``faces`` has its emoji,
-    `bot.emojis.CardEmojis`), color, side, direction, turn, players, scores, log, each card with
+    `bot.client.emojis.CardEmojis`), color, side, direction, turn, players, scores, log, each card with
     its emoji where ``faces`` has it, else as text; My hand, UNO! and Catch while the game is
     played."""
     game = tbl.game

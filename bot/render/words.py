@@ -193,7 +193,7 @@ def face_label(face: Face, tr: Tr) -> str:
 
 
 class Faces(Protocol):
-    """Where a card face's custom emoji is looked up (`bot.emojis.CardEmojis`, ``bot.card_emojis``):
+    """Where a card face's custom emoji is looked up (`bot.client.emojis.CardEmojis`, ``bot.card_emojis``):
     rendering takes it as an argument, so it stays a pure function of what it is given."""
 
     def for_face(self, face: AnyFace, side: Side = Side.LIGHT, /) -> discord.PartialEmoji | None:

@@ -34,9 +34,9 @@ from collections.abc import Callable, Set
 
 import discord
 
+from bot.client.pacing import GlobalPace
 from bot.engine.errors import BadState, UnoError
 from bot.i18n import translator
-from bot.pacing import GlobalPace
 from bot.render.words import TEXT_ONLY, Faces
 from bot.service.acting import Acting, Change
 from bot.service.commands import Commands
@@ -67,7 +67,7 @@ class TableService:
         storage: where tables, results and channel settings are kept.
         defaults: the settings' game defaults.
         faces: the cards' emojis (``bot.card_emojis``), shown in the table and the hands.
-        pace: the client's pace of the calls Discord's global limit counts (`bot.pacing.install`;
+        pace: the client's pace of the calls Discord's global limit counts (`bot.client.pacing.install`;
             None: none): the table messages take their turn before they are drawn.
 
     Attributes:
@@ -91,7 +91,7 @@ class TableService:
         self.storage = storage
         self.defaults = defaults
         self.faces = faces
-        """Where the messages find the cards' emojis (`bot.emojis.CardEmojis`; default: none)."""
+        """Where the messages find the cards' emojis (`bot.client.emojis.CardEmojis`; default: none)."""
         self.tables = TableRegistry()
         self.updates = Updates()
         self.hands = Hands(self.updates, faces)
@@ -144,7 +144,7 @@ class TableService:
         self, serves: Callable[[int], bool] | None = None, *, only: Set[int] | None = None
     ) -> int:
         """Reload the saved tables of the guilds this process serves (``serves(guild_id)``: those
-        of its shards, `bot.shards.Shards.serves`; default every guild, or as at the first call)
+        of its shards, `bot.client.shards.Shards.serves`; default every guild, or as at the first call)
         after a restart, each once its lease is held; returns how many were restored. Other
         processes restore the others; a table whose lease another process holds is taken once
         that lease expires (`Leases.renew` calls this with ``only`` those tables).

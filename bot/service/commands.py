@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.client.errors import reader
 from bot.engine.errors import NotInGame
-from bot.errors import reader
 from bot.i18n import N_
 from bot.render import seats as render_seats
 from bot.service.acting import Change, NotSaved

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.components import UnoSelect, release
+from bot.client.components import UnoSelect, release
+from bot.client.errors import reader
 from bot.engine.errors import UnoError
-from bot.errors import reader
 from bot.i18n import N_
 from bot.render import history as render
 from bot.service.interactions import acknowledge, channel_of

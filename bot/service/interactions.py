@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import PUBLIC
+from bot.client.errors import PUBLIC
 from bot.tables import LobbyError
 
 
@@ -17,7 +17,7 @@ async def acknowledge(interaction: discord.Interaction[Any], *, public: bool = F
     lobby message is deferred as an update of that message (answered with
     ``edit_original_response``); a command as a private answer to come, or a ``public`` one,
     shown as "thinking" until the first ``followup.send`` replaces it. A refusal after a public
-    acknowledgement is still private: the error funnel (`bot.errors.reply_error`) takes the
+    acknowledgement is still private: the error funnel (`bot.client.errors.reply_error`) takes the
     placeholder back first.
 
     Raises:

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.client.errors import reader
 from bot.engine.editions import EDITIONS
 from bot.engine.errors import BadOption
 from bot.engine.options import HouseRule, Options, Scoring
-from bot.errors import reader
 from bot.i18n import LANGUAGES, N_, SERVER, channel_language, translator
 from bot.render.thread import pointer_open, thread_name
 from bot.service.acting import NotSaved

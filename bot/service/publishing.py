@@ -18,8 +18,9 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
-from bot import pacing, render
-from bot.components import digest, release
+from bot import render
+from bot.client import pacing
+from bot.client.components import digest, release
 from bot.i18n import N_, translator
 from bot.service.acting import NotSaved, Post
 from bot.service.hands import edit_originals
@@ -34,7 +35,7 @@ NONE = discord.AllowedMentions.none()
 TABLE, LOBBY, PING = "table", "lobby", "ping"  # keys of a table's updates (with its channel)
 # At most one edit of a table message per this many seconds: the changes meanwhile go in the
 # next one, so the message is never further behind the game than this (plus the edit's own
-# trip), and a busy table stays within Discord's rate limits (docs/performance-load.md).
+# trip), and a busy table stays within Discord's rate limits (docs/performance/discord-layer.md).
 TABLE_SPACING = 1.0
 
 
@@ -191,9 +192,9 @@ class Publisher:
         """Edit one of the bot's messages in the table's channel to the Components V2 ``view``,
         straight through discord.py's HTTP client: `PartialMessage.edit` would also turn the
         response into a `discord.Message` that nobody reads (a fifth of the bot's CPU under load,
-        docs/performance-load.md). A message posted before Components V2 (a game restored after
+        docs/performance/discord-layer.md). A message posted before Components V2 (a game restored after
         an upgrade) becomes one: its text and embed are taken away in the same edit. Paced
-        before pings and announcements (`bot.pacing.first`).
+        before pings and announcements (`bot.client.pacing.first`).
 
         Raises:
             discord.HTTPException: Discord refused the edit (NotFound: the message is gone).

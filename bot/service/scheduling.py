@@ -3,7 +3,7 @@
 One task per table and kind (``"ai"``, ``"timer"``, ``"lobby"``, ``"idle"``); scheduling a kind
 again replaces its task, and a task is let go once it ends (a finished task still holds its
 coroutine; a started game's lobby expiry is stopped at once rather than waking to find nothing
-to do): what a table at rest holds is the tasks it waits on (docs/performance-load.md). A move made by a task acts only if the table has not moved on since it was
+to do): what a table at rest holds is the tasks it waits on (docs/performance/discord-layer.md). A move made by a task acts only if the table has not moved on since it was
 scheduled (the table's version), so a late timer never plays for a player who already did.
 
 A hard bot's search (``ai.choose`` at level hard, ``ai_budget_ms`` of it) runs off the event
@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 from bot import render
 from bot.engine import ai, editions
 from bot.engine.editions import AnyEvent
+from bot.ops.workers import start_worker
 from bot.render import seats as render_seats
 from bot.service.acting import NotSaved, Post
 from bot.tables import NoTable, Removal, Table, TableState
-from bot.workers import start_worker
 
 if TYPE_CHECKING:
     from bot.service import TableService
@@ -43,7 +43,7 @@ longer moves as a normal one (many hard bots on few workers: their moves stay on
 SEARCH_GRACE = 0.5
 """Seconds a search's answer may come after the later of its budget and the bot's move delay;
 a later one is not waited for (the move is the normal AI's): a worker that the machine's other
-work starves (it runs only on idle CPU time, `bot.workers.give_way`) never holds a bot's move."""
+work starves (it runs only on idle CPU time, `bot.ops.workers.give_way`) never holds a bot's move."""
 
 
 class Scheduler:

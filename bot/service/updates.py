@@ -62,7 +62,7 @@ class Updates:
 
     def drawing(self, key: Key) -> None:
         """Called by the update of ``key`` in flight as it draws its message, when that is later
-        than its start (it waited for its turn: `bot.pacing.ahead`): the changes asked for until
+        than its start (it waited for its turn: `bot.client.pacing.ahead`): the changes asked for until
         now are in it, so no further update is due for them, and the update is behind from the
         first change it shows."""
         self._next.pop(key, None)
@@ -111,7 +111,7 @@ class Updates:
         pass of the event loop. The jobs a move sets off (table, hands, ping, the next AI move)
         then run one per pass, with the sockets polled between them, so an interaction that
         arrives meanwhile waits for one of them, not for all: a fifth off the acknowledgements'
-        p99 under load (docs/performance-load.md)."""
+        p99 under load (docs/performance/discord-layer.md)."""
         async with self._turnstile:
             await asyncio.sleep(0)
 

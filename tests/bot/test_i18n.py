@@ -17,16 +17,16 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot import render
+from bot.client.errors import message_for
+from bot.client.translator import CommandTranslator, _bot_tree, command_strings, valid_name
 from bot.engine import ai
 from bot.engine.cards import Face
 from bot.engine.editions import EDITIONS
 from bot.engine.options import HouseRule, Options
 from bot.engine.variants import VARIANTS
-from bot.errors import message_for
 from bot.i18n import ENGLISH, LANGUAGES, catalog_path, channel_language, language_of, translator
 from bot.localdiscord.limits import walk_components
 from bot.tables import Seat, Table
-from bot.translator import CommandTranslator, _bot_tree, command_strings, valid_name
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "n": (1, 2), "say": None}

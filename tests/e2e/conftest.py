@@ -15,8 +15,8 @@ import aiohttp
 import pytest
 
 from bot.art import all_faces, card_png, emoji_name
-from bot.client import UnoBot
-from bot.emojis import EMOJI_PIXELS
+from bot.client.bot import UnoBot
+from bot.client.emojis import EMOJI_PIXELS
 from bot.local import local_settings
 from bot.localdiscord import contract
 from bot.localdiscord.server import StandIn

@@ -11,12 +11,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.client import UnoBot
+from bot.client.bot import UnoBot
+from bot.client.errors import WITHDRAWN
 from bot.engine.cards import Card, Color
 from bot.engine.dos.game import DosGame
 from bot.engine.game import Game
 from bot.engine.options import Options
-from bot.errors import WITHDRAWN
 from bot.localdiscord.records import Channel, Message, User
 from bot.localdiscord.testing import LocalDiscord
 from bot.storage import StorageError

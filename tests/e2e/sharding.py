@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.client import UnoBot
+from bot.client.bot import UnoBot
 from bot.localdiscord.records import Channel, Guild
 from bot.localdiscord.testing import ClientFactory, LocalDiscord
 from bot.tables import Table

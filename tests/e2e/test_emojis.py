@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 
 from bot.art import all_faces, card_png, emoji_name
-from bot.emojis import CONCURRENCY, EMOJI_PIXELS, MAX_EMOJIS_REACHED
+from bot.client.emojis import CONCURRENCY, EMOJI_PIXELS, MAX_EMOJIS_REACHED
 from bot.engine.cards import Face, Side
 from bot.engine.dos.cards import DECK as DOS_DECK
 from bot.engine.dos.cards import DosCard
@@ -37,7 +37,11 @@ def emoji_requests(stand_in: StandIn, method: str) -> int:
 
 def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
     """The WARNING records of the card emoji sync."""
-    return [r.getMessage() for r in caplog.records if r.name == "bot.emojis" and r.levelno == logging.WARNING]
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "bot.client.emojis" and r.levelno == logging.WARNING
+    ]
 
 
 def seeded(tmp_path: Path, names: list[str]) -> LocalDiscord:
@@ -166,7 +170,7 @@ async def test_a_bot_at_its_emoji_limit_starts_and_plays(
 ) -> None:
     """At the limit the bot stops uploading at the first refusals, says so in one WARNING, keeps
     the emoji it has, and plays with text for the others."""
-    caplog.set_level(logging.INFO, "bot.emojis")
+    caplog.set_level(logging.INFO, "bot.client.emojis")
     s = full.stand_in
     emojis = bot_of(full).card_emojis
     await s.wait_until(emojis.done.is_set, timeout=60)
@@ -193,7 +197,7 @@ async def test_a_bot_whose_uploads_fail_starts_and_plays(
     refusing: LocalDiscord, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every upload refused: one WARNING (not one per face), no emoji, and the bot plays."""
-    caplog.set_level(logging.INFO, "bot.emojis")
+    caplog.set_level(logging.INFO, "bot.client.emojis")
     s = refusing.stand_in
     emojis = bot_of(refusing).card_emojis
     await s.wait_until(emojis.done.is_set, timeout=60)

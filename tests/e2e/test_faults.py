@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import WITHDRAWN
+from bot.client.errors import WITHDRAWN
 from bot.localdiscord.records import WAIT_SECONDS, InteractionRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import publishing

@@ -1,4 +1,4 @@
-"""The collector's policy (`bot.heap`) through real discord.py: a table that outlived a full
+"""The collector's policy (`bot.ops.heap`) through real discord.py: a table that outlived a full
 pass is frozen (later full passes don't walk it), plays on, and is freed once it is over."""
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import UnoBot
-from bot.shards import shard_of
+from bot.client.bot import UnoBot
+from bot.client.shards import shard_of
 from tests.e2e.helpers import bot_of
 from tests.e2e.sharding import SHARDS, eight_guilds, move, open_game, process, uno_channel
 

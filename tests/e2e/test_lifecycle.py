@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.client import UnoBot
+from bot.client.bot import UnoBot
 from bot.engine.options import PendingKind
 from bot.i18n import language_of, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2
@@ -146,10 +146,10 @@ async def test_a_bot_that_syncs_no_commands_says_so(tmp_path: Path, caplog: pyte
         bot.settings.discord.dev_guild_id = None
         return bot
 
-    with caplog.at_level(logging.INFO, logger="bot.client"):
+    with caplog.at_level(logging.INFO, logger="bot.client.bot"):
         async with LocalDiscord(factory, users=USERS, channels=("uno",)):
             pass
-    notes = [r.getMessage() for r in caplog.records if r.name == "bot.client"]
+    notes = [r.getMessage() for r in caplog.records if r.name == "bot.client.bot"]
     assert any("not synced" in n and "dev_guild_id" in n and "--sync-global" in n for n in notes)
 
 

@@ -1,4 +1,4 @@
-"""What keeps the bot light under many tables (docs/performance-load.md), through real discord.py:
+"""What keeps the bot light under many tables (docs/performance/discord-layer.md), through real discord.py:
 no view outlives its message, and the table message ends on the latest state however its edits
 were coalesced."""
 
@@ -37,7 +37,7 @@ async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> 
     await click(uno, alice, message, "Refresh")
 
     def none_alive() -> bool:
-        gc.unfreeze()  # `bot.heap` freezes what outlives a full pass: walk everything
+        gc.unfreeze()  # `bot.ops.heap` freezes what outlives a full pass: walk everything
         gc.collect()
         gc.unfreeze()  # ... and list it all
         alive = gc.get_objects()

@@ -1,4 +1,4 @@
-"""The operators' endpoint (`bot.metrics`): ``/health`` and Prometheus' ``/metrics``, scraped
+"""The operators' endpoint (`bot.ops.metrics`): ``/health`` and Prometheus' ``/metrics``, scraped
 while users play, count what the bot did."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.client import UnoBot
+from bot.client.bot import UnoBot
 from bot.localdiscord import RateLimits
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord

@@ -1,13 +1,13 @@
 """Shards across processes: one stand-in with 8 guilds, bot processes running shards of 4; each
 guild's games are served by the process of its shard, and a process restores the tables of its
-own guilds only (docs/architecture.md; `bot.shards`)."""
+own guilds only (docs/architecture.md; `bot.client.shards`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.client import UnoBot
-from bot.shards import shard_of
+from bot.client.bot import UnoBot
+from bot.client.shards import shard_of
 from tests.e2e.helpers import bot_of
 from tests.e2e.sharding import GUILDS, SHARDS, eight_guilds, move, open_game, process, uno_channel
 

@@ -1,4 +1,4 @@
-"""Worker processes end with the bot (bot/workers.py): a hard bot's search process left behind by
+"""Worker processes end with the bot (bot/ops/workers.py): a hard bot's search process left behind by
 a killed bot would hold a core's worth of memory and pipes for ever."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.workers import WORKER_NICENESS, start_worker
+from bot.ops.workers import WORKER_NICENESS, start_worker
 
 BOT = """
 import concurrent.futures, multiprocessing, os, time
-from bot.workers import start_worker
+from bot.ops.workers import start_worker
 
 if __name__ == "__main__":
     context = multiprocessing.get_context("spawn")
@@ -43,7 +43,7 @@ def test_a_search_process_ends_when_the_bot_is_killed(tmp_path: Path) -> None:
     (no clean shutdown): its worker notices and ends within a few seconds."""
     script = tmp_path / "bot_stand_in.py"
     script.write_text(BOT)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
     bot = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert bot.stdout is not None

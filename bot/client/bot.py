@@ -17,19 +17,19 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import UnoButton, UnoSelect, Unreadable, dispatch_lean
-from bot.emojis import CardEmojis
-from bot.errors import reply_error
-from bot.heap import HEAP
+from bot.client.components import UnoButton, UnoSelect, Unreadable, dispatch_lean
+from bot.client.emojis import CardEmojis
+from bot.client.errors import reply_error
+from bot.client.pacing import install
+from bot.client.shards import Shards
+from bot.client.translator import CommandTranslator
 from bot.i18n import LANGUAGES, translator
-from bot.metrics import Metrics, MetricsServer
-from bot.pacing import install
+from bot.ops.heap import HEAP
+from bot.ops.metrics import Metrics, MetricsServer
 from bot.service import TableService, threads
 from bot.settings import Settings
-from bot.shards import Shards
 from bot.storage import Storage
 from bot.storage.common import collector_paused
-from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.uno",)
@@ -68,7 +68,7 @@ class UnoBot(commands.AutoShardedBot):
         if settings.discord.shard_ids is not None:  # else every shard of the count
             options["shard_ids"] = settings.discord.shard_ids
         self.metrics = Metrics(lambda: [t.guild_id for t in self.service.tables], self._shards_run)
-        """This process's Prometheus metrics (`bot.metrics`), served when ``metrics.port`` is set."""
+        """This process's Prometheus metrics (`bot.ops.metrics`), served when ``metrics.port`` is set."""
         options["http_trace"] = self.metrics.watch(options.get("http_trace") or aiohttp.TraceConfig())
         storage = self.metrics.timed(storage)
         super().__init__(
@@ -127,7 +127,7 @@ class UnoBot(commands.AutoShardedBot):
             # Without a sync the commands are whatever was synced last: none on a new application.
             log.info("commands not synced: set discord.dev_guild_id, or run once with --sync-global")
         # Thousands of games parsed and rebuilt make no garbage but many objects: the collector's
-        # passes would walk them again and again (docs/performance.md, "Restore").
+        # passes would walk them again and again (docs/performance/storage.md, "Restore").
         with collector_paused():
             restored = await self.service.restore(self.shards_run.serves)
             if restored:

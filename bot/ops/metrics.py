@@ -38,7 +38,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, H
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from bot.shards import shard_of
+from bot.client.shards import shard_of
 from bot.storage import Storage
 
 _CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")

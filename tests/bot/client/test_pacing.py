@@ -1,4 +1,4 @@
-"""The bot's own pacing of Discord calls (`bot.pacing`): the global limit and discord.py's
+"""The bot's own pacing of Discord calls (`bot.client.pacing`): the global limit and discord.py's
 bucket scan."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 from discord.http import HTTPClient, Route
 
-from bot.pacing import BURST_SECONDS, EXEMPT, FIRST_PER_OTHER, GlobalPace, ahead, first, install
+from bot.client.pacing import BURST_SECONDS, EXEMPT, FIRST_PER_OTHER, GlobalPace, ahead, first, install
 
 
 @pytest.mark.slow

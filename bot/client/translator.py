@@ -9,7 +9,7 @@ what they are, so a command named "table" and the word "table" in a sentence are
 :data:`CONTEXTS`. A name Discord would refuse (upper case, a space, over 32 characters) is never
 registered: :func:`valid_name` falls back to the English name.
 
-``python -m bot.translator bot/locales/uno.pot`` adds every command string to the template
+``python -m bot.client.translator bot/locales/uno.pot`` adds every command string to the template
 (``scripts/i18n`` runs it after Babel's extraction).
 """
 

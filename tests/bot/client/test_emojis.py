@@ -1,4 +1,4 @@
-"""The card emojis' mapping (`bot.emojis.CardEmojis`), the settings that switch them off and point
+"""The card emojis' mapping (`bot.client.emojis.CardEmojis`), the settings that switch them off and point
 their pictures at a CDN; their sync with Discord is tested end to end (tests/e2e/test_emojis.py)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 import yarl
 
 from bot.art import all_faces, emoji_name
-from bot.client import point_at
-from bot.emojis import CardEmojis
+from bot.client.bot import point_at
+from bot.client.emojis import CardEmojis
 from bot.engine.cards import Face, Side
 from bot.engine.dos.cards import DosCard
 from bot.local import local_settings

@@ -1,4 +1,4 @@
-"""The operators' endpoint (`bot.metrics`) on its own: ``/health`` by the shards' state, a taken
+"""The operators' endpoint (`bot.ops.metrics`) on its own: ``/health`` by the shards' state, a taken
 port, storage calls timed by method, tables counted on their guild's shard."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.metrics import EndpointError, Metrics, MetricsServer
-from bot.shards import shard_of
+from bot.client.shards import shard_of
+from bot.ops.metrics import EndpointError, Metrics, MetricsServer
 from bot.storage.sqlite import SqliteStorage
 
 GUILDS = [81384788765712384 + (n << 22) for n in range(6)]  # one after another: shards 0, 1, 2, 3, 0, 1

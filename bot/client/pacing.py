@@ -13,7 +13,7 @@ Discord's with the next). The table and lobby messages (what the players see of 
 asked first served within each. A message update
 that waits for its turn keeps its key in `bot.service.updates.Updates`, so the changes meanwhile
 collapse into it: under load the tables' messages are edited less often, not late by a growing
-queue (docs/performance-load.md).
+queue (docs/performance/discord-layer.md).
 
 discord.py keeps one rate-limit bucket per route and channel and, once it has 256 of them, looks
 at every bucket each time a new one appears (`HTTPClient._try_clear_expired_ratelimits`; a
@@ -44,8 +44,8 @@ BURST_SECONDS = 0.1
 # announcement), so the tables' messages come first and the others are never starved.
 FIRST_PER_OTHER = 7
 BUCKET_SCAN_FROM = 256  # discord.py's own threshold
-_FIRST: ContextVar[bool] = ContextVar("bot.pacing.first", default=False)
-_HELD: ContextVar[bool] = ContextVar("bot.pacing.held", default=False)
+_FIRST: ContextVar[bool] = ContextVar("bot.client.pacing.first", default=False)
+_HELD: ContextVar[bool] = ContextVar("bot.client.pacing.held", default=False)
 
 
 @contextlib.contextmanager

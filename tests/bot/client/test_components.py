@@ -1,11 +1,11 @@
-"""A click's gateway event keeps only the clicked component of its message (`bot.components`)."""
+"""A click's gateway event keeps only the clicked component of its message (`bot.client.components`)."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from bot.components import _keep_clicked
+from bot.client.components import _keep_clicked
 
 
 def _button(custom_id: str) -> dict[str, Any]:

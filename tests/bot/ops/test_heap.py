@@ -1,4 +1,4 @@
-"""The collector's policy (`bot.heap`): a full pass's survivors are frozen, so later full passes
+"""The collector's policy (`bot.ops.heap`): a full pass's survivors are frozen, so later full passes
 walk only what is newer; cycles among frozen objects are freed once the frozen objects grow."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.heap import Heap
+from bot.ops.heap import Heap
 
 
 class Node:
