@@ -22,7 +22,6 @@ too, to be refused.
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -32,7 +31,6 @@ import orjson
 if TYPE_CHECKING:
     from bot.service import TableService
 
-log = logging.getLogger(__name__)
 _ID = r"(?P<scope>[lthgrq]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<arg>.+))?"
 MAX_ID = 100
 _UNREADABLE = r"(?!unos?:" + re.sub(r"\?P<\w+>", "?:", _ID) + r"\Z)unos?(?::(?s:.*))?"
@@ -242,90 +240,6 @@ def _handled(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) 
     interaction.message = None
 
 
-def dispatch_lean(client: discord.Client) -> None:
-    """Dispatch a click on a dynamic item from the clicked component alone.
-
-    discord.py (2.7, ``ViewStore.schedule_dynamic_item_call``) rebuilds the whole clicked
-    message as a view (``View``/``LayoutView.from_message``: an item for every container,
-    section, text display, thumbnail, row and button) to find the one clicked, on the way to its
-    acknowledgement; a Components V2 hand is 30 to 40 components, and that rebuild and the
-    garbage it leaves were the V2 messages' cost on every click (docs/performance-load.md,
-    "Components V2 messages"). Our items read only the clicked component (a select its options)
-    and no view, so here only that component becomes an item; the rest of discord.py's steps
-    (the item's state from the click, its interaction check, its callback, errors logged) are
-    the same.
-
-    Before that, discord.py parses the clicked message of every click into a `discord.Message`
-    (``Interaction._from_data``), all its components included, before the click reaches us; of
-    that message we read only its id and the clicked component, so the gateway event's message
-    keeps only the clicked component (`_keep_clicked`) and the parse is a few fields.
-    """
-    parsers = client._connection.parsers  # the dict the gateway dispatches events through
-    parse_interaction = parsers["INTERACTION_CREATE"]
-
-    def parse_interaction_create(data: dict[str, Any]) -> None:
-        _keep_clicked(data)
-        parse_interaction(data)
-
-    parsers["INTERACTION_CREATE"] = parse_interaction_create
-    store = client._connection._view_store
-
-    async def call(
-        component_type: int,
-        factory: type[discord.ui.DynamicItem[discord.ui.Item[Any]]],
-        interaction: discord.Interaction[Any],
-        custom_id: str,
-        match: re.Match[str],
-    ) -> None:
-        message = interaction.message
-        if message is None or not message.components:  # not in its message: dropped, as discord.py does
-            return
-        clicked = message.components[0]  # the only one the message kept (`_keep_clicked`)
-        base_item = discord.ui.view._component_to_item(clicked)
-        try:
-            item = await factory.from_custom_id(interaction, base_item, match)
-        except Exception:
-            log.exception("Ignoring exception in dynamic item creation for %r", factory)
-            return
-        item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
-        try:
-            allow = await item.interaction_check(interaction)
-        except Exception:
-            allow = False
-        if not allow:
-            return
-        try:
-            await item.callback(interaction)
-        except Exception:
-            log.exception("Ignoring exception in dynamic item callback for %r", item)
-
-    store.schedule_dynamic_item_call = call  # type: ignore[method-assign,assignment]
-
-
-def _keep_clicked(data: dict[str, Any]) -> None:
-    """In a gateway ``INTERACTION_CREATE`` of a click (type 3), keep of the clicked message's
-    components only the clicked one (none if it isn't there: the click is then dropped, as
-    discord.py drops a click on a component it can't find); any other interaction unchanged."""
-    message, click = data.get("message"), data.get("data")
-    if data.get("type") != 3 or not isinstance(message, dict) or not isinstance(click, dict):
-        return
-    kind, wanted = click.get("component_type"), click.get("custom_id")
-    stack = list(message.get("components") or ())
-    kept: list[Any] = []
-    while stack:
-        component = stack.pop()
-        if not isinstance(component, dict):
-            continue
-        if component.get("type") == kind and component.get("custom_id") == wanted:
-            kept.append(component)
-            break
-        stack.extend(component.get("components") or ())
-        accessory = component.get("accessory")
-        if accessory is not None:
-            stack.append(accessory)
-    message["components"] = kept
-
-
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view holding ``items``, stopped before it is sent.
 
@@ -355,14 +269,14 @@ def layout_of(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
     return view
 
 
-def digest(view: discord.ui.view.BaseView) -> int:
+def digest(view: discord.ui.View | discord.ui.LayoutView) -> int:
     """What a message shows, in short: the hash of its components as sent (their text, custom
     ids and colors), equal for two drawings that look and act the same, so an edit to what a
     message shows already is not made. Call it before `release`."""
     return hash(orjson.dumps(view.to_components()))
 
 
-def release(view: discord.ui.view.BaseView | None) -> None:
+def release(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     """Empty a view once it is sent: its items and it refer to each other, so without this only
     a collector pass frees them, and those passes were the tail of the bot's acknowledgements
     (docs/performance-load.md). A layout's containers, sections and rows are emptied too."""
