@@ -246,7 +246,7 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     Every item is dynamic (dispatched by ``UnoBot.add_dynamic_items``), so discord.py needn't
     keep the view. A running view would be stored, and one sent with an ephemeral message gets a
     15-minute timeout task that keeps it and its buttons alive: garbage that every full
-    collection walks again (docs/performance-load.md).
+    collection walks again (docs/performance/discord-layer.md).
     """
     view = discord.ui.View(timeout=None)
     for item in items:
@@ -279,7 +279,7 @@ def digest(view: discord.ui.View | discord.ui.LayoutView) -> int:
 def release(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     """Empty a view once it is sent: its items and it refer to each other, so without this only
     a collector pass frees them, and those passes were the tail of the bot's acknowledgements
-    (docs/performance-load.md). A layout's containers, sections and rows are emptied too."""
+    (docs/performance/discord-layer.md). A layout's containers, sections and rows are emptied too."""
     if view is None:
         return
     for item in list(view.walk_children()) if isinstance(view, discord.ui.LayoutView) else ():

@@ -7,7 +7,9 @@ does instead. With ``internals`` False (the ``discord.internals`` setting), ever
 that public path: the players see the same messages, at the cost of more work per call (a
 response turned into a `discord.Message` nobody reads; a click's whole message rebuilt as a
 view) and discord.py's own bucket scan. `point_at_api` has no public equivalent and runs in both
-modes. Checked against discord.py 2.7.1; ``tests/bot/client/test_internals.py`` fails, naming
+modes. The figures are the 2026-12-02 load runs' (the bucket scan's in
+docs/performance/discord-layer.md; the others in the dated log it replaced, ``git show
+4927e53:docs/performance-load.md``, the section each function names). Checked against discord.py 2.7.1; ``tests/bot/client/test_internals.py`` fails, naming
 the installed version, when a release moves one of them: set ``discord.internals = false``
 until this module is updated (docs/architecture.md, "discord.py internals").
 """
@@ -72,7 +74,7 @@ def pace_bucket_scan(client: discord.Client, *, internals: bool) -> None:
     route and channel and, from 256, looks at every one each time a new one appears: creating
     the buckets of 2,000 channels took 5,745 scans and 3.1 s of CPU, against 5 scans and 32 ms
     amortized; at 200 busy tables the stock scan ran 7 times a second, about 1 % of the bot's
-    CPU (docs/performance-load.md, "discord.py's bucket scan"). Public path (``internals``
+    CPU (docs/performance/discord-layer.md, "2,000 tables in one process"). Public path (``internals``
     False): discord.py's own scan, unchanged.
     """
     if not internals:
@@ -97,7 +99,7 @@ def install_lean_dispatch(client: discord.Client, *, internals: bool) -> None:
     a view (``View``/``LayoutView.from_message``: an item for every container, section, text
     display, thumbnail, row and button) to find the one clicked, on the way to its
     acknowledgement: 144-194 µs for a Components V2 hand at the median (95 µs for a classic
-    one), and garbage at once (docs/performance-load.md, "Components V2 messages"). Our items
+    one), and garbage at once ("Components V2 messages"). Our items
     read only the clicked component (a select its options) and no view, so here only that
     component becomes an item; the rest of discord.py's steps (the item's state from the click,
     its interaction check, its callback, errors logged) are the same.
@@ -199,7 +201,7 @@ async def respond_with_message(
     makes `InteractionResponse.edit_message`'s and ``send_message``'s request minus asking
     Discord for the message back (``with_response``) and turning it into an
     ``InteractionCallbackResponse`` that nobody reads: that parse ran on the event loop after
-    every move's answer (1 in 2 interactions of a profiled run; docs/performance-load.md).
+    every move's answer (1 in 2 interactions of a profiled run; "The ratio on a quiet machine").
     Public path (``internals`` False): ``interaction.response.edit_message`` or
     ``send_message``.
 
@@ -259,7 +261,7 @@ async def edit_original_messages(
     ``discord.http.handle_message_parameters``: `Webhook.edit_message`'s request, the payload
     built once for all the webhooks, minus turning each response into a `discord.Message` that
     nobody reads (one per hand refresh, the bot's most frequent request; turning REST responses
-    into messages was 10.5 % of the bot's CPU in a profiled run, docs/performance-load.md).
+    into messages was 10.5 % of the bot's CPU in a profiled run, "Previous step").
     Public path (``internals`` False): ``Webhook.edit_message("@original", ...)`` for each.
 
     Raises:
@@ -315,7 +317,7 @@ async def edit_channel_message(
     Uses ``Client.http`` (its ``edit_message``) and ``discord.http.handle_message_parameters``:
     `PartialMessage.edit`'s request minus turning the response into a `discord.Message` that
     nobody reads (a table message's edit, after nearly every move; that parse was 10.5 % of the
-    bot's CPU in a profiled run, docs/performance-load.md). Public path (``internals`` False):
+    bot's CPU in a profiled run, "Previous step"). Public path (``internals`` False):
     ``PartialMessage.edit``.
 
     Raises:

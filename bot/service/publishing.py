@@ -34,7 +34,7 @@ NONE = discord.AllowedMentions.none()
 TABLE, LOBBY, PING = "table", "lobby", "ping"  # keys of a table's updates (with its channel)
 # At most one edit of a table message per this many seconds: the changes meanwhile go in the
 # next one, so the message is never further behind the game than this (plus the edit's own
-# trip), and a busy table stays within Discord's rate limits (docs/performance-load.md).
+# trip), and a busy table stays within Discord's rate limits (docs/performance/discord-layer.md).
 TABLE_SPACING = 1.0
 
 
