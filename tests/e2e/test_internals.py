@@ -12,7 +12,7 @@ import pytest
 
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
-from tests.e2e.helpers import bot_of, both_apis, click, drawing_only, hand, table_of
+from tests.e2e.helpers import bot_of, both_apis, click, drawing_only, hand, table_message, table_of
 
 PUBLIC = {
     "a click's message rebuilt as a view": (discord.ui.LayoutView, "from_message"),
@@ -61,15 +61,18 @@ async def test_a_move_takes_the_paths_the_setting_says(
     calls = count_public_calls(monkeypatch)
     game = await drawing_only(uno)
     ch, alice, bob = uno.channel("uno"), uno.user("alice"), uno.user("bob")
-    await hand(uno, bob, ch)
+    bobs = await hand(uno, bob, ch)
     mine = await hand(uno, alice, ch)
+    shown = bobs.text, table_message(uno, ch).text
     await click(uno, alice, mine, "Draw")
-    table = table_of(uno, ch)
-    assert game.pending.player == table.seats[1].id  # alice's draw passed the turn
-    updates = bot_of(uno).service.updates
-    await uno.stand_in.wait_until(lambda: internals or len(calls) == len(PUBLIC))
-    await updates.done((ch.id, TABLE))
-    await updates.done((ch.id, table.seats[1].id))
+    assert game.pending.player == table_of(uno, ch).seats[1].id  # alice's draw passed the turn
+
+    def updated() -> bool:  # bob's open hand and the table message say it is his move
+        now = next(m for m in uno.stand_in.visible_messages(bob, ch) if m.id == bobs.id)
+        return now.text != shown[0] and table_message(uno, ch).text != shown[1]
+
+    await uno.stand_in.wait_until(updated)
+    await bot_of(uno).service.updates.done((ch.id, TABLE))
     client = bot_of(uno)
     installed = {
         "lean dispatch": "schedule_dynamic_item_call" in vars(client._connection._view_store),
