@@ -9,9 +9,11 @@ response turned into a `discord.Message` nobody reads; a click's whole message r
 view) and discord.py's own bucket scan. `point_at_api` has no public equivalent and runs in both
 modes. The figures are the 2026-12-02 load runs' (the bucket scan's in
 docs/performance/discord-layer.md; the others in the dated log it replaced, ``git show
-4927e53:docs/performance-load.md``, the section each function names). Checked against discord.py 2.7.1; ``tests/bot/client/test_internals.py`` fails, naming
-the installed version, when a release moves one of them: set ``discord.internals = false``
-until this module is updated (docs/architecture.md, "discord.py internals").
+4927e53:docs/performance-load.md``, in the section each function names).
+
+Checked against discord.py 2.7.1: ``tests/bot/client/test_internals.py`` fails, naming the
+installed version, when a release moves one of them; set ``discord.internals = false`` until
+this module is updated (docs/architecture.md, "discord.py internals").
 """
 
 from __future__ import annotations
@@ -73,9 +75,9 @@ def pace_bucket_scan(client: discord.Client, *, internals: bool) -> None:
     ``_try_clear_expired_ratelimits``, replaced on that instance. discord.py keeps a bucket per
     route and channel and, from 256, looks at every one each time a new one appears: creating
     the buckets of 2,000 channels took 5,745 scans and 3.1 s of CPU, against 5 scans and 32 ms
-    amortized; at 200 busy tables the stock scan ran 7 times a second, about 1 % of the bot's
-    CPU (docs/performance/discord-layer.md, "2,000 tables in one process"). Public path (``internals``
-    False): discord.py's own scan, unchanged.
+    amortized (docs/performance/discord-layer.md, "2,000 tables in one process"); at 200 busy
+    tables the stock scan ran 7 times a second, about 1 % of the bot's CPU ("discord.py's bucket
+    scan"). Public path (``internals`` False): discord.py's own scan, unchanged.
     """
     if not internals:
         return
@@ -99,10 +101,10 @@ def install_lean_dispatch(client: discord.Client, *, internals: bool) -> None:
     a view (``View``/``LayoutView.from_message``: an item for every container, section, text
     display, thumbnail, row and button) to find the one clicked, on the way to its
     acknowledgement: 144-194 µs for a Components V2 hand at the median (95 µs for a classic
-    one), and garbage at once ("Components V2 messages"). Our items
-    read only the clicked component (a select its options) and no view, so here only that
-    component becomes an item; the rest of discord.py's steps (the item's state from the click,
-    its interaction check, its callback, errors logged) are the same.
+    one), and garbage at once ("Components V2 messages"). Our items read only the clicked
+    component (a select its options) and no view, so here only that component becomes an item;
+    the rest of discord.py's steps (the item's state from the click, its interaction check, its
+    callback, errors logged) are the same.
 
     Before that, discord.py parses the clicked message of every click into a `discord.Message`
     (``Interaction._from_data``), all its components included; of that message we read only
