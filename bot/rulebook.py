@@ -28,7 +28,7 @@ from pathlib import Path
 
 from bot.engine.cards import Side
 from bot.engine.dos.cards import COPIES, DosKind
-from bot.engine.editions import VARIANT_ID as DOS
+from bot.engine.dos.game import VARIANT_ID as DOS
 from bot.engine.variants import VARIANTS
 from bot.i18n import ENGLISH, ENGLISH_TR, LANGUAGES, N_, Tr, language_of, translator
 from bot.render.dos import card_text as dos_card_text

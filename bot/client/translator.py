@@ -19,6 +19,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import discord
 from babel.messages.pofile import read_po, write_po
@@ -78,8 +79,8 @@ def command_strings(tree: app_commands.CommandTree[discord.Client]) -> Iterator[
 
 
 def _strings(
-    command: app_commands.Command | app_commands.Group | app_commands.ContextMenu,
-) -> Iterator[tuple[str, str]]:  # type: ignore[type-arg]
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group | app_commands.ContextMenu,
+) -> Iterator[tuple[str, str]]:
     yield "command name", command.name
     if isinstance(command, app_commands.ContextMenu):
         return

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Container, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from typing import Any
 
 JSON = dict[str, Any]
@@ -53,7 +53,7 @@ ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 MAX_APP_EMOJIS = 2000
 MAX_EMOJI_BYTES = 256 * 1024
 EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
-_IMAGE_MAGIC = {
+_IMAGE_MAGIC: dict[str, Callable[[bytes], bool]] = {
     "image/png": lambda b: b.startswith(b"\x89PNG\r\n\x1a\n"),
     "image/jpeg": lambda b: b.startswith(b"\xff\xd8\xff"),
     "image/gif": lambda b: b.startswith((b"GIF87a", b"GIF89a")),
@@ -598,7 +598,7 @@ def emoji_image(image: Any, count: int) -> tuple[str, bytes]:
         except binascii.Error:
             data = b""
     mime = match["mime"] if match is not None else ""
-    if not data or not _IMAGE_MAGIC.get(mime, lambda b: False)(data):
+    if not data or image_type(data) != mime:
         raise invalid_form([(("image",), "IMAGE_INVALID", "Invalid image data")])
     if len(data) > MAX_EMOJI_BYTES:
         raise DiscordError(400, 50138, f"Failed to resize asset below the maximum size: {MAX_EMOJI_BYTES}")

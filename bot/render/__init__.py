@@ -23,6 +23,7 @@ import discord
 
 from bot.engine.actions import Action
 from bot.engine.cards import Card
+from bot.engine.dos.actions import DosAction
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction, AnyEvent, AnyGame
@@ -106,7 +107,7 @@ def hand(
     """A player's private hand in ``tr``'s language (`bot.render.hand.hand`; a DOS game's:
     `bot.render.dos.hand`)."""
     if isinstance(tbl.game, DosGame):
-        assert pick is None or isinstance(pick, dos.DosAction)
+        assert pick is None or isinstance(pick, DosAction)
         return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
     assert pick is None or isinstance(pick, Action)
     return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)

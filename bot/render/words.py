@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import Protocol
 
@@ -91,7 +91,7 @@ _COLOR_ORDER = {c: i for i, c in enumerate(Color)}
 _RANK_ORDER = {r: i for i, r in enumerate(Rank)}
 
 
-_COUNTS = {
+_COUNTS: dict[str, Callable[[Tr, int], str]] = {
     "card": lambda tr, n: tr.n("{n} card", "{n} cards", n),
     "round": lambda tr, n: tr.n("{n} round", "{n} rounds", n),
     "point": lambda tr, n: tr.n("{n} point", "{n} points", n),

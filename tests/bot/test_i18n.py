@@ -283,6 +283,7 @@ def _english_left(lang: str) -> list[str]:
     return sorted(phrases)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(EDITIONS))
 @pytest.mark.parametrize("lang", OTHERS)
 def test_every_edition_plays_to_its_end_with_no_english_left(lang: str, variant: str) -> None:

@@ -31,6 +31,7 @@ def run_bot(tmp_path: Path, env: dict[str, str], *args: str) -> subprocess.Compl
     )
 
 
+@pytest.mark.slow
 def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
     """No token: exit 2 with one line naming the setting and how to set it."""
     result = run_bot(tmp_path, {})
@@ -39,6 +40,7 @@ def test_missing_token_is_one_clear_line(tmp_path: Path) -> None:
     assert len(lines) == 1 and "discord.token" in lines[0] and "UNO_DISCORD__TOKEN" in lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("env", "name"),
     [
@@ -61,6 +63,7 @@ def test_invalid_setting_names_it(tmp_path: Path, env: dict[str, str], name: str
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_corrupt_database_stops_the_bot_and_changes_nothing(tmp_path: Path) -> None:
     """A corrupt database file: exit 2 with a clear message, the file unchanged, nothing sent."""
     db = tmp_path / "uno.db"
@@ -81,6 +84,7 @@ def test_corrupt_database_stops_the_bot_and_changes_nothing(tmp_path: Path) -> N
     assert db.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_local_mode_refuses_a_bad_database_before_announcing_itself(tmp_path: Path) -> None:
     """Local mode with a database it cannot use: exit 2 with the reason, the file unchanged, and
     no "UNO is ready" page announced first."""
@@ -95,6 +99,7 @@ def test_local_mode_refuses_a_bad_database_before_announcing_itself(tmp_path: Pa
     assert db.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_sigterm_stops_local_mode_cleanly(tmp_path: Path) -> None:
     """SIGTERM (``kill``, ``docker stop``) closes the bot as Ctrl+C does: exit 0, the throwaway
     local-mode folder removed."""
@@ -123,6 +128,7 @@ def test_sigterm_stops_local_mode_cleanly(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("uno-local-*"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("port", ["99999", "-1", "http"])
 def test_bad_port_is_one_clear_line(tmp_path: Path, port: str) -> None:
     result = run_bot(tmp_path, {}, "--local", "--port", port)
@@ -174,6 +180,7 @@ def test_tasks_start_eagerly_from_python_3_12() -> None:
     assert started == ["job"]
 
 
+@pytest.mark.slow
 def test_a_second_bot_on_one_database_is_refused(tmp_path: Path) -> None:
     """While one bot holds its database, a second bot on the same file stops at start with exit
     2 and one line naming the holder's pid; the file is left as it was."""
@@ -230,6 +237,7 @@ def test_the_synchronous_setting_reaches_the_connection(
     assert asyncio.run(pragma()) == level
 
 
+@pytest.mark.slow
 def test_an_unreachable_postgresql_stops_the_bot_in_one_line(tmp_path: Path) -> None:
     """``database.url`` naming a PostgreSQL server that does not answer: exit 2, the reason in
     one line naming the URL without its password, before Discord is contacted."""
@@ -242,6 +250,7 @@ def test_an_unreachable_postgresql_stops_the_bot_in_one_line(tmp_path: Path) -> 
     assert not (tmp_path / "uno.db").exists()
 
 
+@pytest.mark.slow
 def test_a_deleted_database_is_not_silently_made_anew(tmp_path: Path) -> None:
     """The database file gone while the bot was stopped (its lock file says one was made): the
     bot stops at start with exit 2 and one line saying so, and creates nothing; with

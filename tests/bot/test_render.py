@@ -83,6 +83,7 @@ def _table(variant: str, players: int, options: Options, seed: int) -> Table:
     return table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("players", [2, 4, 10])
 def test_every_state_renders_within_discord_limits(variant: str, players: int) -> None:
@@ -618,6 +619,7 @@ WORST_NAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize(
     ("lang", "partners"),

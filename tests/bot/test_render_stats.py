@@ -28,6 +28,7 @@ def test_recent_lines_newest_first_and_short() -> None:
     assert all(len(line) <= 48 for line in lines)
 
 
+@pytest.mark.slow
 def test_chart_is_a_small_png_and_threads_draw_apart() -> None:
     """A 600 x 260 PNG whose dots are green for wins and red for losses; drawn in several
     threads at once, each picture is the same as drawn alone (no shared pyplot state)."""

@@ -379,6 +379,7 @@ def _documented_extra(game: Game, player: str, action: Action) -> bool:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "options"),
     [

@@ -49,6 +49,7 @@ CONFIG_IDS = [
 ]
 
 
+@pytest.mark.slow
 def test_ai_win_rate() -> None:
     """One AI among three random players wins at least 40% of 10,000 4-player classic rounds."""
     players = ["p0", "p1", "p2", "p3"]
@@ -549,6 +550,7 @@ def test_search_keeps_to_its_playout_count(monkeypatch: pytest.MonkeyPatch) -> N
     assert 100 < len(calls) <= 200
 
 
+@pytest.mark.slow
 def test_mean_values_rank_candidates_as_the_search_does() -> None:
     """With two candidates and no default, the search plays each once per sample for as many
     samples as its playout count allows and keeps the better mean: the candidate with the best
@@ -572,6 +574,7 @@ def test_mean_values_rank_candidates_as_the_search_does() -> None:
     assert checked >= 5
 
 
+@pytest.mark.slow
 def test_regret_benchmark_is_the_same_in_two_processes() -> None:
     """``benchmarks.regret`` gives the same figures in one process and two (every generator is
     seeded per position), and its regrets are not negative."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import aiohttp
 import discord
+import pytest
 
 from bot.localdiscord import Clock, RateLimits, StandIn, start_stand_in
 from bot.localdiscord import interactions as stand_in_interactions
@@ -150,6 +151,7 @@ async def test_off_by_default_and_switchable() -> None:
         assert statuses == [200] * 5 + [429]
 
 
+@pytest.mark.slow
 async def test_discord_py_waits_out_a_429() -> None:
     """discord.py, logged into the stand-in with rate limits on, posts 7 messages in a row to a
     channel whose bucket another process of the bot has just filled: it gets a 429, waits

@@ -163,6 +163,12 @@ EMOJI_LIMITS = [
     pytest.param(
         {"image": "data:image/png;base64,aGVsbG8="}, 50035, "In image: Invalid image", id="not a png"
     ),
+    pytest.param(
+        {"image": "data:image/png;base64,R0lGODlhAQABAA=="},
+        50035,
+        "In image: Invalid image",
+        id="a gif as png",
+    ),
     pytest.param({"image": "aGVsbG8="}, 50035, "In image: Invalid image", id="not a data uri"),
     pytest.param({"image": "data:image/jpeg;base64,"}, 50035, "In image: Invalid image", id="empty"),
     pytest.param(

@@ -17,6 +17,7 @@ from bot.client.pacing import BURST_SECONDS, EXEMPT, FIRST_PER_OTHER, GlobalPace
 from .helpers import serving
 
 
+@pytest.mark.slow
 def test_requests_go_evenly_spaced_and_no_second_holds_more_than_the_pace() -> None:
     """Requests asked together go one per 1/``per_second`` (after a burst of `BURST_SECONDS`'
     worth), in the order they asked: no second ever holds more than the pace allows."""
@@ -120,6 +121,7 @@ def webhook_edit() -> Route:
     )
 
 
+@pytest.mark.slow
 def test_only_routes_the_global_limit_counts_are_paced(monkeypatch: pytest.MonkeyPatch) -> None:
     """A channel route waits for its turn as it is sent, one sent within `first` (a table
     message's edit) before a post that asked earlier; an interaction's webhook never waits."""
@@ -147,6 +149,7 @@ def test_only_routes_the_global_limit_counts_are_paced(monkeypatch: pytest.Monke
     assert "/webhooks/" in EXEMPT and "/interactions/" in EXEMPT
 
 
+@pytest.mark.slow
 def test_a_message_drawn_ahead_goes_on_the_turn_it_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
     """`ahead` waits for a turn before the block draws its message; the block's first request
     goes on that turn, a second one waits for its own."""
@@ -164,6 +167,7 @@ def test_a_message_drawn_ahead_goes_on_the_turn_it_waited_for(monkeypatch: pytes
     assert drawn - login >= 1.0 and edit - login < 2.0 and post - login >= 2.0  # a second wait: 2.0
 
 
+@pytest.mark.slow
 def test_requests_a_bucket_held_are_spaced_when_it_lets_them_go(monkeypatch: pytest.MonkeyPatch) -> None:
     """discord.py's bucket for a channel's posts holds the posts after the first one and lets
     them go together when it resets; the pace spaces them as they are sent, so no second holds

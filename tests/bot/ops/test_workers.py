@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.ops.workers import WORKER_NICENESS, start_worker
 
 BOT = """
@@ -35,6 +37,7 @@ def alive(pid: int) -> bool:
     return status != "Z"
 
 
+@pytest.mark.slow
 def test_a_search_process_ends_when_the_bot_is_killed(tmp_path: Path) -> None:
     """A stand-in for the bot starts its search pool as the scheduler does, then dies by SIGKILL
     (no clean shutdown): its worker notices and ends within a few seconds."""
