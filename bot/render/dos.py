@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
@@ -255,8 +256,13 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     buttons = rows(
         [
             my_hand(ch, tr),
-            UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
-            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
+            UnoButton(Click(Scope.TABLE, ch, 0, Verb.DOS), label="DOS!", style=discord.ButtonStyle.danger),
+            UnoButton(
+                Click(Scope.TABLE, ch, 0, Verb.CATCH),
+                label=tr._("Catch"),
+                emoji="🚨",
+                disabled=not game.catchable,
+            ),
         ]
     )
     return message(accent(game), [top], texts, list(buttons))
@@ -386,12 +392,19 @@ def hand(
             dos = DosAction(DosActionKind.DOS).text()
             items.append(
                 UnoButton(
-                    "h", ch, tbl.version, "a", dos, label="DOS!", style=discord.ButtonStyle.danger, row=4
+                    Click(Scope.HAND, ch, tbl.version, Verb.ACT, dos),
+                    label="DOS!",
+                    style=discord.ButtonStyle.danger,
+                    row=4,
                 )
             )
-        items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.REFRESH), label=tr._("Refresh"), emoji="🔄", row=4)
+        )
     if not closed:  # the picture shows the table as it is when pressed: no version to refuse
-        items.append(UnoButton("h", ch, 0, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.PICTURE), label=tr._("Show as picture"), emoji="🖼️", row=4)
+        )
     return message(ACCENT if watch else accent(game), [heading(top), *rows(items)], texts, [])
 
 
@@ -479,7 +492,11 @@ def _decision_items(
             )
             for a in chunk
         ]
-        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Make a match…"), row=0))
+        items.append(
+            UnoSelect(
+                Click(Scope.HAND, ch, v, Verb.ACT), options=options, placeholder=tr._("Make a match…"), row=0
+            )
+        )
         items += pager
     places = [a for a in decisions if a.kind is DosActionKind.PLACE]
     places.sort(key=lambda a: card_order(a.cards[0]))
@@ -489,11 +506,7 @@ def _decision_items(
             card = a.cards[0]
             items.append(
                 UnoButton(
-                    "h",
-                    ch,
-                    v,
-                    "a",
-                    a.text(),
+                    Click(Scope.HAND, ch, v, Verb.ACT, a.text()),
                     label=tr._("Place {card}").format(card=_bare(card, tr)),
                     emoji=_emoji(card, faces),
                     style=BUTTON_STYLE.get(card.color, discord.ButtonStyle.secondary)
@@ -513,22 +526,25 @@ def _decision_items(
         ]
         # Its own custom_id beside the match select's (a select's value is its action).
         placeholder = tr._("Place a bonus card in the row…") if bonus else tr._("Place a card in the row…")
-        items.append(UnoSelect("h", ch, v, "a", "place", options=options, placeholder=placeholder, row=2))
+        items.append(
+            UnoSelect(
+                Click(Scope.HAND, ch, v, Verb.ACT, "place"), options=options, placeholder=placeholder, row=2
+            )
+        )
     for a in decisions:
         if a.kind is DosActionKind.DRAW:
             items.append(
                 UnoButton(
-                    "h", ch, v, "a", a.text(), label=tr._("Draw"), style=discord.ButtonStyle.primary, row=3
+                    Click(Scope.HAND, ch, v, Verb.ACT, a.text()),
+                    label=tr._("Draw"),
+                    style=discord.ButtonStyle.primary,
+                    row=3,
                 )
             )
         elif a.kind is DosActionKind.END_TURN:
             items.append(
                 UnoButton(
-                    "h",
-                    ch,
-                    v,
-                    "a",
-                    a.text(),
+                    Click(Scope.HAND, ch, v, Verb.ACT, a.text()),
                     label=tr._("End the turn"),
                     style=discord.ButtonStyle.primary,
                     row=3,
@@ -560,8 +576,13 @@ def _pick_items(tbl: Table, game: DosGame, picks: list[DosAction], tr: Tr) -> li
         )
     ch, v = tbl.channel_id, tbl.version
     return [
-        UnoSelect("h", ch, v, "a", options=options[:SELECT_PAGE], placeholder=tr._("Name the color…"), row=0),
-        UnoButton("h", ch, v, "bk", label=tr._("Back"), row=1),
+        UnoSelect(
+            Click(Scope.HAND, ch, v, Verb.ACT),
+            options=options[:SELECT_PAGE],
+            placeholder=tr._("Name the color…"),
+            row=0,
+        ),
+        UnoButton(Click(Scope.HAND, ch, v, Verb.BACK), label=tr._("Back"), row=1),
     ]
 
 

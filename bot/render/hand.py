@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
@@ -175,11 +176,20 @@ def hand(
         if game.can_call_uno(player):
             uno = Action(ActionKind.UNO).text()
             items.append(
-                UnoButton("h", ch, v, "a", uno, label="UNO!", style=discord.ButtonStyle.danger, row=4)
+                UnoButton(
+                    Click(Scope.HAND, ch, v, Verb.ACT, uno),
+                    label="UNO!",
+                    style=discord.ButtonStyle.danger,
+                    row=4,
+                )
             )
-        items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.REFRESH), label=tr._("Refresh"), emoji="🔄", row=4)
+        )
     if not closed:  # the picture shows the table as it is when pressed: no version to refuse
-        items.append(UnoButton("h", ch, 0, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.PICTURE), label=tr._("Show as picture"), emoji="🖼️", row=4)
+        )
     # What is left of the 40 components for the cards: the container, its heading and texts,
     # and the other rows are counted first.
     room = MAX_COMPONENTS - 1 - size([heading_item]) - len(texts) - rows_size(items)
@@ -299,7 +309,11 @@ def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) 
         ]
         return [
             UnoButton(
-                "h", ch, v, "a", action.text(), label=label, style=button_style(face), emoji=emoji, row=0
+                Click(Scope.HAND, ch, v, Verb.ACT, action.text()),
+                label=label,
+                style=button_style(face),
+                emoji=emoji,
+                row=0,
             )
             for (action, _, face, emoji), label in zip(entries, shown, strict=True)
         ]
@@ -313,7 +327,12 @@ def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) 
         )
         for action, label, _, emoji in chunk
     ]
-    return [UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Play a card…"), row=0), *pager]
+    return [
+        UnoSelect(
+            Click(Scope.HAND, ch, v, Verb.ACT), options=options, placeholder=tr._("Play a card…"), row=0
+        ),
+        *pager,
+    ]
 
 
 def _decision_items(
@@ -331,7 +350,11 @@ def _decision_items(
             label = tr._(label)
             if action.kind is ActionKind.ACCEPT:  # what accepting costs: "Take 4 cards"
                 label = stake_text(game, tr).capitalize()
-            items.append(UnoButton("h", ch, v, "a", action.text(), label=label, style=style, row=row))
+            items.append(
+                UnoButton(
+                    Click(Scope.HAND, ch, v, Verb.ACT, action.text()), label=label, style=style, row=row
+                )
+            )
         elif action.kind is ActionKind.CHOOSE_COLOR:
             items.append(_color_button(tbl, action, tr))
     discards = [a for a in decisions if a.kind is ActionKind.DISCARD and a.card is not None]
@@ -348,11 +371,20 @@ def _decision_items(
             if a.card is not None
             for label, emoji in [face_button(a.card.face(side), side, tr, faces)]
         ]
-        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Discard a card…"), row=2))
+        items.append(
+            UnoSelect(
+                Click(Scope.HAND, ch, v, Verb.ACT),
+                options=options,
+                placeholder=tr._("Discard a card…"),
+                row=2,
+            )
+        )
         items += pager
     if any(a.kind is ActionKind.DISCARD and a.decline for a in decisions):
         keep = Action(ActionKind.DISCARD, decline=True).text()
-        items.append(UnoButton("h", ch, v, "a", keep, label=tr._("Keep all my cards"), row=row))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, v, Verb.ACT, keep), label=tr._("Keep all my cards"), row=row)
+        )
     return items
 
 
@@ -361,11 +393,7 @@ def _color_button(tbl: Table, action: Action, tr: Tr, row: int = 3) -> UnoButton
     color = action.color
     assert color is not None
     return UnoButton(
-        "h",
-        tbl.channel_id,
-        tbl.version,
-        "a",
-        action.text(),
+        Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.ACT, action.text()),
         label=color_name(color, tr),
         emoji=EMOJI[color],
         style=BUTTON_STYLE.get(color, discord.ButtonStyle.secondary),
@@ -388,14 +416,13 @@ def _pick_items(tbl: Table, pick: Action, completions: list[Action], tr: Tr) -> 
         ]
         items = [
             UnoSelect(
-                "h",
-                tbl.channel_id,
-                tbl.version,
-                "a",
+                Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.ACT),
                 options=options,
                 placeholder=tr._("Pick a player…"),
                 row=0,
             )
         ]
-    items.append(UnoButton("h", tbl.channel_id, tbl.version, "bk", label=tr._("Back"), row=1))
+    items.append(
+        UnoButton(Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.BACK), label=tr._("Back"), row=1)
+    )
     return items

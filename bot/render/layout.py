@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, layout_of
 from bot.engine.cards import Face, Side
 from bot.i18n import Tr
@@ -59,7 +60,12 @@ def heading(text: str, image: str | None = None, description: str | None = None)
 def my_hand(ch: int, tr: Tr) -> UnoButton:
     """The My hand button of the table in channel ``ch`` (on its message and on a ping): opens
     the clicker's hand privately."""
-    return UnoButton("t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary)
+    return UnoButton(
+        Click(Scope.TABLE, ch, 0, Verb.SHOW_HAND),
+        label=tr._("My hand"),
+        emoji="🃏",
+        style=discord.ButtonStyle.primary,
+    )
 
 
 def rows(items: Iterable[Item]) -> list[discord.ui.ActionRow[Any]]:
@@ -115,9 +121,11 @@ def paged(tbl: Table, entries: Sequence[T], page: int, tr: Tr) -> tuple[Sequence
     ch, v = tbl.channel_id, tbl.version
     where = tr._("Page {page} of {pages}").format(page=page + 1, pages=pages)
     return shown, [
-        UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
-        UnoButton("h", ch, v, "pg", page, label=where, disabled=True, row=1),
-        UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
+        UnoButton(Click(Scope.HAND, ch, v, Verb.PAGE, str(page - 1)), label="◀", disabled=page == 0, row=1),
+        UnoButton(Click(Scope.HAND, ch, v, Verb.PAGE, str(page)), label=where, disabled=True, row=1),
+        UnoButton(
+            Click(Scope.HAND, ch, v, Verb.PAGE, str(page + 1)), label="▶", disabled=page >= pages - 1, row=1
+        ),
     ]
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, view_of
 from bot.engine import effects
 from bot.engine.cards import Rank, Side
@@ -242,8 +243,13 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     buttons = rows(
         [
             my_hand(ch, tr),
-            UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
-            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
+            UnoButton(Click(Scope.TABLE, ch, 0, Verb.UNO), label="UNO!", style=discord.ButtonStyle.danger),
+            UnoButton(
+                Click(Scope.TABLE, ch, 0, Verb.CATCH),
+                label=tr._("Catch"),
+                emoji="🚨",
+                disabled=not game.catchable,
+            ),
         ]
     )
     return message(accent, [top_item], texts, list(buttons))
@@ -324,17 +330,9 @@ def standings(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
     return panel(title, texts, rows([_rematch_button(tbl, tr)]))
 
 
-REMATCH = "r"
-"""The Rematch button's ``custom_id`` scope (``uno:r:<channel>:0:rematch:<game id>.<host id>``)."""
-
-
 def _rematch_button(tbl: Table, tr: Tr) -> UnoButton:
     return UnoButton(
-        REMATCH,
-        tbl.channel_id,
-        0,
-        "rematch",
-        f"{tbl.game_id}.{tbl.host.id}",
+        Click(Scope.REMATCH, tbl.channel_id, 0, Verb.REMATCH, f"{tbl.game_id}.{tbl.host.id}"),
         label=tr._("Rematch"),
         emoji="🔁",
         style=discord.ButtonStyle.primary,
