@@ -299,21 +299,6 @@ def _labels(tr: Tr) -> tuple[re.Pattern[str], dict[str, DosCard]]:
 # ---------------------------------------------------------------------------- the hand
 
 
-def completions(game: DosGame, player: str, pick: DosAction) -> list[DosAction]:
-    """The legal matches ``pick`` (a match with its colors perhaps left out) may become: the ones
-    on its pile with its cards, and its colors where it names them."""
-    if pick.kind is not DosActionKind.PLAY:
-        return []
-    return [
-        a
-        for a in game.matches(player)
-        if a.pile == pick.pile
-        and a.cards == pick.cards
-        and pick.color in (None, a.color)
-        and pick.pile_color in (None, a.pile_color)
-    ]
-
-
 def hand(
     tbl: Table,
     player: str,
@@ -330,7 +315,7 @@ def hand(
 
     Args:
         page: page of the match select.
-        pick: a match chosen without the colors it needs (:func:`completions`): the hand asks for them.
+        pick: a match chosen without the colors it needs (`DosGame.completions`): the hand asks for them.
         notice: a line shown above the hand (e.g. why a click was refused).
         faces: the cards' emojis (`bot.client.emojis.CardEmojis`): in the Center Row, the card list, and
             on the match options and place buttons; a card without one is shown as text.
@@ -358,7 +343,7 @@ def hand(
         if left and tbl.state is not TableState.OVER
         else pending_text(tbl, game, tr)
     )
-    picks = completions(game, player, pick) if mine and pick is not None else []
+    picks = game.completions(player, pick) if mine and pick is not None else []
     if picks:
         status = tr._("🟢 Your move: name the color of the Wild DOS.") + "\n" + _pick_hint(game, picks, tr)
     # Ahead of coming down to two (§14.8) only where this turn could get there: a DOS! button

@@ -24,7 +24,6 @@ from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.i18n import N_
-from bot.render.dos import completions as dos_completions
 from bot.service.acting import Change
 from bot.service.hands import closed
 from bot.tables import BadClick, LobbyError, StaleAction, Table
@@ -236,7 +235,7 @@ class Dispatch:
         action = parse_action(game, values[0] if values else arg)
         if isinstance(action, DosAction):
             assert isinstance(game, DosGame)
-            picks = dos_completions(game, player, action)
+            picks = game.completions(player, action) if action.kind is DosActionKind.PLAY else []
             if picks and action not in picks:  # a match whose Wild DOS colors are still to name
                 await hands.respond(interaction, table, player, pick=action)
                 return
