@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -11,6 +12,7 @@ from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
+from bot.engine.editions import AnyGame
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, PendingKind
 from bot.i18n import N_, Tr
@@ -27,7 +29,7 @@ from bot.render.layout import (
     rows_size,
     size,
 )
-from bot.render.table import decision_text, pending_text, stake_text
+from bot.render.table import G, decision_text, pending_text, stake_text
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -113,7 +115,6 @@ def hand(
     """
     game = tbl.game
     assert isinstance(game, Game)  # a DOS hand: bot/render/dos.py
-    ch, v = tbl.channel_id, tbl.version
     cards = game.hands.get(player, [])
     side = game.side
     decisions = game.decisions(player)
@@ -122,24 +123,13 @@ def hand(
     closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
     watch = watching(tbl, player)
-    status = (
-        tr._("🟢 Your move: {decision}.").format(decision=decision_text(game, tr).removeprefix(tr._("to ")))
-        if mine
-        else tr._("You are no longer in this game.")
-        if left and tbl.state is not TableState.OVER
-        else pending_text(tbl, game, tr)
-    )
+    status = hand_status(tbl, game, player, tr, decision_text)
     live = not closed and not game.round_over
     completions = game.completions(player, pick) if live and pick is not None else []
     if completions:
         assert pick is not None
         status = _pick_status(game, pick, completions, tr)
-    title = tr._("Not in this game") if left else count(len(cards), "card", tr)
-    top = (
-        tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
-        + (f"\n{notice}" if notice else "")
-        + f"\n### {title}\n"
-    )
+    top = hand_top(tbl, game, player, tr, notice)
     if watch:
         heading_item = heading(top + tr._(WATCHING))
     else:
@@ -154,7 +144,7 @@ def hand(
         listed = _cards_list(cards, side, playable if mine else set(), tr, faces)
         if len(listed) > HAND_TEXT:
             listed = _cards_list(cards, side, playable if mine else set(), tr)
-        texts.append(block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT)))
+        texts.append(cards_block(listed, tr))
     for other, seen in game.revealed.get(player, {}).items():
         reveal = tbl.reveals.get(other)
         if reveal is not None:  # else it has changed since: what was seen is no longer so
@@ -172,24 +162,9 @@ def hand(
     elif live:
         items = _decision_items(tbl, game, decisions, page, tr, faces)
         entries = _card_entries(game, player, decisions, tr, faces)
-    if live:
-        if game.can_call_uno(player):
-            uno = Action(ActionKind.UNO).text()
-            items.append(
-                UnoButton(
-                    Click(Scope.HAND, ch, v, Verb.ACT, uno),
-                    label="UNO!",
-                    style=discord.ButtonStyle.danger,
-                    row=4,
-                )
-            )
-        items.append(
-            UnoButton(Click(Scope.HAND, ch, 0, Verb.REFRESH), label=tr._("Refresh"), emoji="🔄", row=4)
-        )
-    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
-        items.append(
-            UnoButton(Click(Scope.HAND, ch, 0, Verb.PICTURE), label=tr._("Show as picture"), emoji="🖼️", row=4)
-        )
+    items += hand_buttons(
+        tbl, game, player, tr, Action(ActionKind.UNO).text() if game.can_call_uno(player) else None
+    )
     # What is left of the 40 components for the cards: the container, its heading and texts,
     # and the other rows are counted first.
     room = MAX_COMPONENTS - 1 - size([heading_item]) - len(texts) - rows_size(items)
@@ -198,6 +173,66 @@ def hand(
     # The decisions right under the heading, the whole hand below them: on a phone the buttons
     # stay in sight however long the hand is.
     return message(accent, [heading_item, *rows(items)], texts, [])
+
+
+def hand_status(tbl: Table, game: G, player: str, tr: Tr, decision: Callable[[G, Tr], str]) -> str:
+    """What a hand says is awaited, in every edition: the player's own move (``decision(game,
+    tr)``: as ``"to …"``), that they are no longer in the game, or whose move it is
+    (`pending_text`)."""
+    left = player not in game.hands
+    if (
+        not left
+        and tbl.state is not TableState.OVER
+        and game.pending.player == player
+        and not game.round_over
+    ):
+        return tr._("🟢 Your move: {decision}.").format(decision=decision(game, tr).removeprefix(tr._("to ")))
+    if left and tbl.state is not TableState.OVER:
+        return tr._("You are no longer in this game.")
+    return pending_text(tbl, game, tr, decision)
+
+
+def hand_top(tbl: Table, game: AnyGame, player: str, tr: Tr, notice: str) -> str:
+    """A hand's first lines, in every edition: ``"Your hand at <#…>"``, the ``notice`` (why a
+    click was refused), and its heading (how many cards, or "Not in this game")."""
+    title = (
+        tr._("Not in this game") if player not in game.hands else count(len(game.hands[player]), "card", tr)
+    )
+    notice = f"\n{notice}" if notice else ""
+    return tr._("Your hand at {channel}").format(channel=f"<#{tbl.channel_id}>") + notice + f"\n### {title}\n"
+
+
+def cards_block(listed: str, tr: Tr) -> str:
+    """The block of a hand's cards (``listed``: one a line, or joined), cut to `HAND_TEXT`."""
+    return block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT))
+
+
+def hand_buttons(
+    tbl: Table, game: AnyGame, player: str, tr: Tr, call: str | None
+) -> list[discord.ui.Item[Any]]:
+    """A hand's last row, in every edition: the edition's call (``call``: its action's text,
+    ``"uno"`` or ``"dos"``, labelled in capitals; None: not open to the player now) and Refresh while the round goes on, Show
+    as picture while the player is in the game."""
+    ch, closed = tbl.channel_id, player not in game.hands or tbl.state is TableState.OVER
+    items: list[discord.ui.Item[Any]] = []
+    if not closed and not game.round_over:
+        if call is not None:
+            label = call.upper() + "!"
+            click = Click(Scope.HAND, ch, tbl.version, Verb.ACT, call)
+            items.append(UnoButton(click, label=label, style=discord.ButtonStyle.danger, row=4))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.REFRESH), label=tr._("Refresh"), emoji="🔄", row=4)
+        )
+    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.PICTURE), label=tr._("Show as picture"), emoji="🖼️", row=4)
+        )
+    return items
+
+
+def back_button(tbl: Table, tr: Tr) -> UnoButton:
+    """Back, from the second step of a play (a color, a player to pick) to the hand."""
+    return UnoButton(Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.BACK), label=tr._("Back"), row=1)
 
 
 def watching(tbl: Table, player: str) -> bool:
@@ -422,7 +457,5 @@ def _pick_items(tbl: Table, pick: Action, completions: list[Action], tr: Tr) -> 
                 row=0,
             )
         ]
-    items.append(
-        UnoButton(Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.BACK), label=tr._("Back"), row=1)
-    )
+    items.append(back_button(tbl, tr))
     return items
