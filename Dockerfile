@@ -6,10 +6,10 @@ FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     UNO_DATABASE__PATH=/data/uno.db
 WORKDIR /app
-COPY pyproject.toml README.md ./
-# Editable install: the one copy of the code is /app, so bot/rulebook.py finds /app/docs/rules.md
+COPY pyproject.toml README.md LICENSE ./
+# Editable install: the one copy of the code is /app, so bot/rulebook.py finds /app/docs/rules*.md
 # (and local mode its static page) from any working directory, `uno-bot` included. A plain
-# `pip install .` puts a second copy in site-packages without docs/rules.md or static/index.html.
+# `pip install .` puts a second copy in site-packages without the rules pages.
 # It runs on empty packages, before the code is copied, so that a change to the code reuses this
 # layer instead of installing every dependency again.
 RUN mkdir bot cogs && touch bot/__init__.py cogs/__init__.py \
@@ -18,7 +18,8 @@ RUN mkdir bot cogs && touch bot/__init__.py cogs/__init__.py \
     && mkdir -p /data && chown uno /data
 COPY bot ./bot
 COPY cogs ./cogs
-COPY docs/rules.md ./docs/rules.md
+# Every language's rules page: /uno rules reads the reader's (tests/test_docker.py checks this layout).
+COPY docs/rules*.md ./docs/
 USER uno
 VOLUME ["/data"]
 CMD ["python", "-m", "bot"]

@@ -1,5 +1,5 @@
 """Benchmarks of the bot, kept out of the runtime package (``bot``): run them from the repository
-root as ``python -m benchmarks.<name>``; figures in docs/performance.md and docs/performance-load.md.
+root as ``python -m benchmarks.<name>``; figures in docs/performance/.
 
 * :mod:`benchmarks.engine`: the rules engine's speed (with :mod:`benchmarks.rlcard_adapter`, the
   comparison with rlcard; the ``bench`` extra);

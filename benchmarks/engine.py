@@ -21,7 +21,7 @@ prints one JSON line:
 ``--variant dos`` plays DOS (``DosGame``, docs/engine-dos.md) with its random agent; ``--listed``
 does not apply to it (DOS has no unvalidated path).
 
-Figures and the machine they came from are recorded in ``docs/performance.md``.
+Figures and the machine they came from are recorded in ``docs/performance/engine.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Inference benchmark: ``python -m benchmarks.inference --positions 150 --samples 5``.
 
 How well the hard level's sampler (``search.determinize``) guesses the hands hidden from it: a
-fast proxy for its strength in 4 players (docs/performance.md, the hard level's section). Plays
+fast proxy for its strength in 4 players (docs/performance/computer-players.md). Plays
 ``--positions`` rounds of ``--players``-player ``--variant`` with the normal AI in every seat
 (catches included), position ``i`` stopped after ``10 + i % 30`` decisions (fewer if the round
 ends first: then skipped), and deals ``--samples`` samples for the player to move. Prints one JSON

@@ -15,8 +15,8 @@ Why two processes: CPython keeps freed dicts, their key tables, tuples, lists an
 lists and hands them to the next ones made anywhere, and tracemalloc still names the line that
 first allocated the block. In one process the stand-in's records (hundreds of small dicts per
 table) took blocks first allocated by the bot's requests (``discord/http.py``'s parsed answers,
-aiohttp's keyword dicts), which then counted as the bot's (docs/performance-load.md, "Memory per
-table under 50 KB"). Each process's total is exact; within the bot, a line's figure is where its
+aiohttp's keyword dicts), which then counted as the bot's (docs/performance/discord-layer.md,
+"Memory per table"). Each process's total is exact; within the bot, a line's figure is where its
 blocks were first allocated, which for small dicts and tuples need not be who holds them now.
 
 The bot's allocations are grouped by the innermost frame in ``bot/`` or ``cogs/`` (where our code

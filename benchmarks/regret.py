@@ -2,7 +2,7 @@
 
 How close the hard level's search comes to the best decision *its own sampler* allows: a fast
 proxy for the search's part of hard's strength (the sampler's part is benchmarks/inference.py;
-both in docs/performance.md, the hard level's section). Plays rounds of ``--players``-player
+both in docs/performance/computer-players.md). Plays rounds of ``--players``-player
 ``--variant`` with the normal AI in every seat, position ``i`` stopped after ``10 + i % 30``
 decisions (``benchmarks.inference.position``), and keeps the positions where the player to move
 has more than one candidate (``ai.hard_candidates``) and no UNO to call. At each:

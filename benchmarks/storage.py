@@ -19,7 +19,7 @@ after every action the table's snapshot (``Game.to_dict()`` plus the table's own
   ``tables`` busy channels. ``p50_persist_ms`` / ``p99_persist_ms`` / ``max_persist_ms``
   are the time from the accepted action to its snapshot being committed (``to_dict``, JSON, the
   wait for the connection and the write). Target: p99 under 5 ms (with ``--synchronous
-  normal``; ``full`` adds the disk's sync to every commit: docs/performance.md).
+  normal``; ``full`` adds the disk's sync to every commit: docs/performance/storage.md).
 * Control: the paced run again with a storage that only serializes and makes one trip to a
   thread (``control_p50_ms`` / ``control_p99_ms``): the floor this machine's scheduler and the
   event loop set, whatever the database. On a loaded machine it explains most of the p99.

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -29,10 +30,11 @@ from bot.engine.cards import Side
 from bot.engine.dos.cards import COPIES, DosKind
 from bot.engine.editions import VARIANT_ID as DOS
 from bot.engine.variants import VARIANTS
-from bot.i18n import ENGLISH, ENGLISH_TR, N_, Tr, language_of, translator
+from bot.i18n import ENGLISH, ENGLISH_TR, LANGUAGES, N_, Tr, language_of, translator
 from bot.render.dos import card_text as dos_card_text
 from bot.render.words import RANK_NAMES, count, face_name, plain
 
+log = logging.getLogger(__name__)
 RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 
 
@@ -109,6 +111,10 @@ class Rulebook:
         """The rules document in ``lang`` (read once), the English one where it has no translation
         (then ``.lang`` is English)."""
         lang, path = language_of(lang), rules_file(lang)
+        if lang != ENGLISH and not path.is_file() and lang in LANGUAGES:
+            # A language the bot speaks whose page was not shipped (an install without docs/):
+            # its players read English, which an operator should hear of once.
+            log.warning("No rules page for %s at %s: /uno rules answers in English", lang, path)
         if lang == ENGLISH or not path.is_file():
             return cls(RULES_FILE.read_text(encoding="utf-8"))
         return cls(path.read_text(encoding="utf-8"), lang, cls.load())

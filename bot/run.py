@@ -29,7 +29,7 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     With `asyncio.eager_task_factory` a new task runs at once, up to its first wait, instead of at
     the loop's next pass. discord.py runs every interaction's handler in a task of its own, and
     aiohttp writes a request's body from another; eager, a click's acknowledgement is written in
-    the pass that read it, not two passes of a busy loop later (docs/performance-load.md).
+    the pass that read it, not two passes of a busy loop later (docs/performance/discord-layer.md).
     Python 3.11 has no eager tasks: there the loop is asyncio's plain one.
     """
     loop = asyncio.new_event_loop()

@@ -29,6 +29,9 @@ LANGUAGE_CHOICES = [
 
 
 @app_commands.guild_only()
+# Declared, not left to the application's defaults: an application made since mid-2024 allows user
+# installs by default, where /uno would show in servers the bot is not in and fail there.
+@app_commands.allowed_installs(guilds=True, users=False)
 class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in this channel"):
     """UNO tables: lobby, game, rules, leaderboards."""
 

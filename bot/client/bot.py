@@ -127,7 +127,7 @@ class UnoBot(commands.AutoShardedBot):
             # Without a sync the commands are whatever was synced last: none on a new application.
             log.info("commands not synced: set discord.dev_guild_id, or run once with --sync-global")
         # Thousands of games parsed and rebuilt make no garbage but many objects: the collector's
-        # passes would walk them again and again (docs/performance.md, "Restore").
+        # passes would walk them again and again (docs/performance/storage.md, "Restore").
         with collector_paused():
             restored = await self.service.restore(self.shards_run.serves)
             if restored:

@@ -192,7 +192,7 @@ def dispatch_lean(client: discord.Client) -> None:
     message as a view (``View``/``LayoutView.from_message``: an item for every container,
     section, text display, thumbnail, row and button) to find the one clicked, on the way to its
     acknowledgement; a Components V2 hand is 30 to 40 components, and that rebuild and the
-    garbage it leaves were the V2 messages' cost on every click (docs/performance-load.md,
+    garbage it leaves were the V2 messages' cost on every click (docs/performance/discord-layer.md,
     "Components V2 messages"). Our items read only the clicked component (a select its options)
     and no view, so here only that component becomes an item; the rest of discord.py's steps
     (the item's state from the click, its interaction check, its callback, errors logged) are
@@ -275,7 +275,7 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     Every item is dynamic (dispatched by ``UnoBot.add_dynamic_items``), so discord.py needn't
     keep the view. A running view would be stored, and one sent with an ephemeral message gets a
     15-minute timeout task that keeps it and its buttons alive: garbage that every full
-    collection walks again (docs/performance-load.md).
+    collection walks again (docs/performance/discord-layer.md).
     """
     view = discord.ui.View(timeout=None)
     for item in items:
@@ -308,7 +308,7 @@ def digest(view: discord.ui.view.BaseView) -> int:
 def release(view: discord.ui.view.BaseView | None) -> None:
     """Empty a view once it is sent: its items and it refer to each other, so without this only
     a collector pass frees them, and those passes were the tail of the bot's acknowledgements
-    (docs/performance-load.md). A layout's containers, sections and rows are emptied too."""
+    (docs/performance/discord-layer.md). A layout's containers, sections and rows are emptied too."""
     if view is None:
         return
     for item in list(view.walk_children()) if isinstance(view, discord.ui.LayoutView) else ():

@@ -13,7 +13,7 @@ Discord's with the next). The table and lobby messages (what the players see of 
 asked first served within each. A message update
 that waits for its turn keeps its key in `bot.service.updates.Updates`, so the changes meanwhile
 collapse into it: under load the tables' messages are edited less often, not late by a growing
-queue (docs/performance-load.md).
+queue (docs/performance/discord-layer.md).
 
 discord.py keeps one rate-limit bucket per route and channel and, once it has 256 of them, looks
 at every bucket each time a new one appears (`HTTPClient._try_clear_expired_ratelimits`; a

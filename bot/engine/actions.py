@@ -1,5 +1,5 @@
-"""Actions as values: what a player can do, with one canonical text form (SCENARIOS.md "Actions";
-SCENARIOS.md is the shared scenario-format spec, kept outside the repository).
+"""Actions as values: what a player can do, with one canonical text form (docs/scenarios.md,
+"Actions").
 
 An :class:`Action` is immutable; :meth:`Action.text` writes it and :meth:`Action.parse` reads it
 back exactly (as python-chess's ``Move.uci()`` / ``Move.from_uci()``). The text goes into
@@ -31,7 +31,7 @@ from bot.engine.errors import BadAction, BadCard
 
 
 class ActionKind(enum.StrEnum):
-    """The kinds of player action (SCENARIOS.md's action table); the value is the action's name.
+    """The kinds of player action (docs/scenarios.md's action table); the value is the action's name.
 
     A StrEnum: a member equals its name (``ActionKind.PLAY == "play"``) and hashes like it, so
     plain strings still find members in dicts and sets.

@@ -1,5 +1,5 @@
 """What a scenario expects of the game: the expectation keys of the scenario format (``turn``,
-``top``, ``hands``, ...; SCENARIOS.md, the shared format spec) and the invariants checked after
+``top``, ``hands``, ...; docs/scenarios.md) and the invariants checked after
 every step. Used by the scenario runner (:mod:`bot.engine.scenarios`).
 """
 

@@ -51,7 +51,7 @@ class HouseRule(enum.Enum):
 
 
 class PendingKind(enum.Enum):
-    """The one decision the engine waits for (``pending`` of SCENARIOS.md, the shared scenario format)."""
+    """The one decision the engine waits for (``pending`` of the scenario format, docs/scenarios.md)."""
 
     __hash__ = object.__hash__  # identity hash: enum members are singletons (speed)
 

@@ -1,10 +1,10 @@
 """The rule-scenario runner: ``python -m bot.engine.scenarios PATH [PATH ...]``.
 
-Runs scenario files in the format of ``SCENARIOS.md`` (the shared scenario-format spec, kept
-outside the repository): files, or folders searched recursively for ``*.toml``. Prints ``PASS
-<file>`` or ``FAIL <file>: <first difference>`` per scenario (``ERROR <file>: <reason>`` for a
-file it cannot read or parse), then ``N passed, M failed``. Exit status: 0 when all passed, 1
-when a scenario failed, 2 when a file could not be read or parsed.
+Runs scenario files in the format of ``docs/scenarios.md``: files, or folders searched
+recursively for ``*.toml``. Prints ``PASS <file>`` or ``FAIL <file>: <first difference>`` per
+scenario (``ERROR <file>: <reason>`` for a file it cannot read or parse), then ``N passed, M
+failed``. Exit status: 0 when all passed, 1 when a scenario failed, 2 when a file could not be
+read or parsed.
 
 Checked after every step, always: card conservation (copies of every card by its full name) and
 exactly one pending decision (none once the round is over).
@@ -322,7 +322,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def load(path: Path) -> Scenario | DosScenario:
-    """Read a scenario file: a DOS scenario (SCENARIOS.md's DOS section) for ``variant = "dos"``.
+    """Read a scenario file: a DOS scenario (docs/scenarios.md's DOS section) for ``variant = "dos"``.
 
     Raises:
         Malformed: unreadable, not TOML, or not in the format.

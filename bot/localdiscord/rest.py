@@ -284,8 +284,9 @@ class Rest:
                 "dm_permission": True,
                 "nsfw": False,
                 **command,
-                # Discord answers [0] (guild install) for commands synced without any.
-                "integration_types": command.get("integration_types") or [0],
+                # A command synced without any takes the application's installation types: both
+                # (guild and user install) for an application made since mid-2024.
+                "integration_types": command.get("integration_types") or [0, 1],
                 "id": previous.get(command["name"]) or str(self.state.ids.next()),
                 "application_id": str(self.state.application_id),
                 "version": str(self.state.ids.next()),

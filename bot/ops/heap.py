@@ -3,7 +3,7 @@
 CPython's cyclic collector walks every tracked object of the process in a full (generation 2)
 pass, and a full pass comes once a quarter more objects than the last one left have been
 promoted. With 2,000 tables those passes took 1.5 s each, several times a minute, and every
-table waited for them (docs/performance-load.md). After each full pass `Heap` freezes its
+table waited for them (docs/performance/discord-layer.md). After each full pass `Heap` freezes its
 survivors (`gc.freeze`): later passes walk only the objects made since, so a pass costs what was
 promoted since the last one, not the whole heap. Frozen objects are still freed by their
 reference counts the moment nothing holds them; only reference cycles among them are never

@@ -35,7 +35,7 @@ def give_way() -> None:
     (``SCHED_IDLE``; any process may enter it), else `WORKER_NICENESS` lower. A niced worker
     still took a tenth of a core from the bot under load, and the bot's acknowledgement p99 with
     hard bots was 1.5-2x the normal bots'; in the idle class it is nearer
-    (docs/performance-load.md, "Search workers in the idle class")."""
+    (docs/performance/discord-layer.md, "Search workers in the idle class")."""
     if hasattr(os, "SCHED_IDLE"):
         try:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

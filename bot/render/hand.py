@@ -108,7 +108,7 @@ def hand(
     While the player can only watch (:func:`watching`), the hand shows what changes for them
     alone: their cards (and a hand shown to them), "Not your turn", Refresh and Show as picture;
     not the top card, the color or whose turn it is, which the table message shows and which
-    would go out of date, as the hand is redrawn only when it changes (docs/performance-load.md).
+    would go out of date, as the hand is redrawn only when it changes (docs/performance/discord-layer.md).
 
     Returns:
         The message's view: its first line names the channel (``"Your hand at <#…>"``).

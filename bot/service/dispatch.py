@@ -35,7 +35,7 @@ TWO_STEP = frozenset({ActionKind.PLAY, ActionKind.PLAY_DRAWN, ActionKind.JUMP_IN
 """Actions whose card may need a color, then a player, asked for in a second step."""
 # How long a move in a hand may take (the table's lock, the engine, the save) to be answered by
 # its interaction's own response; slower, it is acknowledged first and answered after (Discord
-# fails an interaction not acknowledged within 3 s; docs/performance-load.md). An interaction
+# fails an interaction not acknowledged within 3 s; docs/performance/discord-layer.md). An interaction
 # that reaches its move this old already (a busy event loop) waits less, or not at all.
 ANSWER_DEADLINE = 0.25
 ANSWER_BY_AGE = 1.0
@@ -272,7 +272,7 @@ class Dispatch:
         interaction is acknowledged by a deferred update (a timer's, past the deadline) and
         answered by an edit once the move is saved (two calls). Either way the answer comes
         after the save, never under the table's lock, and within Discord's 3 seconds however
-        slow the lock or the database are (docs/performance-load.md).
+        slow the lock or the database are (docs/performance/discord-layer.md).
 
         Raises:
             StaleAction: ``version`` (the clicked hand's) is not the table's now.

@@ -5,7 +5,7 @@ edit, for 15 minutes. It is redrawn only when what it shows changes: at once whe
 act, or can no longer act; while they only watch (`render.watching`: the hand shows their cards,
 not the table), `HAND_SETTLE_SECONDS` after the others' moves, and only if their cards (or a
 hand shown to them) changed meanwhile, which a swap, a Flip or a penalty does, and the others'
-turns mostly do not (docs/performance-load.md).
+turns mostly do not (docs/performance/discord-layer.md).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ HAND_TOKEN_SECONDS = 14 * 60  # interaction tokens last 15 minutes
 # what it shows: the others' quick moves make one drawing, not one each, and a change of its
 # owner's cards (a swap, a Flip) shows about as soon as on the table message (`TABLE_SPACING`).
 # A call is made only for such a change, so this costs drawing time alone (5 s while every
-# redraw was a call; docs/performance-load.md).
+# redraw was a call; docs/performance/discord-layer.md).
 HAND_SETTLE_SECONDS = 1.0
 NONE = discord.AllowedMentions.none()
 

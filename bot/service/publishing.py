@@ -35,7 +35,7 @@ NONE = discord.AllowedMentions.none()
 TABLE, LOBBY, PING = "table", "lobby", "ping"  # keys of a table's updates (with its channel)
 # At most one edit of a table message per this many seconds: the changes meanwhile go in the
 # next one, so the message is never further behind the game than this (plus the edit's own
-# trip), and a busy table stays within Discord's rate limits (docs/performance-load.md).
+# trip), and a busy table stays within Discord's rate limits (docs/performance/discord-layer.md).
 TABLE_SPACING = 1.0
 
 
@@ -192,7 +192,7 @@ class Publisher:
         """Edit one of the bot's messages in the table's channel to the Components V2 ``view``,
         straight through discord.py's HTTP client: `PartialMessage.edit` would also turn the
         response into a `discord.Message` that nobody reads (a fifth of the bot's CPU under load,
-        docs/performance-load.md). A message posted before Components V2 (a game restored after
+        docs/performance/discord-layer.md). A message posted before Components V2 (a game restored after
         an upgrade) becomes one: its text and embed are taken away in the same edit. Paced
         before pings and announcements (`bot.client.pacing.first`).
 

@@ -3,7 +3,7 @@
 One task per table and kind (``"ai"``, ``"timer"``, ``"lobby"``, ``"idle"``); scheduling a kind
 again replaces its task, and a task is let go once it ends (a finished task still holds its
 coroutine; a started game's lobby expiry is stopped at once rather than waking to find nothing
-to do): what a table at rest holds is the tasks it waits on (docs/performance-load.md). A move made by a task acts only if the table has not moved on since it was
+to do): what a table at rest holds is the tasks it waits on (docs/performance/discord-layer.md). A move made by a task acts only if the table has not moved on since it was
 scheduled (the table's version), so a late timer never plays for a player who already did.
 
 A hard bot's search (``ai.choose`` at level hard, ``ai_budget_ms`` of it) runs off the event

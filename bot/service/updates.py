@@ -111,7 +111,7 @@ class Updates:
         pass of the event loop. The jobs a move sets off (table, hands, ping, the next AI move)
         then run one per pass, with the sockets polled between them, so an interaction that
         arrives meanwhile waits for one of them, not for all: a fifth off the acknowledgements'
-        p99 under load (docs/performance-load.md)."""
+        p99 under load (docs/performance/discord-layer.md)."""
         async with self._turnstile:
             await asyncio.sleep(0)
 

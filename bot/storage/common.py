@@ -37,7 +37,7 @@ def collector_paused() -> Iterator[None]:
     For restoring many tables at once: parsing and rebuilding them makes millions of objects, none
     of them garbage, and each collector pass walks every object made so far, so the passes grow
     with the restore: 10,000 saved games took 5.3 s to parse with the collector and 1.1 s without
-    (docs/performance.md, "Restore"). Only around work that makes little garbage.
+    (docs/performance/storage.md, "Restore"). Only around work that makes little garbage.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -57,7 +57,7 @@ def default_owner() -> str:
 def dumps(value: Any) -> str:
     """Compact JSON through orjson: a table is saved after every move, and the standard
     library's encoder took a thirteenth of the bot's event-loop time under load
-    (docs/performance-load.md). Stricter than the standard library's about keys (no int key
+    (docs/performance/discord-layer.md). Stricter than the standard library's about keys (no int key
     turns silently into a string); a float that is not finite would be written as null (no
     table or result holds floats but times).
 

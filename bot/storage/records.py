@@ -41,7 +41,7 @@ _AI = "ai:"
 # guild and the variant twice (None: every variant; the CAST tells PostgreSQL the mark's type).
 _DECIDED = "EXISTS (SELECT 1 FROM game_players AS w WHERE w.game = g.id AND w.won = 1)"
 """Whether the game ``g`` had a winner: one ended with none (``/uno end``, an idle game, a thread
-gone) counts in no one's games played, won or lost; its finished rounds still count (README,
+gone) counts in no one's games played, won or lost; its finished rounds still count (docs/playing.md,
 "/uno leaderboard, /uno stats")."""
 _FACTS = f"""
     SELECT gp.person AS person, g.variant AS variant,

@@ -28,7 +28,7 @@ def _loaded_tree(tmp_path: Path) -> tuple[list[Any], dict[str, Any]]:
 
 
 def test_every_cog_loads_and_commands_are_described(tmp_path: Path) -> None:
-    """One /uno group, guild only; every command and option has a description; no name repeats."""
+    """One /uno group, guild only and guild-installed only; every command and option has a description; no name repeats."""
     commands, payload = _loaded_tree(tmp_path)
     assert [c.name for c in commands] == ["uno"]
     group = commands[0]
@@ -42,6 +42,8 @@ def test_every_cog_loads_and_commands_are_described(tmp_path: Path) -> None:
         for parameter in getattr(command, "parameters", []):
             assert parameter.description and parameter.description != "…", (command.name, parameter.name)
     assert len(payload["options"]) <= 25 and len(payload["description"]) <= 100
+    # Installed in guilds only, used in guilds only: never left to the application's defaults.
+    assert payload["integration_types"] == [0] and payload["contexts"] == [0]
 
 
 def test_every_edition_and_scoring_mode_is_offered(tmp_path: Path) -> None:

@@ -1065,7 +1065,7 @@ def test_dos_cards_show_their_emojis_in_the_row_the_hand_and_its_options() -> No
 
 
 def test_a_dos_hand_is_sorted_by_color_then_number_with_wilds_last() -> None:
-    """A DOS hand lists its cards as an UNO hand does (README: by color, then number, wilds
+    """A DOS hand lists its cards as an UNO hand does (docs/playing.md: by color, then number, wilds
     last), not by points with the wilds first; its match options come pile by pile in that
     order, and so do its cards to place."""
     hand = ["blue wild number", "green 9", "wild dos", "blue 8", "red 4", "yellow 3", "red wild number"]

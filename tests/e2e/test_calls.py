@@ -1,4 +1,4 @@
-"""How often the bot calls Discord for a table (docs/performance-load.md), through real
+"""How often the bot calls Discord for a table (docs/performance/discord-layer.md), through real
 discord.py: a move in a hand costs its player one call (the interaction's own response, the
 hand redrawn), or two when the save is slower than `ANSWER_DEADLINE` (and a move whose answer
 Discord refuses still goes on); the table message is

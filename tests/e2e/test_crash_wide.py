@@ -21,7 +21,7 @@ by the kills.
 
 Environment: ``CRASH_TEST_SEED`` (the kills' and the users' seed; ``random``: a fresh one, printed)
 and ``CRASH_KILLS`` (default 20; the soak: ``CRASH_KILLS=200 CRASH_TEST_SEED=random``, see
-docs/performance.md). More sets of three games are played until the kills are spent.
+docs/performance/properties-and-crash.md). More sets of three games are played until the kills are spent.
 """
 
 from __future__ import annotations

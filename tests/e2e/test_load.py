@@ -1,4 +1,4 @@
-"""What keeps the bot light under many tables (docs/performance-load.md), through real discord.py:
+"""What keeps the bot light under many tables (docs/performance/discord-layer.md), through real discord.py:
 no view outlives its message, and the table message ends on the latest state however its edits
 were coalesced."""
 

@@ -51,7 +51,7 @@ actions = st.builds(
 
 
 def test_kinds_are_scenarios_md_actions() -> None:
-    """ActionKind's values are exactly the shared scenario format's action names (SCENARIOS.md), in order."""
+    """ActionKind's values are exactly the scenario format's action names (docs/scenarios.md), in order."""
     assert [k.value for k in ActionKind] == SCENARIOS_MD_KINDS
 
 

@@ -14,7 +14,7 @@ from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.errors import BadCard, UnoError
 from bot.engine.variants import VARIANTS
 
-# SCENARIOS.md "Cards" (the shared scenario-format spec): the spelling every card name must follow.
+# docs/scenarios.md, "Cards": the spelling every card name must follow.
 COLORS = "red|yellow|green|blue|pink|teal|orange|purple"
 RANKS = "[0-9]|skip|reverse|draw one|draw two|draw three|draw five|skip everyone|flip"
 WILDS = (
@@ -35,7 +35,7 @@ def deck_cards(variant_id: str) -> list[Card]:
 
 @pytest.mark.parametrize("face", ALL_FACES, ids=lambda f: f.name)
 def test_face_name_spelling(face: Face) -> None:
-    """Every face of every deck is named as SCENARIOS.md spells cards."""
+    """Every face of every deck is named as docs/scenarios.md spells cards."""
     assert FACE_NAME.fullmatch(face.name), face.name
     assert str(face) == face.name
 

@@ -1,4 +1,4 @@
-"""The rule-scenario suite and its runner (bot/engine/scenarios.py; the shared format: SCENARIOS.md)."""
+"""The rule-scenario suite and its runner (bot/engine/scenarios.py; the format: docs/scenarios.md)."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ center = [["blue 9"], ["green 1"]]
     ],
 )
 def test_dos_files_go_to_the_dos_runner(tmp_path: Path, parts: dict[str, str], status: str) -> None:
-    """A variant = "dos" file is run by the DOS rules (SCENARIOS.md's DOS section): a correct one
+    """A variant = "dos" file is run by the DOS rules (docs/scenarios.md's DOS section): a correct one
     passes, a wrong expectation fails, fields DOS doesn't use are a bad file."""
     path = tmp_path / "dos.toml"
     fields = {"top_extra": "", "deal_extra": "", "action": "play", **parts}

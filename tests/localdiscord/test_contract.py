@@ -53,11 +53,13 @@ async def test_rest_messages_have_no_member_or_guild_id(env: LocalDiscord) -> No
 
 
 async def test_synced_commands_list_integration_types(env: LocalDiscord) -> None:
-    """Synced commands come back with ``integration_types`` a list ([0], guild install), so
-    discord.py's ``allowed_installs`` is set."""
+    """Synced commands come back with ``integration_types`` a list, so discord.py's
+    ``allowed_installs`` is set: the demo bot's, synced without any, with the application's
+    defaults (guild and user install, [0, 1]), as Discord answers for an application made since
+    mid-2024."""
     commands = await env.client.tree.fetch_commands(guild=discord.Object(env.stand_in.guild_id))  # type: ignore[attr-defined]
     assert commands and all(c.allowed_installs is not None for c in commands)
-    assert all(c["integration_types"] == [0] for c in env.stand_in.commands())
+    assert all(c["integration_types"] == [0, 1] for c in env.stand_in.commands())
 
 
 async def test_button_emoji_echoed_without_null_id(env: LocalDiscord) -> None:

@@ -1,4 +1,4 @@
-"""DOS actions as values, with one canonical text form (SCENARIOS.md's DOS section).
+"""DOS actions as values, with one canonical text form (docs/scenarios.md's DOS section).
 
 The text goes into Discord ``custom_id``\\s and the journal::
 

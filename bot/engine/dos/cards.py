@@ -1,6 +1,6 @@
 """DOS cards (docs/rules.md §14.1): numbers 1 and 3-10, Wild # (colored) and Wild DOS.
 
-Every card has one canonical text form that parses back (SCENARIOS.md's DOS section):
+Every card has one canonical text form that parses back (docs/scenarios.md's DOS section):
 
 >>> DosCard.parse("green wild number").name, DosCard.parse("wild dos").value
 ('green wild number', 20)

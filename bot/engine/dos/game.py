@@ -63,7 +63,7 @@ class DosRefused(UnoError):
 
 
 class DosPendingKind(enum.Enum):
-    """The one decision a DOS game waits for (§14.13; SCENARIOS.md's DOS ``pending``)."""
+    """The one decision a DOS game waits for (§14.13; docs/scenarios.md's DOS ``pending``)."""
 
     __hash__ = object.__hash__
 

@@ -1,4 +1,4 @@
-"""DOS rule scenarios (``variant = "dos"``; SCENARIOS.md's DOS section): the deal with its Center
+"""DOS rule scenarios (``variant = "dos"``; docs/scenarios.md's DOS section): the deal with its Center
 Row, the steps, the expectations and the invariants. The shared runner
 (``python -m bot.engine.scenarios``) hands every DOS file to :class:`DosScenario`.
 """

@@ -12,7 +12,7 @@
 
 Then it sets WAL mode with ``synchronous`` ``NORMAL`` or ``FULL`` (setting ``database.synchronous``:
 with NORMAL a commit survives the bot crashing, but the last commits may be lost on power loss;
-with FULL each commit is also on disk when it returns; docs/performance.md), foreign keys on and a
+with FULL each commit is also on disk when it returns; docs/performance/storage.md), foreign keys on and a
 busy timeout, and applies the missing migrations (:mod:`bot.storage.sqlite.migrate`).
 
 Every write (:meth:`Connection.use` with ``write``) first checks, with one ``os.stat``, that the
@@ -38,7 +38,7 @@ calling thread, the event loop's, through a plain ``sqlite3`` connection of its 
 holds the connection. With ``synchronous = normal`` and the background checkpoints, a commit
 syncs nothing and copies nothing back: it takes about 0.1 ms, less than the hop to aiosqlite's
 thread and back, which a busy event loop and a busy machine stretch to milliseconds (a move's
-answer waits for its save: docs/performance-load.md). That connection never waits for a lock
+answer waits for its save: docs/performance/discord-layer.md). That connection never waits for a lock
 (``busy_timeout`` 0): if SQLite is busy, the caller goes through :meth:`Connection.use`.
 """
 
@@ -81,7 +81,7 @@ Synchronous = Literal["normal", "full"]
 survives a crash of the bot; a crash of the machine may lose what was committed since the last
 checkpoint, about a second with the background checkpoints), ``full`` syncs the WAL at every
 commit. The default is ``normal``: a move is answered once saved, and FULL's sync was most of
-that answer's tail (docs/performance.md, "Durability")."""
+that answer's tail (docs/performance/storage.md, "Durability")."""
 DEFAULT_SYNCHRONOUS: Synchronous = "normal"
 
 
