@@ -26,8 +26,20 @@ from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosGame, DosPendingKind, color_bonus
 from bot.i18n import N_, Tr
-from bot.render.hand import back_button, cards_block, hand_buttons, hand_status, hand_top
-from bot.render.layout import HAND_TEXT, MAX_TEXT, SELECT_PAGE, heading, message, paged, rows
+from bot.render.hand import hand_status
+from bot.render.layout import (
+    HAND_TEXT,
+    MAX_TEXT,
+    SELECT_PAGE,
+    back_button,
+    cards_block,
+    hand_buttons,
+    hand_top,
+    heading,
+    message,
+    paged,
+    rows,
+)
 from bot.render.table import LOG_TEXT, pending_text, player_line, room_beside, table_message, table_texts
 from bot.render.words import (
     BUTTON_STYLE,
@@ -367,10 +379,9 @@ def _decision_items(
             )
             for a in chunk
         ]
+        placeholder = tr._("Make a match…")
         items.append(
-            UnoSelect(
-                Click(Scope.HAND, ch, v, Verb.ACT), options=options, placeholder=tr._("Make a match…"), row=0
-            )
+            UnoSelect(Click(Scope.HAND, ch, v, Verb.ACT), options=options, placeholder=placeholder, row=0)
         )
         items += pager
     places = [a for a in decisions if a.kind is DosActionKind.PLACE]
@@ -401,17 +412,12 @@ def _decision_items(
         ]
         # Its own custom_id beside the match select's (a select's value is its action).
         placeholder = tr._("Place a bonus card in the row…") if bonus else tr._("Place a card in the row…")
-        items.append(
-            UnoSelect(
-                Click(Scope.HAND, ch, v, Verb.ACT, "place"), options=options, placeholder=placeholder, row=2
-            )
-        )
+        click = Click(Scope.HAND, ch, v, Verb.ACT, "place")
+        items.append(UnoSelect(click, options=options, placeholder=placeholder, row=2))
     for a in decisions:
         if a.kind in TURN_BUTTONS:
-            click = Click(Scope.HAND, ch, v, Verb.ACT, a.text())
-            items.append(
-                UnoButton(click, label=tr._(TURN_BUTTONS[a.kind]), style=discord.ButtonStyle.primary, row=3)
-            )
+            label, click = tr._(TURN_BUTTONS[a.kind]), Click(Scope.HAND, ch, v, Verb.ACT, a.text())
+            items.append(UnoButton(click, label=label, style=discord.ButtonStyle.primary, row=3))
     return items
 
 
@@ -436,13 +442,6 @@ def _pick_items(tbl: Table, game: DosGame, picks: list[DosAction], tr: Tr) -> li
                 description=tr._(BONUS_TEXT[_color_bonus(game, a)]),
             )
         )
-    ch, v = tbl.channel_id, tbl.version
-    return [
-        UnoSelect(
-            Click(Scope.HAND, ch, v, Verb.ACT),
-            options=options[:SELECT_PAGE],
-            placeholder=tr._("Name the color…"),
-            row=0,
-        ),
-        back_button(tbl, tr),
-    ]
+    click = Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.ACT)
+    colors = UnoSelect(click, options=options[:SELECT_PAGE], placeholder=tr._("Name the color…"), row=0)
+    return [colors, back_button(tbl, tr)]

@@ -12,7 +12,6 @@ from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
-from bot.engine.editions import AnyGame
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, PendingKind
 from bot.i18n import N_, Tr
@@ -20,7 +19,11 @@ from bot.render.layout import (
     HAND_TEXT,
     MAX_COMPONENTS,
     ROW_WIDTH,
+    back_button,
     block,
+    cards_block,
+    hand_buttons,
+    hand_top,
     heading,
     message,
     paged,
@@ -43,7 +46,6 @@ from bot.render.words import (
     button_style,
     cards_text,
     color_name,
-    count,
     face_button,
     face_label,
     face_order,
@@ -190,49 +192,6 @@ def hand_status(tbl: Table, game: G, player: str, tr: Tr, decision: Callable[[G,
     if left and tbl.state is not TableState.OVER:
         return tr._("You are no longer in this game.")
     return pending_text(tbl, game, tr, decision)
-
-
-def hand_top(tbl: Table, game: AnyGame, player: str, tr: Tr, notice: str) -> str:
-    """A hand's first lines, in every edition: ``"Your hand at <#…>"``, the ``notice`` (why a
-    click was refused), and its heading (how many cards, or "Not in this game")."""
-    title = (
-        tr._("Not in this game") if player not in game.hands else count(len(game.hands[player]), "card", tr)
-    )
-    notice = f"\n{notice}" if notice else ""
-    return tr._("Your hand at {channel}").format(channel=f"<#{tbl.channel_id}>") + notice + f"\n### {title}\n"
-
-
-def cards_block(listed: str, tr: Tr) -> str:
-    """The block of a hand's cards (``listed``: one a line, or joined), cut to `HAND_TEXT`."""
-    return block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT))
-
-
-def hand_buttons(
-    tbl: Table, game: AnyGame, player: str, tr: Tr, call: str | None
-) -> list[discord.ui.Item[Any]]:
-    """A hand's last row, in every edition: the edition's call (``call``: its action's text,
-    ``"uno"`` or ``"dos"``, labelled in capitals; None: not open to the player now) and Refresh while the round goes on, Show
-    as picture while the player is in the game."""
-    ch, closed = tbl.channel_id, player not in game.hands or tbl.state is TableState.OVER
-    items: list[discord.ui.Item[Any]] = []
-    if not closed and not game.round_over:
-        if call is not None:
-            label = call.upper() + "!"
-            click = Click(Scope.HAND, ch, tbl.version, Verb.ACT, call)
-            items.append(UnoButton(click, label=label, style=discord.ButtonStyle.danger, row=4))
-        items.append(
-            UnoButton(Click(Scope.HAND, ch, 0, Verb.REFRESH), label=tr._("Refresh"), emoji="🔄", row=4)
-        )
-    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
-        items.append(
-            UnoButton(Click(Scope.HAND, ch, 0, Verb.PICTURE), label=tr._("Show as picture"), emoji="🖼️", row=4)
-        )
-    return items
-
-
-def back_button(tbl: Table, tr: Tr) -> UnoButton:
-    """Back, from the second step of a play (a color, a player to pick) to the hand."""
-    return UnoButton(Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.BACK), label=tr._("Back"), row=1)
 
 
 def watching(tbl: Table, player: str) -> bool:

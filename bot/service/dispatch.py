@@ -47,7 +47,8 @@ _Handler = Callable[[discord.Interaction[Any], Click, list[str]], Awaitable[None
 
 
 class Dispatch:
-    """Clicks on components (see the module's docstring)."""
+    """Clicks on components (see the module's docstring): a handler for each `Scope`, which
+    refuses a verb not its own."""
 
     def __init__(self, service: TableService) -> None:
         self.service = service
@@ -55,11 +56,10 @@ class Dispatch:
             Scope.LOBBY: self._on_lobby,
             Scope.TABLE: self._on_table,
             Scope.HAND: self._on_hand,
-            Scope.HISTORY: self._on_history,
+            Scope.HISTORY: self._on_games,
             Scope.REMATCH: self._on_rematch,
             Scope.LEAVE: self._on_leave,
         }
-        """What a click on each scope's components means (each refuses a verb not its own)."""
 
     async def on_component(
         self,
@@ -69,9 +69,8 @@ class Dispatch:
         *,
         unoffered: str = "",
     ) -> None:
-        """A click on a lobby, table, hand, history, Rematch or leave's confirmation component
-        (its `Scope`); every error is answered here (`reply_error`), a refusal in a hand by
-        redrawing it.
+        """A click on any component (a lobby's, a table's, a hand's...: its `Scope`); every error
+        is answered here (`reply_error`), a refusal in a hand by redrawing it.
 
         ``unoffered`` says what a select's click chose that the select didn't offer: refused, as
         is a click naming another channel than the one clicked in, or a verb of another scope
@@ -119,9 +118,7 @@ class Dispatch:
             return None
         return lambda notice: self.service.hands.respond(interaction, table, player, notice=notice)
 
-    async def _on_history(
-        self, interaction: discord.Interaction[Any], click: Click, values: list[str]
-    ) -> None:
+    async def _on_games(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
         """A past game chosen in ``/uno history``'s select: no table needed."""
         if click.verb is not Verb.GAME:
             raise BadClick(f"history verb {click.verb.value!r}")
@@ -206,13 +203,8 @@ class Dispatch:
         """A click in a hand: Refresh, a page of the card select, Back from a two-step play, Show
         as picture (a private answer), an action (its text in the argument, or a select's
         value). A play still missing its color or player is answered with the hand asking for it."""
-        table, verb, version, arg = (
-            self.service.tables.require(click.channel),
-            click.verb,
-            click.version,
-            click.arg,
-        )
-        player = str(interaction.user.id)
+        verb, version, arg = click.verb, click.version, click.arg
+        table, player = self.service.tables.require(click.channel), str(interaction.user.id)
         game = table.game
         if game is None or player not in game.hands:
             raise NotInGame()
