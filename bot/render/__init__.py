@@ -148,7 +148,7 @@ def watching(tbl: Table, player: str) -> bool:
 
 def log_lines(tbl: Table, events: Sequence[AnyEvent], tr: Tr) -> list[str]:
     """The log lines of one move's events in ``tr``'s language (`bot.render.log.log_lines`; DOS's:
-    `bot.render.dos`)."""
+    `bot.render.log.dos_log_lines`)."""
     if isinstance(tbl.game, DosGame):
-        return dos.log_lines(tbl, [e for e in events if not isinstance(e, Event)], tr)
+        return _log.dos_log_lines(tbl, [e for e in events if not isinstance(e, Event)], tr)
     return _log.log_lines(tbl, [e for e in events if isinstance(e, Event)], tr)
