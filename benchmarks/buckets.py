@@ -4,7 +4,8 @@ A bot's first requests in ``--channels`` channels (``--routes`` routes each: a p
 a delete of a message make three keys per channel) go through `HTTPClient.get_ratelimit` as
 discord.py makes them; the command times the buckets' bookkeeping with discord.py's own scan
 (`HTTPClient._try_clear_expired_ratelimits`, which looks at every bucket on each new key once
-there are 256) and with the amortized one `bot.client.pacing` installs. Prints one JSON line:
+there are 256) and with the amortized one `bot.client.internals.pace_bucket_scan` installs.
+Prints one JSON line:
 ``{"channels", "buckets", "stock": {"scans", "ms"}, "amortized": {"scans", "ms"}}``, where
 ``scans`` counts the scans that looked at the buckets and ``ms`` is the CPU time of every
 `get_ratelimit` call.
@@ -19,9 +20,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from discord.http import HTTPClient, Route
+import discord
+from discord.http import Route
 
-from bot.client.pacing import install
+from bot.client.internals import pace_bucket_scan
 
 ROUTES = (
     ("POST", "/channels/{channel_id}/messages"),
@@ -32,7 +34,8 @@ ROUTES = (
 
 async def run(channels: int, routes: int, *, amortized: bool) -> dict[str, Any]:
     """The bookkeeping of ``channels`` × ``routes`` new keys on a fresh client."""
-    http = HTTPClient(asyncio.get_running_loop())
+    client = discord.Client(intents=discord.Intents.none())
+    http = client.http
     scan, scans = http._try_clear_expired_ratelimits, [0]
 
     def counted() -> None:
@@ -41,7 +44,7 @@ async def run(channels: int, routes: int, *, amortized: bool) -> dict[str, Any]:
 
     http._try_clear_expired_ratelimits = counted  # type: ignore[method-assign]
     if amortized:
-        install(http, 0)
+        pace_bucket_scan(client, internals=True)
     keys = [
         f"{Route(method, path, channel_id=channel, message_id=1).key}:{channel}"
         for channel in range(channels)

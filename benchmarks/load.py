@@ -178,7 +178,9 @@ class BotSpec:
     sent_log: str | None = None
     lazy_tasks: bool = False  # asyncio's plain event loop instead of the production bot's
     behind_log: str | None = None  # where the bot writes how far behind its messages were
-    stock_buckets: bool = False  # discord.py's own bucket scan, not `bot.client.pacing`'s
+    stock_buckets: bool = (
+        False  # discord.py's own bucket scan, not the amortized one (`bot.client.internals`)
+    )
     rate_limits: bool = False  # the stand-in enforces Discord's rate limits (the bot paces itself)
     shard_count: int | None = None  # None: no shards (one connection, as Discord recommends here)
     shard_ids: tuple[int, ...] = ()  # the shards this process runs, of ``shard_count``
@@ -444,7 +446,7 @@ class BucketScans:
     """Times discord.py's rate-limit bucket scan (`HTTPClient._try_clear_expired_ratelimits`,
     which looks at every bucket whenever a new bucket key appears once there are 256 or more):
     ``scans`` is a list of (epoch seconds, buckets looked at, milliseconds). Made before the
-    client, so the amortized scan `bot.client.pacing` installs calls the timed one; with ``stock``
+    client, so the amortized scan `bot.client.internals` installs calls the timed one; with ``stock``
     (`use_stock`), discord.py's own scan runs on every new bucket again."""
 
     def __init__(self) -> None:
@@ -1598,7 +1600,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--stock-buckets",
         action="store_true",
-        help="keep discord.py's own rate-limit bucket scan (default: the amortized one of bot.client.pacing)",
+        help="keep discord.py's own rate-limit bucket scan (default: the amortized one of bot.client.internals)",
     )
     parser.add_argument(
         "--rate-limits",

@@ -68,6 +68,10 @@ class DiscordSettings(Section):
     global_requests_per_second: Annotated[float, Field(ge=0)] = 50
     """Discord's global rate limit for the bot token (`bot.client.pacing` stays below it), this process's
     share of it when shards run in several processes; 0: no pacing."""
+    internals: bool = True
+    """Use discord.py's internals where they save work on every click and message (`bot.client.internals`,
+    checked against discord.py 2.7.1); False: its public API only, the same messages at more CPU a call,
+    for a discord.py release that moved them (tests/bot/client/test_internals.py says which)."""
 
     @field_validator("shard_count")
     @classmethod

@@ -227,7 +227,7 @@ class Table:
     removed: dict[str, Removal] = field(default_factory=dict)
     reveals: dict[str, Reveal] = field(default_factory=dict)
     lobby_version: int = 0
-    # Buttons carry at most 9 digits (`components._ID`): room for 2**29 + a long game's moves.
+    # Buttons carry at most 9 digits (`clicks.ADDRESS`): room for 2**29 + a long game's moves.
     base_version: int = field(default_factory=lambda: random.randrange(1, 1 << 29))
     touched: float = field(default_factory=time.time)
     recorded_rounds: int = 0

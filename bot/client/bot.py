@@ -13,11 +13,11 @@ from typing import Any
 
 import aiohttp
 import discord
-import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client.components import UnoButton, UnoSelect, Unreadable, dispatch_lean
+from bot.client import internals
+from bot.client.components import UnoButton, UnoSelect, Unreadable
 from bot.client.emojis import CardEmojis
 from bot.client.errors import reply_error
 from bot.client.pacing import install
@@ -41,10 +41,8 @@ IDENTIFY_SECONDS = 5.0
 def point_at(settings: Settings) -> None:
     """Send every REST call and the gateway to the configured addresses (a REST proxy, a
     Discord-compatible server, or the local stand-in), and build image addresses (an emoji's
-    ``url``) on the configured CDN."""
-    discord.http.Route.BASE = settings.discord.api_base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord.gateway_url)
-    discord.asset.Asset.BASE = settings.discord.cdn_base
+    ``url``) on the configured CDN (`internals.point_at_api`: whatever ``discord.internals`` says)."""
+    internals.point_at_api(settings.discord.api_base, settings.discord.gateway_url, settings.discord.cdn_base)
 
 
 class UnoBot(commands.AutoShardedBot):
@@ -60,16 +58,17 @@ class UnoBot(commands.AutoShardedBot):
     def __init__(
         self, settings: Settings, storage: Storage, *, sync_global: bool = False, **options: Any
     ) -> None:
-        # The bot never joins voice: discord.py's start-up warnings about voice libraries only
-        # alarm whoever reads the log.
-        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        self.internals = settings.discord.internals
+        """Whether discord.py's internals are used where they save work (`bot.client.internals`)."""
+        internals.quiet_voice_warnings(internals=self.internals)
         intents = discord.Intents.none()
         intents.guilds = True
         if settings.discord.shard_ids is not None:  # else every shard of the count
             options["shard_ids"] = settings.discord.shard_ids
         self.metrics = Metrics(lambda: [t.guild_id for t in self.service.tables], self._shards_run)
         """This process's Prometheus metrics (`bot.ops.metrics`), served when ``metrics.port`` is set."""
-        options["http_trace"] = self.metrics.watch(options.get("http_trace") or aiohttp.TraceConfig())
+        trace = options["http_trace"] = self.metrics.watch(options.get("http_trace") or aiohttp.TraceConfig())
+        pace = install(trace, settings.discord.api_base, settings.discord.global_requests_per_second)
         storage = self.metrics.timed(storage)
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -85,11 +84,13 @@ class UnoBot(commands.AutoShardedBot):
         self._max_concurrency: int | None = None
         self._identified: dict[int, float] = {}
         self.settings = settings
-        pace = install(self.http, settings.discord.global_requests_per_second)
+        internals.pace_bucket_scan(self, internals=self.internals)
         self.storage = storage
         self.sync_global = sync_global
         self.card_emojis = CardEmojis(self, enabled=settings.discord.card_emojis)
-        self.service = TableService(self, storage, settings.game, self.card_emojis, pace)
+        self.service = TableService(
+            self, storage, settings.game, self.card_emojis, pace, internals=self.internals
+        )
         self.tree.error(self._on_app_command_error)
         self.add_listener(self._on_interaction, "on_interaction")
         self.metrics_server: MetricsServer | None = None
@@ -110,7 +111,8 @@ class UnoBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(UnoButton, UnoSelect, Unreadable)
-        dispatch_lean(self)  # a click is dispatched without rebuilding its whole message
+        # A click is dispatched without rebuilding its whole message.
+        internals.install_lean_dispatch(self, internals=self.internals)
         for lang in LANGUAGES:  # compiled now (about 50 ms each), not in the middle of a game
             translator(lang)
         await self.tree.set_translator(CommandTranslator())  # localized names and descriptions

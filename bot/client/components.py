@@ -1,54 +1,27 @@
 """Buttons and selects that survive restarts (``DynamicItem``, not a ``View`` that dies with the process).
 
-Every component's ``custom_id`` is ``uno:<scope>:<channel>:<version>:<verb>[:<arg>]`` (buttons)
-or ``unos:…`` (selects), at most 100 characters:
-
-* scope ``l`` lobby, ``t`` table message, ``h`` a player's hand (ephemeral), ``g`` the games of
-  ``/uno history`` (ephemeral; no table needed), ``r`` the Rematch button of a finished game's
-  standings (its argument ``<game id>.<host id>``; no table needed), ``q`` the confirmation
-  ``/uno leave`` asks for during a game (its argument ``<game id>.<player id>``; checked against
-  that game, so no table is needed to refuse it);
-* ``version`` is the table's state version when the component was drawn (0: not checked), so a
-  click on an older state is refused politely;
-* the verb and its argument say what to do (see ``bot/service/dispatch.py``): in a hand, verb
-  ``a`` carries an engine action in its text form (``Action.text()``, e.g. ``play wild color=red``),
-  in the argument of a button or as the values of a select.
-
-The callbacks only parse and hand over to the service (``interaction.client.service``), with
-what a select's click chose that it didn't offer (only a modified client sends that). A
-``uno``/``unos`` component whose ``custom_id`` doesn't read so (`Unreadable`) is handed over
+Every component carries a `Click` (``bot/client/clicks.py``: its ``custom_id``, made and read
+there). The callbacks only hand the click over to the service (``interaction.client.service``),
+with what a select's click chose that it didn't offer (only a modified client sends that). A
+``uno``/``unos`` component whose ``custom_id`` reads as no click (`Unreadable`) is handed over
 too, to be refused.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 import orjson
 
+from bot.client.clicks import ADDRESS, BUTTON, SELECT, Click
+
 if TYPE_CHECKING:
     from bot.service import TableService
 
-log = logging.getLogger(__name__)
-_ID = r"(?P<scope>[lthgrq]):(?P<channel>[0-9]{1,20}):(?P<version>[0-9]{1,9}):(?P<verb>[a-z-]{1,12})(?::(?P<arg>.+))?"
-MAX_ID = 100
-_UNREADABLE = r"(?!unos?:" + re.sub(r"\?P<\w+>", "?:", _ID) + r"\Z)unos?(?::(?s:.*))?"
-"""Our prefix, without the rest of an address (the same template, its groups unnamed)."""
-
-
-def custom_id(prefix: str, scope: str, channel: int, version: int, verb: str, arg: object = "") -> str:
-    """Build a component ``custom_id``.
-
-    Raises:
-        ValueError: it would be longer than Discord's 100 characters.
-    """
-    text = ":".join([prefix, scope, str(channel), str(version), verb, *([str(arg)] if arg != "" else [])])
-    if len(text) > MAX_ID:
-        raise ValueError(f"custom_id too long: {text!r}")
-    return text
+_UNREADABLE = rf"(?!unos?:{re.sub(r'[?]P<[a-z]+>', '?:', ADDRESS)}\Z)unos?(?::(?s:.*))?"
+"""Our prefix, without the rest of a click (the same template, its groups unnamed)."""
 
 
 def _service(interaction: discord.Interaction[Any]) -> TableService:
@@ -56,41 +29,19 @@ def _service(interaction: discord.Interaction[Any]) -> TableService:
     return service
 
 
-def _parts(match: re.Match[str]) -> tuple[str, int, int, str, str]:
-    return match["scope"], int(match["channel"]), int(match["version"]), match["verb"], match["arg"] or ""
-
-
 class _Addressed:
-    """What a button and a select share: the address their ``custom_id`` carries (the module's
-    docstring), their rebuilding from a clicked component, and the hand-over of a click.
+    """What a button and a select share: the `Click` their ``custom_id`` carries, their
+    rebuilding from a clicked component, and the hand-over of a click.
 
-    A subclass names its ``custom_id`` prefix (``PREFIX``), calls ``_address`` in its ``__init__``,
-    says which of its drawing's keywords survive in a clicked component (``_redrawn``), which
-    values a click chose (``_chosen``), and which of them it didn't offer (``_unoffered``).
+    A subclass keeps its click (``click``) in its ``__init__``, says which of its drawing's
+    keywords survive in a clicked component (``_redrawn``), which values a click chose
+    (``_chosen``), and which of them it didn't offer (``_unoffered``).
     """
 
-    PREFIX: ClassVar[str]
-    scope: str
-    channel: int
-    version: int
-    verb: str
-    arg: str
-
-    def _address(self, scope: str, channel: int, version: int, verb: str, arg: object) -> str:
-        """Keep the address on the item.
-
-        Returns:
-            The item's ``custom_id``.
-
-        Raises:
-            ValueError: it would be longer than Discord's 100 characters.
-        """
-        self.scope, self.channel, self.version, self.verb = scope, channel, version, verb
-        self.arg = str(arg)
-        return custom_id(self.PREFIX, scope, channel, version, verb, arg)
+    click: Click
 
     @classmethod
-    def _redrawn(cls, item: discord.ui.Item[Any], verb: str) -> dict[str, Any]:
+    def _redrawn(cls, item: discord.ui.Item[Any], click: Click) -> dict[str, Any]:
         """The keyword arguments of ``__init__`` that rebuild a clicked component ``item``."""
         raise NotImplementedError
 
@@ -106,40 +57,27 @@ class _Addressed:
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        """Rebuild the item a click came from, its address parsed from the ``custom_id``'s ``match``
+        """Rebuild the item a click came from, its `Click` read from the ``custom_id``'s ``match``
         of the class's template (discord.py calls this on every click)."""
-        scope, channel, version, verb, arg = _parts(match)
-        return cls(scope, channel, version, verb, arg, **cls._redrawn(item, verb))  # type: ignore[call-arg]
+        click = Click.of(match)
+        return cls(click, **cls._redrawn(item, click))  # type: ignore[call-arg]
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the click over to the service's dispatch, then let go of what discord.py built."""
         try:
             await _service(interaction).dispatch.on_component(
-                interaction,
-                self.scope,
-                self.channel,
-                self.version,
-                self.verb,
-                self.arg,
-                self._chosen(),
-                unoffered=self._unoffered(),
+                interaction, self.click, self._chosen(), unoffered=self._unoffered()
             )
         finally:
             _handled(self, interaction)  # type: ignore[arg-type]
 
 
-class UnoButton(_Addressed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"uno:" + _ID):
+class UnoButton(_Addressed, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"{BUTTON}:{ADDRESS}"):
     """Any button of the lobby, the table or a hand."""
-
-    PREFIX = "uno"
 
     def __init__(
         self,
-        scope: str,
-        channel: int,
-        version: int,
-        verb: str,
-        arg: object = "",
+        click: Click,
         *,
         label: str,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -147,42 +85,45 @@ class UnoButton(_Addressed, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
         emoji: str | discord.PartialEmoji | None = None,
         row: int | None = None,
     ) -> None:
-        address = self._address(scope, channel, version, verb, arg)
+        """Raises:
+        ValueError: its ``custom_id`` would be longer than Discord's 100 characters."""
+        self.click = click
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=style, disabled=disabled, emoji=emoji, custom_id=address, row=row
+                label=label[:80],
+                style=style,
+                disabled=disabled,
+                emoji=emoji,
+                custom_id=click.custom_id(),
+                row=row,
             )
         )
 
     @classmethod
-    def _redrawn(cls, item: discord.ui.Item[Any], verb: str) -> dict[str, Any]:
+    def _redrawn(cls, item: discord.ui.Item[Any], click: Click) -> dict[str, Any]:
         """The clicked button's label (its verb when it has none)."""
-        return {"label": getattr(item, "label", None) or verb}
+        return {"label": getattr(item, "label", None) or click.verb.value}
 
 
-class UnoSelect(_Addressed, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"unos:" + _ID):
+class UnoSelect(_Addressed, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"{SELECT}:{ADDRESS}"):
     """Any select menu (cards to play or discard, a player to pick, house rules)."""
-
-    PREFIX = "unos"
 
     def __init__(
         self,
-        scope: str,
-        channel: int,
-        version: int,
-        verb: str,
-        arg: object = "",
+        click: Click,
         *,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
         max_values: int = 1,
         row: int | None = None,
     ) -> None:
-        address = self._address(scope, channel, version, verb, arg)
+        """Raises:
+        ValueError: its ``custom_id`` would be longer than Discord's 100 characters."""
+        self.click = click
         opts = options or [discord.SelectOption(label="-")]
         super().__init__(
             discord.ui.Select(
-                custom_id=address,
+                custom_id=click.custom_id(select=True),
                 options=opts,
                 placeholder=placeholder,
                 min_values=0 if max_values > 1 else 1,
@@ -192,7 +133,7 @@ class UnoSelect(_Addressed, discord.ui.DynamicItem[discord.ui.Select[Any]], temp
         )
 
     @classmethod
-    def _redrawn(cls, item: discord.ui.Item[Any], verb: str) -> dict[str, Any]:
+    def _redrawn(cls, item: discord.ui.Item[Any], click: Click) -> dict[str, Any]:
         """The clicked select's options, and how many of them it let choose."""
         return {
             "options": list(getattr(item, "options", []) or []),
@@ -214,8 +155,8 @@ class UnoSelect(_Addressed, discord.ui.DynamicItem[discord.ui.Select[Any]], temp
 
 
 class Unreadable(discord.ui.DynamicItem[discord.ui.Item[Any]], template=_UNREADABLE):
-    """A ``uno``/``unos`` component whose ``custom_id`` reads as no address (an older bot's, or a
-    modified client's: a version too long, a verb in capitals, a truncated id): refused."""
+    """A ``uno``/``unos`` component whose ``custom_id`` reads as no `Click` (an older bot's, or a
+    modified client's: a version too long, a verb it doesn't know, a truncated id): refused."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)
@@ -241,90 +182,6 @@ def _handled(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) 
     response, the view and its items), which only a collector pass would free."""
     release(item.view)
     interaction.message = None
-
-
-def dispatch_lean(client: discord.Client) -> None:
-    """Dispatch a click on a dynamic item from the clicked component alone.
-
-    discord.py (2.7, ``ViewStore.schedule_dynamic_item_call``) rebuilds the whole clicked
-    message as a view (``View``/``LayoutView.from_message``: an item for every container,
-    section, text display, thumbnail, row and button) to find the one clicked, on the way to its
-    acknowledgement; a Components V2 hand is 30 to 40 components, and that rebuild and the
-    garbage it leaves were the V2 messages' cost on every click (docs/performance/discord-layer.md,
-    "Components V2 messages"). Our items read only the clicked component (a select its options)
-    and no view, so here only that component becomes an item; the rest of discord.py's steps
-    (the item's state from the click, its interaction check, its callback, errors logged) are
-    the same.
-
-    Before that, discord.py parses the clicked message of every click into a `discord.Message`
-    (``Interaction._from_data``), all its components included, before the click reaches us; of
-    that message we read only its id and the clicked component, so the gateway event's message
-    keeps only the clicked component (`_keep_clicked`) and the parse is a few fields.
-    """
-    parsers = client._connection.parsers  # the dict the gateway dispatches events through
-    parse_interaction = parsers["INTERACTION_CREATE"]
-
-    def parse_interaction_create(data: dict[str, Any]) -> None:
-        _keep_clicked(data)
-        parse_interaction(data)
-
-    parsers["INTERACTION_CREATE"] = parse_interaction_create
-    store = client._connection._view_store
-
-    async def call(
-        component_type: int,
-        factory: type[discord.ui.DynamicItem[discord.ui.Item[Any]]],
-        interaction: discord.Interaction[Any],
-        custom_id: str,
-        match: re.Match[str],
-    ) -> None:
-        message = interaction.message
-        if message is None or not message.components:  # not in its message: dropped, as discord.py does
-            return
-        clicked = message.components[0]  # the only one the message kept (`_keep_clicked`)
-        base_item = discord.ui.view._component_to_item(clicked)
-        try:
-            item = await factory.from_custom_id(interaction, base_item, match)
-        except Exception:
-            log.exception("Ignoring exception in dynamic item creation for %r", factory)
-            return
-        item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
-        try:
-            allow = await item.interaction_check(interaction)
-        except Exception:
-            allow = False
-        if not allow:
-            return
-        try:
-            await item.callback(interaction)
-        except Exception:
-            log.exception("Ignoring exception in dynamic item callback for %r", item)
-
-    store.schedule_dynamic_item_call = call  # type: ignore[method-assign]  # replaced on purpose (above)
-
-
-def _keep_clicked(data: dict[str, Any]) -> None:
-    """In a gateway ``INTERACTION_CREATE`` of a click (type 3), keep of the clicked message's
-    components only the clicked one (none if it isn't there: the click is then dropped, as
-    discord.py drops a click on a component it can't find); any other interaction unchanged."""
-    message, click = data.get("message"), data.get("data")
-    if data.get("type") != 3 or not isinstance(message, dict) or not isinstance(click, dict):
-        return
-    kind, wanted = click.get("component_type"), click.get("custom_id")
-    stack = list(message.get("components") or ())
-    kept: list[Any] = []
-    while stack:
-        component = stack.pop()
-        if not isinstance(component, dict):
-            continue
-        if component.get("type") == kind and component.get("custom_id") == wanted:
-            kept.append(component)
-            break
-        stack.extend(component.get("components") or ())
-        accessory = component.get("accessory")
-        if accessory is not None:
-            stack.append(accessory)
-    message["components"] = kept
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -356,14 +213,14 @@ def layout_of(*items: discord.ui.Item[Any]) -> discord.ui.LayoutView:
     return view
 
 
-def digest(view: discord.ui.view.BaseView) -> int:
+def digest(view: discord.ui.View | discord.ui.LayoutView) -> int:
     """What a message shows, in short: the hash of its components as sent (their text, custom
     ids and colors), equal for two drawings that look and act the same, so an edit to what a
     message shows already is not made. Call it before `release`."""
     return hash(orjson.dumps(view.to_components()))
 
 
-def release(view: discord.ui.view.BaseView | None) -> None:
+def release(view: discord.ui.View | discord.ui.LayoutView | None) -> None:
     """Empty a view once it is sent: its items and it refer to each other, so without this only
     a collector pass frees them, and those passes were the tail of the bot's acknowledgements
     (docs/performance/discord-layer.md). A layout's containers, sections and rows are emptied too."""

@@ -15,10 +15,8 @@ that waits for its turn keeps its key in `bot.service.updates.Updates`, so the c
 collapse into it: under load the tables' messages are edited less often, not late by a growing
 queue (docs/performance/discord-layer.md).
 
-discord.py keeps one rate-limit bucket per route and channel and, once it has 256 of them, looks
-at every bucket each time a new one appears (`HTTPClient._try_clear_expired_ratelimits`; a
-bucket only goes after five idle minutes): with thousands of tables that is thousands of buckets
-scanned per new table. `install` scans only when the buckets have doubled since the last scan.
+discord.py's own bookkeeping of its per-route buckets is amortized elsewhere, with its other
+internals (`bot.client.internals.pace_bucket_scan`).
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
 
 import aiohttp
-from discord.http import HTTPClient, Route
 
 # Routes Discord leaves out of the global limit (below /api/v10).
 EXEMPT = ("/interactions/", "/webhooks/")
@@ -43,7 +40,6 @@ BURST_SECONDS = 0.1
 # While both wait, this many requests asked within `first` go for each other one (a ping, an
 # announcement), so the tables' messages come first and the others are never starved.
 FIRST_PER_OTHER = 7
-BUCKET_SCAN_FROM = 256  # discord.py's own threshold
 _FIRST: ContextVar[bool] = ContextVar("bot.client.pacing.first", default=False)
 _HELD: ContextVar[bool] = ContextVar("bot.client.pacing.held", default=False)
 
@@ -141,46 +137,26 @@ class GlobalPace:
         return self._rest.popleft() if self._rest else None
 
 
-def install(http: HTTPClient, global_per_second: float) -> GlobalPace | None:
-    """Pace ``http``'s requests on routes the global limit counts to a share of
-    ``global_per_second`` (0: no pacing) at the moment they are sent, those sent within
-    `first` first, and amortize its bucket scan (see the module's docstring). Call it before
-    the client logs in (aiohttp freezes ``http.http_trace`` with the session). Returns the pace
-    (None: no pacing)."""
-    _amortize_bucket_scan(http)
+def install(trace: aiohttp.TraceConfig, api_base: str, global_per_second: float) -> GlobalPace | None:
+    """Pace the requests on routes below ``api_base`` that the global limit counts to a share
+    of ``global_per_second`` (0: no pacing) at the moment they are sent, those sent within
+    `first` first (see the module's docstring), through the client's aiohttp ``trace`` (the
+    ``http_trace`` given to ``discord.Client``, before it logs in: aiohttp freezes it with the
+    session). Returns the pace (None: no pacing)."""
     if global_per_second <= 0:
         return None
     pace = GlobalPace(int(SHARE * global_per_second))
 
     async def sending(session: object, context: object, params: aiohttp.TraceRequestStartParams) -> None:
         url = str(params.url)
-        if not url.startswith(Route.BASE):  # the gateway, the CDN
+        if not url.startswith(api_base):  # the gateway, the CDN
             return
-        path = url[len(Route.BASE) :]
-        if path.startswith(EXEMPT):
+        if url[len(api_base) :].startswith(EXEMPT):
             return
         if _HELD.get():  # the turn `ahead` waited for
             _HELD.set(False)
         else:
             await pace.wait(first=_FIRST.get())
 
-    if http.http_trace is None:
-        http.http_trace = aiohttp.TraceConfig()
-    http.http_trace.on_request_start.insert(0, sending)  # before callbacks that time the request
+    trace.on_request_start.insert(0, sending)  # before callbacks that time the request
     return pace
-
-
-def _amortize_bucket_scan(http: HTTPClient) -> None:
-    """Let discord.py's scan of its buckets run only when they have doubled since the last one:
-    the same buckets go (those idle five minutes), at a cost per new bucket that does not grow
-    with the number of tables."""
-    scan = http._try_clear_expired_ratelimits
-    next_scan = BUCKET_SCAN_FROM
-
-    def clear_expired() -> None:
-        nonlocal next_scan
-        if len(http._buckets) >= next_scan:
-            scan()
-            next_scan = max(BUCKET_SCAN_FROM, 2 * len(http._buckets))
-
-    http._try_clear_expired_ratelimits = clear_expired  # type: ignore[method-assign]

@@ -1,13 +1,14 @@
-"""A round's points and whether the game is over: one rule for every edition (UNO's ``Game`` and
-DOS's ``DosGame``), from docs/rules.md §2, §3.2, §3.3 and §14.10-14.11.
+"""A round's points, whether the game is over, and what follows a round: one rule for every
+edition (UNO's ``Game`` and DOS's ``DosGame``), from docs/rules.md §1.1, §2, §3.2, §3.3 and
+§14.10-14.11.
 
 Teams are keys as the games use them (a player's id, or ``"a+b"`` for partners).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from bot.engine.options import Options, Scoring
 
@@ -115,3 +116,31 @@ def game_end(
         low = min(scores[k] for k in live)
         return [], [k for k in live if scores[k] == low]
     return [], []
+
+
+_Event = TypeVar("_Event", covariant=True)
+
+
+class Dealt(Protocol[_Event]):
+    """What :func:`next_round` needs of a game (UNO's ``Game``, DOS's ``DosGame``; ``_Event``: its
+    event type)."""
+
+    @property
+    def round_over(self) -> bool: ...
+
+    @property
+    def game_over(self) -> bool: ...
+
+    def start_round(self) -> Sequence[_Event]: ...
+
+
+def next_round(game: Dealt[_Event]) -> Sequence[_Event]:
+    """What follows a finished round (docs/rules.md §1.1, §14.10): the next round's deal
+    (``game.start_round()``, the deal passing to the left), unless the game is over.
+
+    Returns:
+        The deal's events; [] while the round goes on, or once the game is over (nothing changed).
+    """
+    if not game.round_over or game.game_over:
+        return []
+    return game.start_round()

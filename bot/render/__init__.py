@@ -136,7 +136,7 @@ RENDERERS = {
         dos.table,
         dos.hand,
         dos.watching,
-        dos.log_lines,
+        _log.dos_log_lines,
         _dos_hand_cards,
         _dos_held,
         lambda g, tr: ["  " + dos.row_text(g, tr)],
@@ -200,5 +200,5 @@ def watching(tbl: Table, player: str) -> bool:
 
 def log_lines(tbl: Table, events: Sequence[AnyEvent], tr: Tr) -> list[str]:
     """The log lines of one move's events in ``tr``'s language (`bot.render.log.log_lines`; DOS's:
-    `bot.render.dos`)."""
+    `bot.render.log.dos_log_lines`)."""
     return renderer(tbl.game).log_lines(tbl, events, tr)

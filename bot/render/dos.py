@@ -1,5 +1,8 @@
-"""A DOS table (docs/rules.md §14): its public message, a player's private hand with every legal
-match, placement and call as components, and its log lines.
+"""A DOS table (docs/rules.md §14): its public message and a player's private hand with every
+legal match, placement and call as components, on the UNO table's and hand's layout
+(`bot.render.table.table_texts`, `table_message`; `bot.render.hand.hand_top`, `hand_buttons`):
+what differs is the Center Row in place of the top card, and the matches. Its log lines are
+`bot.render.log.dos_log_lines`.
 
 Every component carries its action's text (``DosAction.text()``) like the UNO hand's: a button
 its argument, a select its values. A match is chosen in one or two steps: the pile and its cards
@@ -9,33 +12,35 @@ its argument, a select its values. A match is chosen in one or two steps: the pi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, NamedTuple
+from itertools import accumulate, takewhile
+from typing import Any
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
-from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPendingKind, color_bonus
-from bot.engine.options import Scoring
+from bot.engine.dos.game import DosGame, DosPendingKind, color_bonus
 from bot.i18n import N_, Tr
+from bot.render.hand import hand_status
 from bot.render.layout import (
     HAND_TEXT,
     MAX_TEXT,
     SELECT_PAGE,
-    block,
+    back_button,
+    cards_block,
+    hand_buttons,
+    hand_top,
     heading,
     message,
-    my_hand,
     paged,
     rows,
-    small,
 )
-from bot.render.log import game_won, round_won
-from bot.render.table import LOG_TEXT, room_beside
+from bot.render.table import LOG_TEXT, pending_text, player_line, room_beside, table_message, table_texts
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -46,22 +51,16 @@ from bot.render.words import (
     Faces,
     as_text_to_fit,
     color_name,
-    count,
-    edition_name,
     label_pattern,
     longest_first,
-    named,
-    out_text,
-    players_title,
-    scores_text,
-    scoring_text,
-    team_tag,
     trim,
 )
 from bot.tables import Table, TableState
 
 PLACE_BUTTONS = 5
 """Cards to place shown as buttons (one row); more go in a select."""
+TURN_BUTTONS = {DosActionKind.DRAW: N_("Draw"), DosActionKind.END_TURN: N_("End the turn")}
+"""The decisions of a turn shown as a button of their own, with their label."""
 PENDING = {
     DosPendingKind.TURN: N_("to match or draw"),
     DosPendingKind.MATCH: N_("to make another match or end the turn"),
@@ -102,17 +101,11 @@ def _texts(cards: Sequence[DosCard], sep: str, tr: Tr, faces: Faces, limit: int 
     return shown if len(shown) <= limit else sep.join(card_text(c, tr) for c in cards)
 
 
-def _pile_color(game: DosGame, index: int) -> Color | None:
-    """The color a pile shows (its bottom card's; a Wild DOS pile: the color named on it)."""
-    bottom = game.row[index][0]
-    return bottom.color
-
-
 def accent(game: DosGame) -> int:
     """The color of a DOS table's and hand's container, as UNO's shows the color in play: the
-    leftmost pile's color (a Wild DOS pile has none of its own), else :data:`ACCENT`."""
-    colors = (c for i in range(len(game.row)) if (c := _pile_color(game, i)) is not None)
-    first = next(colors, None)
+    leftmost pile's color (its bottom card's; a Wild DOS pile has none of its own), else
+    :data:`ACCENT`."""
+    first = next((c for pile in game.row if (c := pile[0].color) is not None), None)
     return ACCENT if first is None else EMBED_COLOR[first]
 
 
@@ -175,44 +168,12 @@ def _pile_number(card: DosCard, tr: Tr) -> str:
     return tr._("any") if card.kind is DosKind.WILD_NUMBER else str(card.fixed)
 
 
-def pending_text(tbl: Table, game: DosGame, tr: Tr) -> str:
-    """``"Waiting for **Ana** to match or draw."``, or why nothing is awaited, in ``tr``'s language."""
-    p = game.pending
-    if game.game_over:
-        return tr._("The game is over.")
-    if tbl.state is TableState.OVER:
-        return tr._("The game has ended.")
-    if game.round_over or p.player is None:
-        return tr._("The round is over.")
-    return tr._("Waiting for **{name}** {decision}.").format(
-        name=named(tbl, p.player, tr), decision=_decision(game, tr)
-    )
-
-
-def _decision(game: DosGame, tr: Tr) -> str:
-    """The decision awaited, as ``"to …"`` (each language's own)."""
+def decision_text(game: DosGame, tr: Tr) -> str:
+    """The decision a DOS game awaits, as ``"to …"`` (each language's own; `pending_text`)."""
     if game.pending.kind is DosPendingKind.PLACE and game.ended:
         return tr.n("to place {n} bonus card in the row", "to place {n} bonus cards in the row", game.bonus)
     kind = PENDING.get(game.pending.kind)
     return tr._(kind) if kind else ""
-
-
-def _player_line(tbl: Table, game: DosGame, player: str, tr: Tr) -> str:
-    seat = tbl.seat(player)
-    team = team_tag(game, player)  # partners' team letter (docs/rules.md §3.2)
-    shown = ("🤖 " if seat and seat.is_ai else "") + named(tbl, player, tr)
-    state = out_text(tbl, player, tr)
-    if state:
-        return f"　{team}~~{shown}~~ ({state})"
-    n = len(game.hands.get(player, ()))
-    playing = tbl.state is TableState.PLAYING and not game.round_over
-    marker = "▶ " if playing and game.pending.player == player else "　"
-    line = f"{marker}{team}**{shown}** — {count(n, 'card', tr)}"
-    if player in game.called and n:
-        line += " · **DOS!**"
-    if player in game.catchable:
-        line += " · " + tr._("forgot DOS")
-    return line
 
 
 def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
@@ -222,57 +183,34 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     ``hand``, ``dos``, ``catch``). No top card's picture: DOS has no one top card."""
     game = tbl.game
     assert isinstance(game, DosGame)
-    title = tr._("{edition} · round {round}").format(
-        edition=edition_name(tbl.variant, tr), round=game.round_no
-    )
     after = (
         [tr._("Bonus cards to place: {n}").format(n=game.bonus)] if game.bonus and game.pending.player else []
     )
-    after.append(pending_text(tbl, game, tr))
-    players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
-    texts = [block(players_title(game, tr), trim(players))]
-    if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        scores = scores_text(tbl, game, tr)
-        texts.append(
-            block(tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr)), trim(scores))
-        )
-    piles = tr._("Draw pile {draw} · discard pile {discard}")
-    footer = small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile)))
-    last = block(tr._("Last moves"), "") if tbl.log else ""
+    after.append(pending_text(tbl, game, tr, decision_text))
+    forgot = tr._("forgot DOS")
+    title, players, scores, footer, last = table_texts(
+        tbl, game, tr, lambda p: player_line(tbl, game, p, tr, "**DOS!**", forgot)
+    )
+    texts = [players, scores] if scores else [players]
     # The row takes what the message leaves (4,000 characters) less the other texts and some room
     # for the last moves, as the UNO table's other side of every hand does; the moves, the rest.
-    heading_lines = "\n".join([f"### {title}", _center_row(tr), *after]) + "\n"  # the row's joins it
+    heading_lines = "\n".join([title, _center_row(tr), *after]) + "\n"  # the row's joins it
     room = room_beside(tbl.log, heading_lines, *texts, footer, last)
-    lines = [f"### {title}", _center_row(tr), *row_lines(game, tr, faces, room), *after]
+    lines = [title, _center_row(tr), *row_lines(game, tr, faces, room), *after]
     if tbl.log:
         room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, [*texts, footer, last]))
         texts.append(last + _fitted(tbl.log, tr, faces, min(LOG_TEXT, room)))
     texts.append(footer)
-    top = heading("\n".join(lines))
-    if tbl.state is not TableState.PLAYING:
-        return message(accent(game), [top], texts, [])
-    ch = tbl.channel_id
-    buttons = rows(
-        [
-            my_hand(ch, tr),
-            UnoButton("t", ch, 0, "dos", label="DOS!", style=discord.ButtonStyle.danger),
-            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
-        ]
+    return table_message(
+        tbl, tr, accent(game), heading("\n".join(lines)), texts, Verb.DOS, bool(game.catchable)
     )
-    return message(accent(game), [top], texts, list(buttons))
 
 
 def _fitted(lines: Sequence[str], tr: Tr, faces: Faces = TEXT_ONLY, limit: int = 1024) -> str:
     """The newest log lines that fit in ``limit`` characters, oldest first, with their cards'
     emojis (``faces``; the log is kept as text) where they still fit, the newest lines first."""
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        size += len(line) + 1
-        if size > limit:
-            break
-        kept.append(line)
-    kept.reverse()
+    sizes = accumulate(len(line) + 1 for line in reversed(lines))  # the newest lines', as text
+    kept = list(lines)[len(lines) - sum(1 for _ in takewhile(lambda n: n <= limit, sizes)) :]
     if not kept:
         return trim(lines[-1], limit)
     if faces is TEXT_ONLY:
@@ -293,21 +231,6 @@ def _labels(tr: Tr) -> tuple[re.Pattern[str], dict[str, DosCard]]:
 # ---------------------------------------------------------------------------- the hand
 
 
-def completions(game: DosGame, player: str, pick: DosAction) -> list[DosAction]:
-    """The legal matches ``pick`` (a match with its colors perhaps left out) may become: the ones
-    on its pile with its cards, and its colors where it names them."""
-    if pick.kind is not DosActionKind.PLAY:
-        return []
-    return [
-        a
-        for a in game.matches(player)
-        if a.pile == pick.pile
-        and a.cards == pick.cards
-        and pick.color in (None, a.color)
-        and pick.pile_color in (None, a.pile_color)
-    ]
-
-
 def hand(
     tbl: Table,
     player: str,
@@ -324,7 +247,7 @@ def hand(
 
     Args:
         page: page of the match select.
-        pick: a match chosen without the colors it needs (:func:`completions`): the hand asks for them.
+        pick: a match chosen without the colors it needs (`DosGame.completions`): the hand asks for them.
         notice: a line shown above the hand (e.g. why a click was refused).
         faces: the cards' emojis (`bot.client.emojis.CardEmojis`): in the Center Row, the card list, and
             on the match options and place buttons; a card without one is shown as text.
@@ -338,21 +261,13 @@ def hand(
     """
     game = tbl.game
     assert isinstance(game, DosGame)
-    ch = tbl.channel_id
     cards = sorted_hand(game.hands.get(player, []))
     left = player not in game.hands
-    closed = left or tbl.state is TableState.OVER
-    live = not closed and not game.round_over
+    live = not left and tbl.state is not TableState.OVER and not game.round_over
     mine = live and game.pending.player == player
     watch = watching(tbl, player)
-    status = (
-        tr._("🟢 Your move: {decision}.").format(decision=_decision(game, tr).removeprefix(tr._("to ")))
-        if mine
-        else tr._("You are no longer in this game.")
-        if left and tbl.state is not TableState.OVER
-        else pending_text(tbl, game, tr)
-    )
-    picks = completions(game, player, pick) if mine and pick is not None else []
+    status = hand_status(tbl, game, player, tr, decision_text)
+    picks = game.completions(player, pick) if mine and pick is not None else []
     if picks:
         status = tr._("🟢 Your move: name the color of the Wild DOS.") + "\n" + _pick_hint(game, picks, tr)
     # Ahead of coming down to two (§14.8) only where this turn could get there: a DOS! button
@@ -364,13 +279,8 @@ def hand(
     )
     if offer_dos and len(game.hands[player]) > 2:  # a call made after the match can be caught at once
         status += "\n" + tr._("📣 Call DOS! before the match that leaves you two cards.")
-    top = (
-        tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
-        + (f"\n{notice}" if notice else "")
-        + f"\n### {tr._('Not in this game') if left else count(len(cards), 'card', tr)}\n"
-    )
-    listed = _texts(cards, ", ", tr, faces, HAND_TEXT)
-    texts = [] if left else [block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT))]
+    top = hand_top(tbl, game, player, tr, notice)
+    texts = [] if left else [cards_block(_texts(cards, ", ", tr, faces, HAND_TEXT), tr)]
     if watch:
         top += tr._(WATCHING)
     else:  # the row takes what the message leaves (4,000 characters) beside the player's cards
@@ -381,17 +291,7 @@ def hand(
         items = _pick_items(tbl, game, picks, tr)
     elif mine:
         items = _decision_items(tbl, game, player, page, tr, faces)
-    if live:
-        if offer_dos:
-            dos = DosAction(DosActionKind.DOS).text()
-            items.append(
-                UnoButton(
-                    "h", ch, tbl.version, "a", dos, label="DOS!", style=discord.ButtonStyle.danger, row=4
-                )
-            )
-        items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
-    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
-        items.append(UnoButton("h", ch, 0, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
+    items += hand_buttons(tbl, game, player, tr, DosAction(DosActionKind.DOS).text() if offer_dos else None)
     return message(ACCENT if watch else accent(game), [heading(top), *rows(items)], texts, [])
 
 
@@ -479,7 +379,10 @@ def _decision_items(
             )
             for a in chunk
         ]
-        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Make a match…"), row=0))
+        placeholder = tr._("Make a match…")
+        items.append(
+            UnoSelect(Click(Scope.HAND, ch, v, Verb.ACT), options=options, placeholder=placeholder, row=0)
+        )
         items += pager
     places = [a for a in decisions if a.kind is DosActionKind.PLACE]
     places.sort(key=lambda a: card_order(a.cards[0]))
@@ -489,11 +392,7 @@ def _decision_items(
             card = a.cards[0]
             items.append(
                 UnoButton(
-                    "h",
-                    ch,
-                    v,
-                    "a",
-                    a.text(),
+                    Click(Scope.HAND, ch, v, Verb.ACT, a.text()),
                     label=tr._("Place {card}").format(card=_bare(card, tr)),
                     emoji=_emoji(card, faces),
                     style=BUTTON_STYLE.get(card.color, discord.ButtonStyle.secondary)
@@ -513,27 +412,12 @@ def _decision_items(
         ]
         # Its own custom_id beside the match select's (a select's value is its action).
         placeholder = tr._("Place a bonus card in the row…") if bonus else tr._("Place a card in the row…")
-        items.append(UnoSelect("h", ch, v, "a", "place", options=options, placeholder=placeholder, row=2))
+        click = Click(Scope.HAND, ch, v, Verb.ACT, "place")
+        items.append(UnoSelect(click, options=options, placeholder=placeholder, row=2))
     for a in decisions:
-        if a.kind is DosActionKind.DRAW:
-            items.append(
-                UnoButton(
-                    "h", ch, v, "a", a.text(), label=tr._("Draw"), style=discord.ButtonStyle.primary, row=3
-                )
-            )
-        elif a.kind is DosActionKind.END_TURN:
-            items.append(
-                UnoButton(
-                    "h",
-                    ch,
-                    v,
-                    "a",
-                    a.text(),
-                    label=tr._("End the turn"),
-                    style=discord.ButtonStyle.primary,
-                    row=3,
-                )
-            )
+        if a.kind in TURN_BUTTONS:
+            label, click = tr._(TURN_BUTTONS[a.kind]), Click(Scope.HAND, ch, v, Verb.ACT, a.text())
+            items.append(UnoButton(click, label=label, style=discord.ButtonStyle.primary, row=3))
     return items
 
 
@@ -558,120 +442,6 @@ def _pick_items(tbl: Table, game: DosGame, picks: list[DosAction], tr: Tr) -> li
                 description=tr._(BONUS_TEXT[_color_bonus(game, a)]),
             )
         )
-    ch, v = tbl.channel_id, tbl.version
-    return [
-        UnoSelect("h", ch, v, "a", options=options[:SELECT_PAGE], placeholder=tr._("Name the color…"), row=0),
-        UnoButton("h", ch, v, "bk", label=tr._("Back"), row=1),
-    ]
-
-
-# ---------------------------------------------------------------------------- the log
-
-
-def _match(s: _Said) -> str:
-    d, tr = s.event.data, s.tr
-    # The color named for the match's Wild DOS cards goes beside each one (§14.6), not after the
-    # last card, which may be another card of its own color: "🌈 Wild DOS (red) + 🟨 yellow Wild #".
-    named = f" ({color_name(d['color'], tr)})" if d.get("color") else ""
-    cards = " + ".join(card_text(c, tr) + (named if DosCard.parse(c).wild_dos else "") for c in d["cards"])
-    pile_card = d.get("pile_card")
-    if pile_card is not None and d.get("pile_color") and DosCard.parse(pile_card).wild_dos:
-        # A Wild DOS pile's color is the one named for this match: beside it, as the played ones'.
-        pile = card_text(pile_card, tr) + f" ({color_name(d['pile_color'], tr)})"
-        line = tr._("{name} matched pile {pile}’s {pile_card} with {cards}").format(
-            name=s.name(), pile=d["pile"], pile_card=pile, cards=cards
-        )
-    else:
-        line = tr._("{name} matched pile {pile} with {cards}").format(
-            name=s.name(), pile=d["pile"], cards=cards
-        )
-    if d["bonus"] == "double-color":
-        return tr._("✨ {line}: double color match! A bonus card, and everyone else draws one").format(
-            line=line
-        )
-    if d["bonus"] == "single-color":
-        return tr._("{line}: color match, a bonus card").format(line=line)
-    return line
-
-
-def _drawn(s: _Said) -> str | None:
-    reason, tr = s.event.data["reason"], s.tr
-    if reason == "catch":  # the catch's own line says it
-        return None
-    n = s.event.data["count"]
-    if reason == "double-color-match":
-        return tr.ngettext(
-            "{name} drew {n} card (double color match)", "{name} drew {n} cards (double color match)", n
-        ).format(name=s.name(), n=n)
-    if n:
-        return tr.ngettext("{name} drew {n} card", "{name} drew {n} cards", n).format(name=s.name(), n=n)
-    return tr._("{name} had nothing to draw").format(name=s.name())
-
-
-def _caught(s: _Said) -> str:
-    tr = s.tr
-    by, name = s.name(s.event.data["by"]), s.name()
-    if s.event.data.get("delayed"):
-        return tr._("🚨 {by} caught {name} without DOS: +2 cards at the end of their turn").format(
-            by=by, name=name
-        )
-    return tr._("🚨 {by} caught {name} without DOS: +2 cards").format(by=by, name=name)
-
-
-def _placed(s: _Said) -> str:
-    card = card_text(s.event.data["card"], s.tr)
-    if s.event.data["reason"] == "bonus":
-        return s.tr._("{name} placed {card} (bonus card)").format(name=s.name(), card=card)
-    return s.tr._("{name} placed {card} (no match)").format(name=s.name(), card=card)
-
-
-def _round_over(s: _Said) -> str:
-    return round_won(s.tbl, s.event.data["winner"], s.event.data.get("points", 0), s.tr)
-
-
-def _game_over(s: _Said) -> str:
-    return game_won(s.tbl, s.event.data["winners"], s.tr)
-
-
-class _Said(NamedTuple):
-    """One DOS event to say, at its table, in ``tr``'s language."""
-
-    tbl: Table
-    event: DosEvent
-    tr: Tr
-
-    def name(self, key: str | None = None) -> str:
-        """The event's player (or ``key``) as the table names them."""
-        return named(self.tbl, self.event.player if key is None else key, self.tr)
-
-
-_LINES: dict[DosEventKind, Callable[[_Said], str | None]] = {
-    DosEventKind.ROUND_STARTED: lambda s: s.tr._("Round {round}: {name} deals").format(
-        round=s.event.data["round"], name=s.name(s.event.data["dealer"])
-    ),
-    DosEventKind.MATCH_MADE: _match,
-    DosEventKind.CARDS_DRAWN: _drawn,
-    DosEventKind.CARD_PLACED: _placed,
-    DosEventKind.ROW_REFILLED: lambda s: s.tr._("Row refilled: {cards}").format(
-        cards=", ".join(card_text(c, s.tr) for c in s.event.data["cards"])
-    ),
-    DosEventKind.DECK_RESHUFFLED: lambda s: s.tr._("The discard pile is shuffled into a new draw pile"),
-    DosEventKind.BONUS_LOST: lambda s: s.tr.ngettext(
-        "{name} loses {n} bonus card", "{name} loses {n} bonus cards", s.event.data["count"]
-    ).format(name=s.name(), n=s.event.data["count"]),
-    DosEventKind.DOS_CALLED: lambda s: s.tr._("📣 {name}: DOS!").format(name=s.name()),
-    DosEventKind.PLAYER_CAUGHT: _caught,
-    DosEventKind.PLAYER_LEFT: lambda s: s.tr._("{name} left the game").format(name=s.name()),
-    DosEventKind.PLAYER_ELIMINATED: lambda s: s.tr._("❌ {name} reached {score} and is out").format(
-        name=s.name(), score=s.event.data.get("score", "")
-    ),
-    DosEventKind.ROUND_OVER: _round_over,
-    DosEventKind.GAME_OVER: _game_over,
-}
-"""The log line of each kind of DOS event worth one (piles discarded and turn ends have none)."""
-
-
-def log_lines(tbl: Table, events: Sequence[DosEvent], tr: Tr) -> list[str]:
-    """The public log lines of one move's DOS ``events``, in order, in ``tr``'s language (the
-    table's)."""
-    return [line for e in events if (say := _LINES.get(e.kind)) and (line := say(_Said(tbl, e, tr)))]
+    click = Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.ACT)
+    colors = UnoSelect(click, options=options[:SELECT_PAGE], placeholder=tr._("Name the color…"), row=0)
+    return [colors, back_button(tbl, tr)]

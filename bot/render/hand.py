@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Face, Rank, Side
@@ -17,7 +19,11 @@ from bot.render.layout import (
     HAND_TEXT,
     MAX_COMPONENTS,
     ROW_WIDTH,
+    back_button,
     block,
+    cards_block,
+    hand_buttons,
+    hand_top,
     heading,
     message,
     paged,
@@ -26,7 +32,7 @@ from bot.render.layout import (
     rows_size,
     size,
 )
-from bot.render.table import decision_text, pending_text, stake_text
+from bot.render.table import G, decision_text, pending_text, stake_text
 from bot.render.words import (
     BUTTON_STYLE,
     EMBED_COLOR,
@@ -40,7 +46,6 @@ from bot.render.words import (
     button_style,
     cards_text,
     color_name,
-    count,
     face_button,
     face_label,
     face_order,
@@ -112,7 +117,6 @@ def hand(
     """
     game = tbl.game
     assert isinstance(game, Game)  # a DOS hand: bot/render/dos.py
-    ch, v = tbl.channel_id, tbl.version
     cards = game.hands.get(player, [])
     side = game.side
     decisions = game.decisions(player)
@@ -121,24 +125,13 @@ def hand(
     closed = left or tbl.state is TableState.OVER
     mine = not closed and game.pending.player == player and not game.round_over
     watch = watching(tbl, player)
-    status = (
-        tr._("🟢 Your move: {decision}.").format(decision=decision_text(game, tr).removeprefix(tr._("to ")))
-        if mine
-        else tr._("You are no longer in this game.")
-        if left and tbl.state is not TableState.OVER
-        else pending_text(tbl, game, tr)
-    )
+    status = hand_status(tbl, game, player, tr, decision_text)
     live = not closed and not game.round_over
     completions = game.completions(player, pick) if live and pick is not None else []
     if completions:
         assert pick is not None
         status = _pick_status(game, pick, completions, tr)
-    title = tr._("Not in this game") if left else count(len(cards), "card", tr)
-    top = (
-        tr._("Your hand at {channel}").format(channel=f"<#{ch}>")
-        + (f"\n{notice}" if notice else "")
-        + f"\n### {title}\n"
-    )
+    top = hand_top(tbl, game, player, tr, notice)
     if watch:
         heading_item = heading(top + tr._(WATCHING))
     else:
@@ -153,7 +146,7 @@ def hand(
         listed = _cards_list(cards, side, playable if mine else set(), tr, faces)
         if len(listed) > HAND_TEXT:
             listed = _cards_list(cards, side, playable if mine else set(), tr)
-        texts.append(block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT)))
+        texts.append(cards_block(listed, tr))
     for other, seen in game.revealed.get(player, {}).items():
         reveal = tbl.reveals.get(other)
         if reveal is not None:  # else it has changed since: what was seen is no longer so
@@ -171,15 +164,9 @@ def hand(
     elif live:
         items = _decision_items(tbl, game, decisions, page, tr, faces)
         entries = _card_entries(game, player, decisions, tr, faces)
-    if live:
-        if game.can_call_uno(player):
-            uno = Action(ActionKind.UNO).text()
-            items.append(
-                UnoButton("h", ch, v, "a", uno, label="UNO!", style=discord.ButtonStyle.danger, row=4)
-            )
-        items.append(UnoButton("h", ch, 0, "r", label=tr._("Refresh"), emoji="🔄", row=4))
-    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
-        items.append(UnoButton("h", ch, 0, "pic", label=tr._("Show as picture"), emoji="🖼️", row=4))
+    items += hand_buttons(
+        tbl, game, player, tr, Action(ActionKind.UNO).text() if game.can_call_uno(player) else None
+    )
     # What is left of the 40 components for the cards: the container, its heading and texts,
     # and the other rows are counted first.
     room = MAX_COMPONENTS - 1 - size([heading_item]) - len(texts) - rows_size(items)
@@ -188,6 +175,23 @@ def hand(
     # The decisions right under the heading, the whole hand below them: on a phone the buttons
     # stay in sight however long the hand is.
     return message(accent, [heading_item, *rows(items)], texts, [])
+
+
+def hand_status(tbl: Table, game: G, player: str, tr: Tr, decision: Callable[[G, Tr], str]) -> str:
+    """What a hand says is awaited, in every edition: the player's own move (``decision(game,
+    tr)``: as ``"to …"``), that they are no longer in the game, or whose move it is
+    (`pending_text`)."""
+    left = player not in game.hands
+    if (
+        not left
+        and tbl.state is not TableState.OVER
+        and game.pending.player == player
+        and not game.round_over
+    ):
+        return tr._("🟢 Your move: {decision}.").format(decision=decision(game, tr).removeprefix(tr._("to ")))
+    if left and tbl.state is not TableState.OVER:
+        return tr._("You are no longer in this game.")
+    return pending_text(tbl, game, tr, decision)
 
 
 def watching(tbl: Table, player: str) -> bool:
@@ -299,7 +303,11 @@ def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) 
         ]
         return [
             UnoButton(
-                "h", ch, v, "a", action.text(), label=label, style=button_style(face), emoji=emoji, row=0
+                Click(Scope.HAND, ch, v, Verb.ACT, action.text()),
+                label=label,
+                style=button_style(face),
+                emoji=emoji,
+                row=0,
             )
             for (action, _, face, emoji), label in zip(entries, shown, strict=True)
         ]
@@ -313,7 +321,12 @@ def _card_items(tbl: Table, entries: list[Entry], page: int, room: int, tr: Tr) 
         )
         for action, label, _, emoji in chunk
     ]
-    return [UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Play a card…"), row=0), *pager]
+    return [
+        UnoSelect(
+            Click(Scope.HAND, ch, v, Verb.ACT), options=options, placeholder=tr._("Play a card…"), row=0
+        ),
+        *pager,
+    ]
 
 
 def _decision_items(
@@ -331,7 +344,11 @@ def _decision_items(
             label = tr._(label)
             if action.kind is ActionKind.ACCEPT:  # what accepting costs: "Take 4 cards"
                 label = stake_text(game, tr).capitalize()
-            items.append(UnoButton("h", ch, v, "a", action.text(), label=label, style=style, row=row))
+            items.append(
+                UnoButton(
+                    Click(Scope.HAND, ch, v, Verb.ACT, action.text()), label=label, style=style, row=row
+                )
+            )
         elif action.kind is ActionKind.CHOOSE_COLOR:
             items.append(_color_button(tbl, action, tr))
     discards = [a for a in decisions if a.kind is ActionKind.DISCARD and a.card is not None]
@@ -348,11 +365,20 @@ def _decision_items(
             if a.card is not None
             for label, emoji in [face_button(a.card.face(side), side, tr, faces)]
         ]
-        items.append(UnoSelect("h", ch, v, "a", options=options, placeholder=tr._("Discard a card…"), row=2))
+        items.append(
+            UnoSelect(
+                Click(Scope.HAND, ch, v, Verb.ACT),
+                options=options,
+                placeholder=tr._("Discard a card…"),
+                row=2,
+            )
+        )
         items += pager
     if any(a.kind is ActionKind.DISCARD and a.decline for a in decisions):
         keep = Action(ActionKind.DISCARD, decline=True).text()
-        items.append(UnoButton("h", ch, v, "a", keep, label=tr._("Keep all my cards"), row=row))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, v, Verb.ACT, keep), label=tr._("Keep all my cards"), row=row)
+        )
     return items
 
 
@@ -361,11 +387,7 @@ def _color_button(tbl: Table, action: Action, tr: Tr, row: int = 3) -> UnoButton
     color = action.color
     assert color is not None
     return UnoButton(
-        "h",
-        tbl.channel_id,
-        tbl.version,
-        "a",
-        action.text(),
+        Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.ACT, action.text()),
         label=color_name(color, tr),
         emoji=EMOJI[color],
         style=BUTTON_STYLE.get(color, discord.ButtonStyle.secondary),
@@ -388,14 +410,11 @@ def _pick_items(tbl: Table, pick: Action, completions: list[Action], tr: Tr) -> 
         ]
         items = [
             UnoSelect(
-                "h",
-                tbl.channel_id,
-                tbl.version,
-                "a",
+                Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.ACT),
                 options=options,
                 placeholder=tr._("Pick a player…"),
                 row=0,
             )
         ]
-    items.append(UnoButton("h", tbl.channel_id, tbl.version, "bk", label=tr._("Back"), row=1))
+    items.append(back_button(tbl, tr))
     return items

@@ -1,6 +1,7 @@
 """What the Components V2 messages (the lobby, the table, a hand) are built of: a colored
 container holding a heading (with a card's picture beside it when there is one), text blocks
-and action rows, within Discord's limits (40 components, nested ones counted; 4,000 characters
+and action rows (and what every edition's hand shows alike: its heading, its cards' block, its
+last row, Back), within Discord's limits (40 components, nested ones counted; 4,000 characters
 of text in all: https://discord.com/developers/docs/components/reference)."""
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, layout_of
 from bot.engine.cards import Face, Side
+from bot.engine.editions import AnyGame
 from bot.i18n import Tr
-from bot.render.words import Faces, trim
-from bot.tables import Table
+from bot.render.words import Faces, count, trim
+from bot.tables import Table, TableState
 
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
@@ -59,7 +62,53 @@ def heading(text: str, image: str | None = None, description: str | None = None)
 def my_hand(ch: int, tr: Tr) -> UnoButton:
     """The My hand button of the table in channel ``ch`` (on its message and on a ping): opens
     the clicker's hand privately."""
-    return UnoButton("t", ch, 0, "hand", label=tr._("My hand"), emoji="🃏", style=discord.ButtonStyle.primary)
+    return UnoButton(
+        Click(Scope.TABLE, ch, 0, Verb.SHOW_HAND),
+        label=tr._("My hand"),
+        emoji="🃏",
+        style=discord.ButtonStyle.primary,
+    )
+
+
+def hand_top(tbl: Table, game: AnyGame, player: str, tr: Tr, notice: str) -> str:
+    """A hand's first lines, in every edition: ``"Your hand at <#…>"``, the ``notice`` (why a
+    click was refused), and its heading (how many cards, or "Not in this game")."""
+    title = (
+        tr._("Not in this game") if player not in game.hands else count(len(game.hands[player]), "card", tr)
+    )
+    notice = f"\n{notice}" if notice else ""
+    return tr._("Your hand at {channel}").format(channel=f"<#{tbl.channel_id}>") + notice + f"\n### {title}\n"
+
+
+def cards_block(listed: str, tr: Tr) -> str:
+    """The block of a hand's cards (``listed``: one a line, or joined), cut to `HAND_TEXT`."""
+    return block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT))
+
+
+def hand_buttons(tbl: Table, game: AnyGame, player: str, tr: Tr, call: str | None) -> list[Item]:
+    """A hand's last row, in every edition: the edition's call (``call``: its action's text,
+    ``"uno"`` or ``"dos"``, labelled in capitals; None: not open to the player now) and Refresh while the round goes on, Show
+    as picture while the player is in the game."""
+    ch, closed = tbl.channel_id, player not in game.hands or tbl.state is TableState.OVER
+    items: list[Item] = []
+    if not closed and not game.round_over:
+        if call is not None:
+            label = call.upper() + "!"
+            click = Click(Scope.HAND, ch, tbl.version, Verb.ACT, call)
+            items.append(UnoButton(click, label=label, style=discord.ButtonStyle.danger, row=4))
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.REFRESH), label=tr._("Refresh"), emoji="🔄", row=4)
+        )
+    if not closed:  # the picture shows the table as it is when pressed: no version to refuse
+        items.append(
+            UnoButton(Click(Scope.HAND, ch, 0, Verb.PICTURE), label=tr._("Show as picture"), emoji="🖼️", row=4)
+        )
+    return items
+
+
+def back_button(tbl: Table, tr: Tr) -> UnoButton:
+    """Back, from the second step of a play (a color, a player to pick) to the hand."""
+    return UnoButton(Click(Scope.HAND, tbl.channel_id, tbl.version, Verb.BACK), label=tr._("Back"), row=1)
 
 
 def rows(items: Iterable[Item]) -> list[discord.ui.ActionRow[Any]]:
@@ -115,9 +164,11 @@ def paged(tbl: Table, entries: Sequence[T], page: int, tr: Tr) -> tuple[Sequence
     ch, v = tbl.channel_id, tbl.version
     where = tr._("Page {page} of {pages}").format(page=page + 1, pages=pages)
     return shown, [
-        UnoButton("h", ch, v, "pg", page - 1, label="◀", disabled=page == 0, row=1),
-        UnoButton("h", ch, v, "pg", page, label=where, disabled=True, row=1),
-        UnoButton("h", ch, v, "pg", page + 1, label="▶", disabled=page >= pages - 1, row=1),
+        UnoButton(Click(Scope.HAND, ch, v, Verb.PAGE, str(page - 1)), label="◀", disabled=page == 0, row=1),
+        UnoButton(Click(Scope.HAND, ch, v, Verb.PAGE, str(page)), label=where, disabled=True, row=1),
+        UnoButton(
+            Click(Scope.HAND, ch, v, Verb.PAGE, str(page + 1)), label="▶", disabled=page >= pages - 1, row=1
+        ),
     ]
 
 

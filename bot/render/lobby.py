@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
 from bot.engine.editions import EDITIONS, edition, game_options
 from bot.engine.options import HouseRule
@@ -93,26 +94,37 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
         for r in HouseRule
     ]
     seat_buttons = [
-        UnoButton("l", ch, v, "join", label=tr._("Join"), style=discord.ButtonStyle.success, row=0),
-        UnoButton("l", ch, v, "leave", label=tr._("Leave"), row=0),
-        UnoButton("l", ch, v, "bot", label=tr._("Add bot"), emoji="🤖", row=0),
+        UnoButton(
+            Click(Scope.LOBBY, ch, v, Verb.JOIN), label=tr._("Join"), style=discord.ButtonStyle.success, row=0
+        ),
+        UnoButton(Click(Scope.LOBBY, ch, v, Verb.LEAVE), label=tr._("Leave"), row=0),
+        UnoButton(Click(Scope.LOBBY, ch, v, Verb.ADD_BOT), label=tr._("Add bot"), emoji="🤖", row=0),
     ]
     if any(s.is_ai for s in table.seats):
-        seat_buttons.append(UnoButton("l", ch, v, "unbot", label=tr._("Remove bot"), row=0))
+        seat_buttons.append(
+            UnoButton(Click(Scope.LOBBY, ch, v, Verb.REMOVE_BOT), label=tr._("Remove bot"), row=0)
+        )
     items = rows(
         [
             *seat_buttons,
-            UnoButton("l", ch, v, "start", label=tr._("Start"), style=discord.ButtonStyle.primary, row=0),
-            UnoSelect("l", ch, v, "variant", options=variant_options, placeholder=tr._("Edition"), row=1),
+            UnoButton(
+                Click(Scope.LOBBY, ch, v, Verb.START),
+                label=tr._("Start"),
+                style=discord.ButtonStyle.primary,
+                row=0,
+            ),
+            UnoSelect(
+                Click(Scope.LOBBY, ch, v, Verb.EDITION),
+                options=variant_options,
+                placeholder=tr._("Edition"),
+                row=1,
+            ),
             *(
                 []
                 if not edition(table.variant).house_rules  # DOS plays none (docs/rules.md §14.12)
                 else [
                     UnoSelect(
-                        "l",
-                        ch,
-                        v,
-                        "rules",
+                        Click(Scope.LOBBY, ch, v, Verb.HOUSE_RULES),
                         options=rule_options,
                         placeholder=tr._("House rules"),
                         max_values=6,
@@ -121,10 +133,7 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
                 ]
             ),
             UnoSelect(
-                "l",
-                ch,
-                v,
-                "bot",
+                Click(Scope.LOBBY, ch, v, Verb.ADD_BOT),
                 options=bot_levels(tr, table.variant),
                 placeholder=tr._("Add a bot of a level…"),
                 row=3,

@@ -1,13 +1,17 @@
-"""The table's log: one short public line per event, each kind by its own small formatter."""
+"""The table's log: one short public line per event, each kind by its own small formatter (UNO's,
+then DOS's)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from bot.engine.cards import Card, Side
+from bot.engine.dos.cards import DosCard
+from bot.engine.dos.game import DosEvent, DosEventKind
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.i18n import N_, Tr
+from bot.render.dos import card_text
 from bot.render.words import card_label, color_name, customizable_text, headcount, named, points_text
 from bot.tables import Table
 
@@ -21,7 +25,7 @@ class _Said:
 
     __slots__ = ("_", "data", "name", "player", "side", "tbl", "tr")
 
-    def __init__(self, tbl: Table, event: Event, side: Side, tr: Tr) -> None:
+    def __init__(self, tbl: Table, event: Event | DosEvent, side: Side, tr: Tr) -> None:
         self.tbl, self.player, self.data, self.side, self.tr = tbl, event.player, event.data, side, tr
         self._ = tr._
         self.name = named(tbl, event.player, tr) if event.player else ""
@@ -222,3 +226,93 @@ def _start_card(tbl: Table, side: Side, tr: Tr) -> str:
     """The card that starts the round (the bottom of the discard pile as the round starts)."""
     assert isinstance(tbl.game, Game)
     return tr._("Start card: {card}").format(card=card_label(tbl.game.discard_pile[0], side, tr))
+
+
+# ---------------------------------------------------------------------------- DOS (docs/rules.md §14)
+
+
+def _dos_match(s: _Said) -> str:
+    d, tr = s.data, s.tr
+    # The color named for the match's Wild DOS cards goes beside each one (§14.6), not after the
+    # last card, which may be another card of its own color: "🌈 Wild DOS (red) + 🟨 yellow Wild #".
+    named = f" ({s.color()})" if d.get("color") else ""
+    cards = " + ".join(card_text(c, tr) + (named if DosCard.parse(c).wild_dos else "") for c in d["cards"])
+    pile_card = d.get("pile_card")
+    if pile_card is not None and d.get("pile_color") and DosCard.parse(pile_card).wild_dos:
+        # A Wild DOS pile's color is the one named for this match: beside it, as the played ones'.
+        pile = card_text(pile_card, tr) + f" ({color_name(d['pile_color'], tr)})"
+        line = s.say(
+            "{name} matched pile {pile}’s {pile_card} with {cards}",
+            pile=d["pile"],
+            pile_card=pile,
+            cards=cards,
+        )
+    else:
+        line = s.say("{name} matched pile {pile} with {cards}", pile=d["pile"], cards=cards)
+    if d["bonus"] == "double-color":
+        return tr._("✨ {line}: double color match! A bonus card, and everyone else draws one").format(
+            line=line
+        )
+    if d["bonus"] == "single-color":
+        return tr._("{line}: color match, a bonus card").format(line=line)
+    return line
+
+
+def _dos_drawn(s: _Said) -> str | None:
+    if s.data["reason"] != "double-color-match":
+        return _drew(s)
+    n = s.data["count"]
+    return s.tr.ngettext(
+        "{name} drew {n} card (double color match)", "{name} drew {n} cards (double color match)", n
+    ).format(name=s.name, n=n)
+
+
+def _dos_caught(s: _Said) -> str:
+    if s.data.get("delayed"):
+        return s.say("🚨 {by} caught {name} without DOS: +2 cards at the end of their turn", by=s.who("by"))
+    return s.say("🚨 {by} caught {name} without DOS: +2 cards", by=s.who("by"))
+
+
+def _dos_placed(s: _Said) -> str:
+    card = card_text(s.data["card"], s.tr)
+    if s.data["reason"] == "bonus":
+        return s.say("{name} placed {card} (bonus card)", card=card)
+    return s.say("{name} placed {card} (no match)", card=card)
+
+
+DOS_LINES: dict[DosEventKind, Line] = {
+    DosEventKind.ROUND_STARTED: lambda s: s._("Round {round}: {name} deals").format(
+        round=s.data["round"], name=s.who("dealer")
+    ),
+    DosEventKind.MATCH_MADE: _dos_match,
+    DosEventKind.CARDS_DRAWN: _dos_drawn,
+    DosEventKind.CARD_PLACED: _dos_placed,
+    DosEventKind.ROW_REFILLED: lambda s: s._("Row refilled: {cards}").format(
+        cards=", ".join(card_text(c, s.tr) for c in s.data["cards"])
+    ),
+    DosEventKind.DECK_RESHUFFLED: LINES[EventKind.DECK_RESHUFFLED],
+    DosEventKind.BONUS_LOST: lambda s: s.tr.ngettext(
+        "{name} loses {n} bonus card", "{name} loses {n} bonus cards", s.data["count"]
+    ).format(name=s.name, n=s.data["count"]),
+    DosEventKind.DOS_CALLED: lambda s: s.say("📣 {name}: DOS!"),
+    DosEventKind.PLAYER_CAUGHT: _dos_caught,
+    DosEventKind.PLAYER_LEFT: LINES[EventKind.PLAYER_LEFT],
+    DosEventKind.PLAYER_ELIMINATED: lambda s: s.say(
+        "❌ {name} reached {score} and is out", score=s.data.get("score", "")
+    ),
+    DosEventKind.ROUND_OVER: lambda s: round_won(s.tbl, s.data["winner"], s.data.get("points", 0), s.tr),
+    DosEventKind.GAME_OVER: _game_over,
+}
+"""The log line of each kind of DOS event worth one (piles discarded and turn ends have none),
+with UNO's where they say the same."""
+
+
+def dos_log_lines(tbl: Table, events: Sequence[DosEvent], tr: Tr) -> list[str]:
+    """The public log lines of one move's DOS ``events``, in order, in ``tr``'s language (the
+    table's)."""
+    lines = []
+    for event in events:
+        line = DOS_LINES.get(event.kind)
+        if line is not None and (text := line(_Said(tbl, event, Side.LIGHT, tr))):
+            lines.append(text)
+    return lines

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, view_of
 from bot.i18n import Tr
 from bot.render.words import plain, seat_name
 from bot.tables import Table
 
-TABLE_SCOPE = "t"  # the button acts on the table (bot/client/components.py's scopes)
-LEAVE_SCOPE = "q"  # a leave's confirmation: checked against its game, not a table's version
 LABEL_MAX = 80  # Discord's limit for a button's label
 
 
@@ -31,11 +30,7 @@ def seat_offer(table: Table, player: str, timeouts: int, tr: Tr) -> tuple[str, d
     ).format(name=plain(name), n=timeouts)
     label = tr._("Give {name}'s seat to a bot").format(name=name[:40])[:LABEL_MAX]
     button = UnoButton(
-        TABLE_SCOPE,
-        table.channel_id,
-        0,
-        "seat",
-        player,
+        Click(Scope.TABLE, table.channel_id, 0, Verb.GIVE_SEAT, player),
         label=label,
         emoji="🤖",
         style=discord.ButtonStyle.primary,
@@ -59,14 +54,10 @@ def leave_confirmation(table: Table, player: str, bot: bool, tr: Tr) -> tuple[st
     arg = f"{table.game_id}.{player}"
     ch = table.channel_id
     leave = UnoButton(
-        LEAVE_SCOPE,
-        ch,
-        0,
-        "leave-bot" if bot else "leave",
-        arg,
+        Click(Scope.LEAVE, ch, 0, Verb.LEAVE_FOR_BOT if bot else Verb.LEAVE, arg),
         label=tr._("Leave the game")[:LABEL_MAX],
         emoji="🚪",
         style=discord.ButtonStyle.danger,
     )
-    stay = UnoButton(LEAVE_SCOPE, ch, 0, "stay", arg, label=tr._("Stay")[:LABEL_MAX])
+    stay = UnoButton(Click(Scope.LEAVE, ch, 0, Verb.STAY, arg), label=tr._("Stay")[:LABEL_MAX])
     return "⚠️ " + question, view_of(leave, stay)

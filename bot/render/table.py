@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, TypeVar
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, view_of
 from bot.engine import effects
 from bot.engine.cards import Rank, Side
+from bot.engine.dos.game import DosGame
+from bot.engine.editions import AnyGame
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
 from bot.i18n import Tr
-from bot.render.layout import MAX_TEXT, block, heading, message, my_hand, panel, picture, rows, small
+from bot.render.layout import MAX_TEXT, Item, block, heading, message, my_hand, panel, picture, rows, small
 from bot.render.words import (
     EMBED_COLOR,
     EMOJI,
@@ -44,8 +48,15 @@ from bot.render.words import (
 )
 from bot.tables import Table, TableState
 
+G = TypeVar("G", Game, DosGame)
+"""A game of either kind, where a renderer passes it on to its edition's own words."""
 
-def _player_line(table: Table, game: Game, player: str, tr: Tr) -> str:
+
+def player_line(table: Table, game: AnyGame, player: str, tr: Tr, call: str, forgot: str, *notes: str) -> str:
+    """A player's row of the table message, in every edition: ▶ on the player to move, their
+    team's letter, 🤖 for a bot, their cards, ``call`` (``"**UNO!**"``) while their call
+    stands, ``forgot`` while a catch is open on them, then ``notes``; struck through, with why,
+    once they are out."""
     seat = table.seat(player)
     team = team_tag(game, player)  # partners' team letter (docs/rules.md §3.2)
     shown = ("🤖 " if seat and seat.is_ai else "") + named(table, player, tr)
@@ -57,12 +68,70 @@ def _player_line(table: Table, game: Game, player: str, tr: Tr) -> str:
     marker = "▶ " if playing and game.pending.player == player else "　"
     line = f"{marker}{team}**{shown}** — {count(n, 'card', tr)}"
     if player in game.called and n:  # a call made before going out is spent
-        line += " · **UNO!**"
+        line += " · " + call
     if player in game.catchable:
-        line += " · " + tr._("forgot UNO")
-    if game.protected == player:
-        line += " · " + tr._("🛡️ protected")
-    return line
+        line += " · " + forgot
+    return "".join([line, *(" · " + note for note in notes)])
+
+
+def _player_line(table: Table, game: Game, player: str, tr: Tr) -> str:
+    protected = [tr._("🛡️ protected")] if game.protected == player else []
+    return player_line(table, game, player, tr, "**UNO!**", tr._("forgot UNO"), *protected)
+
+
+class Texts(NamedTuple):
+    """The texts of a table message in every edition (`table_texts`)."""
+
+    title: str
+    """``"### Classic · round 2"``."""
+    players: str
+    """The players' block, a row each."""
+    scores: str
+    """The scores' block ("" in single-round scoring without elimination)."""
+    footer: str
+    """The draw and discard piles."""
+    last: str
+    """The last moves' title ("" without a log)."""
+
+
+def table_texts(tbl: Table, game: AnyGame, tr: Tr, line: Callable[[str], str]) -> Texts:
+    """The texts of a table message in every edition, its players' block of ``line(player)``
+    (one's row)."""
+    edition = edition_name(tbl.variant, tr)
+    title = "### " + tr._("{edition} · round {round}").format(edition=edition, round=game.round_no)
+    players = block(players_title(game, tr), trim("\n".join(line(p) for p in game.players)))
+    scores = ""
+    if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
+        scoring = tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr))
+        scores = block(scoring, trim(scores_text(tbl, game, tr)))
+    piles = tr._("Draw pile {draw} · discard pile {discard}")
+    footer = small(piles.format(draw=len(game.draw_pile), discard=len(game.discard_pile)))
+    return Texts(title, players, scores, footer, block(tr._("Last moves"), "") if tbl.log else "")
+
+
+def table_message(
+    tbl: Table, tr: Tr, accent: int, top: Item, texts: list[str], call: Verb, catchable: bool
+) -> discord.ui.LayoutView:
+    """A table message in every edition: ``top`` (its heading) and ``texts`` in a container of
+    ``accent``, and while the game is played My hand, the edition's call (``call``: UNO!, DOS!)
+    and Catch (enabled while ``catchable``)."""
+    if tbl.state is not TableState.PLAYING:
+        return message(accent, [top], texts, [])
+    ch = tbl.channel_id
+    buttons = rows(
+        [
+            my_hand(ch, tr),
+            UnoButton(
+                Click(Scope.TABLE, ch, 0, call),
+                label=f"{call.value.upper()}!",
+                style=discord.ButtonStyle.danger,
+            ),
+            UnoButton(
+                Click(Scope.TABLE, ch, 0, Verb.CATCH), label=tr._("Catch"), emoji="🚨", disabled=not catchable
+            ),
+        ]
+    )
+    return message(accent, [top], texts, list(buttons))
 
 
 LOG_TEXT = 1024
@@ -147,8 +216,9 @@ def _cut(who: str, faces: list[str], limit: int) -> str:
     return shown  # not reached: the whole line would have fit
 
 
-def pending_text(table: Table, game: Game, tr: Tr) -> str:
-    """ "Waiting for Ana to name the color"."""
+def pending_text(table: Table, game: G, tr: Tr, decision: Callable[[G, Tr], str]) -> str:
+    """ "Waiting for Ana to name the color" (``decision(game, tr)``: the decision awaited, as
+    ``"to …"``; UNO's `decision_text`), or why nothing is awaited, in every edition."""
     p = game.pending
     if game.game_over:
         return tr._("The game is over.")
@@ -157,7 +227,7 @@ def pending_text(table: Table, game: Game, tr: Tr) -> str:
     if game.round_over or p.player is None:
         return tr._("The round is over.")
     return tr._("Waiting for **{name}** {decision}.").format(
-        name=named(table, p.player, tr), decision=decision_text(game, tr)
+        name=named(table, p.player, tr), decision=decision(game, tr)
     )
 
 
@@ -201,10 +271,10 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
     variant = game.variant
     top = game.top
     color = game.color
-    title = tr._("{edition} · round {round}").format(
-        edition=edition_name(variant.id, tr), round=game.round_no
+    title, players, scores, footer, last = table_texts(
+        tbl, game, tr, lambda p: _player_line(tbl, game, p, tr)
     )
-    lines = [f"### {title}", tr._("Top card: **{card}**").format(card=face_text(top, game.side, tr, faces))]
+    lines = [title, tr._("Top card: **{card}**").format(card=face_text(top, game.side, tr, faces))]
     if top.color is None and color is not None:
         lines[1] += tr._(" → color **{color}**").format(color=f"{EMOJI[color]} {color_name(color, tr)}")
     if variant.two_sided:
@@ -214,39 +284,16 @@ def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView
             shows = face_text(game.draw_pile[-1].face(game.side.other), game.side.other, tr, faces)
             lines.append(tr._("Draw pile shows: {card}").format(card=shows))
     lines.append(tr._("Direction: ⟳ left") if game.direction == 1 else tr._("Direction: ⟲ right"))
-    lines.append(pending_text(tbl, game, tr))
+    lines.append(pending_text(tbl, game, tr, decision_text))
     accent = EMBED_COLOR.get(color, NEUTRAL) if color else NEUTRAL
-    players = "\n".join(_player_line(tbl, game, p, tr) for p in game.players)
-    texts = [block(players_title(game, tr), trim(players))]
-    scores = ""
-    if game.options.scoring is not Scoring.SINGLE_ROUND or game.options.elimination:
-        title = tr._("Scores ({scoring})").format(scoring=scoring_text(game.options, tr))
-        scores = block(title, trim(scores_text(tbl, game, tr)))
-    footer = small(
-        tr._("Draw pile {draw} · discard pile {discard}").format(
-            draw=len(game.draw_pile), discard=len(game.discard_pile)
-        )
-    )
-    last = block(tr._("Last moves"), "") if tbl.log else ""
-    room = room_beside(tbl.log, "\n".join(lines), texts[0], scores, footer, last)
-    texts.append(inactive_faces(tbl, game, tr, faces, room))
-    texts.append(scores)
+    room = room_beside(tbl.log, "\n".join(lines), players, scores, footer, last)
+    texts = [players, inactive_faces(tbl, game, tr, faces, room), scores]
     if tbl.log:  # the newest moves, in what room is left (the oldest go first)
         room = MAX_TEXT - len("\n".join(lines)) - sum(map(len, texts)) - len(footer) - len(last)
         texts.append(last + _last_moves(tbl.log, game.side, tr, faces, min(LOG_TEXT, room)))
     texts.append(footer)
     top_item = heading("\n".join(lines), picture(top, game.side, faces), face_label(top, tr))
-    if tbl.state is not TableState.PLAYING:
-        return message(accent, [top_item], texts, [])
-    ch = tbl.channel_id
-    buttons = rows(
-        [
-            my_hand(ch, tr),
-            UnoButton("t", ch, 0, "uno", label="UNO!", style=discord.ButtonStyle.danger),
-            UnoButton("t", ch, 0, "catch", label=tr._("Catch"), emoji="🚨", disabled=not game.catchable),
-        ]
-    )
-    return message(accent, [top_item], texts, list(buttons))
+    return table_message(tbl, tr, accent, top_item, texts, Verb.UNO, bool(game.catchable))
 
 
 def _last_moves(log: Sequence[str], side: Side, tr: Tr, faces: Faces, limit: int) -> str:
@@ -324,17 +371,9 @@ def standings(tbl: Table, tr: Tr) -> discord.ui.LayoutView:
     return panel(title, texts, rows([_rematch_button(tbl, tr)]))
 
 
-REMATCH = "r"
-"""The Rematch button's ``custom_id`` scope (``uno:r:<channel>:0:rematch:<game id>.<host id>``)."""
-
-
 def _rematch_button(tbl: Table, tr: Tr) -> UnoButton:
     return UnoButton(
-        REMATCH,
-        tbl.channel_id,
-        0,
-        "rematch",
-        f"{tbl.game_id}.{tbl.host.id}",
+        Click(Scope.REMATCH, tbl.channel_id, 0, Verb.REMATCH, f"{tbl.game_id}.{tbl.host.id}"),
         label=tr._("Rematch"),
         emoji="🔁",
         style=discord.ButtonStyle.primary,

@@ -69,6 +69,8 @@ class TableService:
         faces: the cards' emojis (``bot.card_emojis``), shown in the table and the hands.
         pace: the client's pace of the calls Discord's global limit counts (`bot.client.pacing.install`;
             None: none): the table messages take their turn before they are drawn.
+        internals: use discord.py's internals where they save work (`bot.client.internals`; the
+            ``discord.internals`` setting); False: its public API only.
 
     Attributes:
         lobby: the lobby's commands and buttons (the cog and dispatch call them).
@@ -85,16 +87,19 @@ class TableService:
         defaults: GameDefaults,
         faces: Faces = TEXT_ONLY,
         pace: GlobalPace | None = None,
+        *,
+        internals: bool = True,
     ) -> None:
         self.client = client
         self.pace = pace
+        self.internals = internals
         self.storage = storage
         self.defaults = defaults
         self.faces = faces
         """Where the messages find the cards' emojis (`bot.client.emojis.CardEmojis`; default: none)."""
         self.tables = TableRegistry()
         self.updates = Updates()
-        self.hands = Hands(self.updates, faces)
+        self.hands = Hands(self.updates, faces, internals=internals)
         self.scheduler = Scheduler(self)
         self.acting = Acting(self.tables, storage, rolled_back=self.scheduler.schedule)
         self.publisher = Publisher(self)

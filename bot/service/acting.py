@@ -30,6 +30,7 @@ import discord
 from bot import render
 from bot.engine.editions import AnyEvent
 from bot.engine.errors import UnoError
+from bot.engine.scoring import next_round
 from bot.i18n import Tr, translator
 from bot.service.registry import TableRegistry
 from bot.storage import GameResult, Result, RoundResult, Storage, StorageError
@@ -122,7 +123,7 @@ class Change:
             self.posts.append(
                 Post(render.round_summary(table, game.round_winner, game.round_points, self.tr))
             )
-            table.log.extend(render.log_lines(table, game.start_round(), self.tr))
+            table.log.extend(render.log_lines(table, next_round(game), self.tr))
             table.track_reveals(())  # the round's shown hands go with it
         if not any(not s.is_ai and table.in_game(s.id) for s in table.seats):
             # Everyone human left or was removed: bots don't play on for nobody (nor score).

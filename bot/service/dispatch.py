@@ -1,8 +1,8 @@
 """Dispatch of clicks: what a lobby, table or hand component means, and the one error funnel
 for them.
 
-The components (``bot/client/components.py``) only parse their ``custom_id``; here a click becomes a
-lobby command, an engine action, or a redraw of the player's hand.
+The components (``bot/client/components.py``) only read their `Click`; here its scope and verb
+become a lobby command, an engine action, or a redraw of the player's hand.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.errors import reply_error
 from bot.engine.actions import Action, ActionKind
 from bot.engine.dos.actions import DosAction, DosActionKind
@@ -23,7 +24,6 @@ from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.i18n import N_
-from bot.render.dos import completions as dos_completions
 from bot.service.acting import Change
 from bot.service.hands import closed
 from bot.tables import BadClick, LobbyError, StaleAction, Table
@@ -39,76 +39,70 @@ TWO_STEP = frozenset({ActionKind.PLAY, ActionKind.PLAY_DRAWN, ActionKind.JUMP_IN
 # that reaches its move this old already (a busy event loop) waits less, or not at all.
 ANSWER_DEADLINE = 0.25
 ANSWER_BY_AGE = 1.0
-HOST_ONLY = frozenset({"start", "variant", "rules", "bot", "unbot"})  # the host sets the table up
+HOST_ONLY = frozenset({Verb.START, Verb.EDITION, Verb.HOUSE_RULES, Verb.ADD_BOT, Verb.REMOVE_BOT})
+"""The lobby's verbs only its host may use (the host sets the table up)."""
 log = logging.getLogger(__name__)
+_Handler = Callable[[discord.Interaction[Any], Click, list[str]], Awaitable[None]]
+"""What a click's verb does: ``handler(interaction, click, values)`` (values: a select's)."""
 
 
 class Dispatch:
-    """Clicks on components (see the module's docstring)."""
+    """Clicks on components (see the module's docstring): a handler for each `Scope`, which
+    refuses a verb not its own."""
 
     def __init__(self, service: TableService) -> None:
         self.service = service
+        self._scopes: dict[Scope, _Handler] = {
+            Scope.LOBBY: self._on_lobby,
+            Scope.TABLE: self._on_table,
+            Scope.HAND: self._on_hand,
+            Scope.HISTORY: self._on_games,
+            Scope.REMATCH: self._on_rematch,
+            Scope.LEAVE: self._on_leave,
+        }
 
     async def on_component(
         self,
         interaction: discord.Interaction[Any],
-        scope: str,
-        channel_id: int,
-        version: int,
-        verb: str,
-        arg: str,
+        click: Click,
         values: list[str],
         *,
         unoffered: str = "",
     ) -> None:
-        """A click on a lobby (``scope`` ``"l"``), table (``"t"``), hand (``"h"``), history
-        (``"g"``), Rematch (``"r"``) or leave's confirmation (``"q"``) component;
-        every error is answered here (`reply_error`), a refusal in a hand by redrawing it.
+        """A click on any component (a lobby's, a table's, a hand's...: its `Scope`); every error
+        is answered here (`reply_error`), a refusal in a hand by redrawing it.
 
         ``unoffered`` says what a select's click chose that the select didn't offer: refused, as
-        is a ``custom_id`` naming another channel than the one clicked in (both only come from a
-        modified client), and logged at INFO, as is an action text that reads as none.
+        is a click naming another channel than the one clicked in, or a verb of another scope
+        (all only come from a modified client), and logged at INFO, as is an action text that
+        reads as none.
         """
+        in_hand = click.scope is Scope.HAND
         try:
-            if channel_id != interaction.channel_id:  # act only where clicked
+            if click.channel != interaction.channel_id:  # act only where clicked
                 raise BadClick(
-                    f"custom_id of channel {channel_id}",
+                    f"custom_id of channel {click.channel}",
                     N_("That button belongs to another channel's table."),
                 )
             if unoffered:
                 raise BadClick(unoffered, N_("That choice wasn't offered; press Refresh."))
-            if scope == "h" and not _private(interaction):  # a hand is only ever a private message
+            if in_hand and not _private(interaction):  # a hand is only ever a private message
                 raise BadClick(
-                    f"hand's {verb!r} on a public message",
+                    f"hand's {click.verb.value!r} on a public message",
                     N_("That button belongs to your hand, not to this message: nothing changed."),
                 )
-            if scope == "g":  # a past game: no table needed
-                await self.service.history.choose(interaction, values[0] if values else "")
-                return
-            if scope == "r":  # a finished game's Rematch: no table needed
-                await self.service.lobby.rematch(interaction, arg)
-                return
-            if scope == "q":  # a leave's confirmation: refused with why when its game is over
-                await self._on_leave(interaction, verb, arg)
-                return
-            table = self.service.tables.require(channel_id)
-            if scope == "l":
-                await self._on_lobby(interaction, table, version, verb, values)
-            elif scope == "t":
-                await self._on_table(interaction, table, verb, arg)
-            else:
-                await self._on_hand(interaction, table, version, verb, arg, values)
+            await self._scopes[click.scope](interaction, click, values)
         except Exception as exc:  # the one funnel: UnoError to the player, the rest logged
             if isinstance(exc, BadClick | BadAction):
                 _log_refused(interaction, exc.detail)
             # A refused click in a hand redraws it; never over a public message (the table's).
             redraw = (
-                self._hand_redraw(interaction, channel_id) if scope == "h" and _private(interaction) else None
+                self._hand_redraw(interaction, click.channel) if in_hand and _private(interaction) else None
             )
-            await reply_error(interaction, exc, channel_id, redraw=redraw)
+            await reply_error(interaction, exc, click.channel, redraw=redraw)
 
     async def on_unreadable(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
-        """A click on a component whose ``custom_id`` reads as no address: refused privately,
+        """A click on a component whose ``custom_id`` reads as no `Click`: refused privately,
         logged at INFO."""
         _log_refused(interaction, f"unreadable custom_id {custom_id[:100]!r}")
         await reply_error(interaction, BadClick(custom_id))
@@ -124,104 +118,116 @@ class Dispatch:
             return None
         return lambda notice: self.service.hands.respond(interaction, table, player, notice=notice)
 
-    async def _on_lobby(
-        self, interaction: discord.Interaction[Any], table: Table, version: int, verb: str, values: list[str]
+    async def _on_games(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
+        """A past game chosen in ``/uno history``'s select: no table needed."""
+        if click.verb is not Verb.GAME:
+            raise BadClick(f"history verb {click.verb.value!r}")
+        await self.service.history.choose(interaction, values[0] if values else "")
+
+    async def _on_rematch(
+        self, interaction: discord.Interaction[Any], click: Click, values: list[str]
     ) -> None:
+        """A finished game's Rematch: no table needed."""
+        if click.verb is not Verb.REMATCH:
+            raise BadClick(f"rematch verb {click.verb.value!r}")
+        await self.service.lobby.rematch(interaction, click.arg)
+
+    async def _on_lobby(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
+        table, verb, version = self.service.tables.require(click.channel), click.verb, click.version
         lobby = self.service.lobby
         if verb in HOST_ONLY and str(interaction.user.id) != table.host.id:
             raise LobbyError("Only the host can do that.")
-        if verb == "start":
-            await lobby.start(interaction, version=version)
-        elif verb == "join":
-            await lobby.join(interaction, version=version)
-        elif verb == "leave":
-            player = str(interaction.user.id)
-            await lobby.change(interaction, lambda t: t.leave_lobby(player), version=version)
-        elif verb == "variant":
-            variant = values[0] if values else ""  # a forged empty choice is an unknown edition
-            await lobby.change(interaction, lambda t: t.configure(variant=variant), version=version)
-        elif verb == "rules":
-            await lobby.change(
-                interaction,
-                lambda t: t.configure(options=Options.parse({**t.options.to_dict(), "house_rules": values})),
-                version=version,
-            )
-        elif verb == "bot":  # the Add bot button (normal), or the select's level
-            level = values[0] if values else "normal"
-            await lobby.change(interaction, lambda t: t.add_ai(level), version=version)
-        elif verb == "unbot":
-            await lobby.change(interaction, lambda t: t.remove_ai(), version=version)
-        else:
-            raise BadClick(f"lobby verb {verb!r}")
+        match verb:
+            case Verb.START:
+                await lobby.start(interaction, version=version)
+            case Verb.JOIN:
+                await lobby.join(interaction, version=version)
+            case Verb.LEAVE:
+                player = str(interaction.user.id)
+                await lobby.change(interaction, lambda t: t.leave_lobby(player), version=version)
+            case Verb.EDITION:
+                variant = values[0] if values else ""  # a forged empty choice is an unknown edition
+                await lobby.change(interaction, lambda t: t.configure(variant=variant), version=version)
+            case Verb.HOUSE_RULES:
+                await lobby.change(
+                    interaction,
+                    lambda t: t.configure(
+                        options=Options.parse({**t.options.to_dict(), "house_rules": values})
+                    ),
+                    version=version,
+                )
+            case Verb.ADD_BOT:  # the Add bot button (normal), or the select's level
+                level = values[0] if values else "normal"
+                await lobby.change(interaction, lambda t: t.add_ai(level), version=version)
+            case Verb.REMOVE_BOT:
+                await lobby.change(interaction, lambda t: t.remove_ai(), version=version)
+            case _:
+                raise BadClick(f"lobby verb {verb.value!r}")
 
-    async def _on_leave(self, interaction: discord.Interaction[Any], verb: str, arg: str) -> None:
+    async def _on_leave(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
         """A button of ``/uno leave``'s confirmation (`render.seats.leave_confirmation`), its
-        ``arg`` ``<game id>.<player id>``: only on that private message, by that player (it
-        is answered by editing the message clicked)."""
-        game_id, _, player = arg.partition(".")
+        argument ``<game id>.<player id>``: only on that private message, by that player (it
+        is answered by editing the message clicked); refused with why when its game is over."""
+        game_id, _, player = click.arg.partition(".")
         if not _private(interaction):
-            raise BadClick(f"leave's {verb!r} on a public message")
+            raise BadClick(f"leave's {click.verb.value!r} on a public message")
         if player != str(interaction.user.id):
             raise BadClick(f"leave of {player[:20]!r}", N_("That button isn't yours: nothing changed."))
-        if verb in ("leave", "leave-bot"):
-            await self.service.commands.confirm_leave(interaction, game_id, player, bot=verb == "leave-bot")
-        elif verb == "stay":
-            await self.service.commands.stay(interaction)
-        else:
-            raise BadClick(f"leave verb {verb!r}")
+        match click.verb:
+            case Verb.LEAVE | Verb.LEAVE_FOR_BOT:
+                bot = click.verb is Verb.LEAVE_FOR_BOT
+                await self.service.commands.confirm_leave(interaction, game_id, player, bot=bot)
+            case Verb.STAY:
+                await self.service.commands.stay(interaction)
+            case _:
+                raise BadClick(f"leave verb {click.verb.value!r}")
 
-    async def _on_table(
-        self, interaction: discord.Interaction[Any], table: Table, verb: str, arg: str
-    ) -> None:
-        if verb == "seat":  # the offer of a timing-out player's seat to a bot (render/seats.py)
-            await self.service.commands.give_seat(interaction, arg)
-        elif verb == "hand":
-            await self.service.commands.show_hand(interaction)
-        elif verb == "uno" and not isinstance(table.game, DosGame):
-            await self.act(interaction, table, None, Action(ActionKind.UNO), in_hand=False)
-        elif verb == "dos" and isinstance(table.game, DosGame):
-            await self.act(interaction, table, None, DosAction(DosActionKind.DOS), in_hand=False)
-        elif verb == "catch":
-            await self.act(interaction, table, None, _catch, in_hand=False)
-        else:
-            raise BadClick(f"table verb {verb!r}")
+    async def _on_table(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
+        table = self.service.tables.require(click.channel)
+        dos = isinstance(table.game, DosGame)
+        match click.verb:
+            case Verb.GIVE_SEAT:  # the offer of a timing-out player's seat to a bot (render/seats.py)
+                await self.service.commands.give_seat(interaction, click.arg)
+            case Verb.SHOW_HAND:
+                await self.service.commands.show_hand(interaction)
+            case Verb.UNO if not dos:
+                await self.act(interaction, table, None, Action(ActionKind.UNO), in_hand=False)
+            case Verb.DOS if dos:
+                await self.act(interaction, table, None, DosAction(DosActionKind.DOS), in_hand=False)
+            case Verb.CATCH:
+                await self.act(interaction, table, None, _catch, in_hand=False)
+            case _:  # another scope's verb, or UNO! at a DOS table, DOS! at an UNO table
+                raise BadClick(f"table verb {click.verb.value!r}")
 
-    async def _on_hand(
-        self,
-        interaction: discord.Interaction[Any],
-        table: Table,
-        version: int,
-        verb: str,
-        arg: str,
-        values: list[str],
-    ) -> None:
-        """A click in a hand: ``r`` Refresh, ``pg`` a page of the card select, ``bk`` Back from a
-        two-step play, ``pic`` Show as picture (a private answer), ``a`` an action (its text in ``arg``, or a select's value). A play still
-        missing its color or player is answered with the hand asking for it."""
-        player = str(interaction.user.id)
+    async def _on_hand(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
+        """A click in a hand: Refresh, a page of the card select, Back from a two-step play, Show
+        as picture (a private answer), an action (its text in the argument, or a select's
+        value). A play still missing its color or player is answered with the hand asking for it."""
+        verb, version, arg = click.verb, click.version, click.arg
+        table, player = self.service.tables.require(click.channel), str(interaction.user.id)
         game = table.game
         if game is None or player not in game.hands:
             raise NotInGame()
         hands = self.service.hands
-        if verb == "r":
+        if verb is Verb.REFRESH:
             await hands.respond(interaction, table, player)
             return
         if version and version != table.version:
             raise StaleAction()
-        if verb == "pic":
+        if verb is Verb.PICTURE:
             await hands.picture(interaction, table, player)
             return
-        if verb == "pg" and not arg.isdigit():
+        if verb is Verb.PAGE and not arg.isdigit():
             raise BadClick(f"page {arg[:20]!r}")
-        if verb in ("pg", "bk"):
-            await hands.respond(interaction, table, player, page=int(arg) if verb == "pg" else 0)
+        if verb in (Verb.PAGE, Verb.BACK):
+            await hands.respond(interaction, table, player, page=int(arg) if verb is Verb.PAGE else 0)
             return
-        if verb != "a":  # a component of an older bot, whose words changed, or a forged one
-            raise BadClick(f"hand verb {verb!r}")
+        if verb is not Verb.ACT:  # another scope's verb: a forged component
+            raise BadClick(f"hand verb {verb.value!r}")
         action = parse_action(game, values[0] if values else arg)
         if isinstance(action, DosAction):
             assert isinstance(game, DosGame)
-            picks = dos_completions(game, player, action)
+            picks = game.completions(player, action) if action.kind is DosActionKind.PLAY else []
             if picks and action not in picks:  # a match whose Wild DOS colors are still to name
                 await hands.respond(interaction, table, player, pick=action)
                 return

@@ -15,17 +15,16 @@ import contextlib
 import functools
 import io
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import discord
-from discord.http import Route, handle_message_parameters
-from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot import render
 from bot.art.pictures import ArtFace, cards_picture, hand_picture, row_picture, table_picture
 from bot.client.components import digest, release
 from bot.client.errors import reader
+from bot.client.internals import edit_original_messages, respond_with_message
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
@@ -70,11 +69,13 @@ class OpenHand(NamedTuple):
 
 
 class Hands:
-    """Every player's open hand, by (channel id, player id)."""
+    """Every player's open hand, by (channel id, player id); ``internals``: answered and edited
+    through discord.py's internals (`bot.client.internals`), else its public API."""
 
-    def __init__(self, updates: Updates, faces: Faces = TEXT_ONLY) -> None:
+    def __init__(self, updates: Updates, faces: Faces = TEXT_ONLY, *, internals: bool = True) -> None:
         self.updates = updates
         self.faces = faces
+        self.internals = internals
         self.open: dict[tuple[int, str], OpenHand] = {}
 
     async def respond(
@@ -100,15 +101,12 @@ class Hands:
         view = render.hand(table, player, tr, page=page, pick=pick, notice=notice, faces=self.faces)
         shown = digest(view) if render.watching(table, player) else None
         previous = self.open.get((table.channel_id, player))
-        if new:
-            await answer(interaction, view, new=True)
-            if previous is not None:  # one hand message at a time: the one this replaces goes
-                self.updates.spawn(_delete(previous))
-        elif interaction.response.is_done():
-            await edit_originals([interaction.followup], view)
+        if interaction.response.is_done() and not new:
+            await edit_original_messages([interaction.followup], view, internals=self.internals)
         else:
-            await answer(interaction, view)
-        release(view)
+            await respond_with_message(interaction, view, new=new, internals=self.internals)
+        if new and previous is not None:  # one hand message at a time: the one this replaces goes
+            self.updates.spawn(_delete(previous))
         self.open[(table.channel_id, player)] = OpenHand(
             interaction.followup, time.monotonic(), version, tr, shown
         )
@@ -182,7 +180,7 @@ class Hands:
         if shown is not None and shown == hand.shown:
             release(view)  # the same message: no call
         else:
-            await edit_originals([hand.webhook], view)
+            await edit_original_messages([hand.webhook], view, internals=self.internals)
         if self.open.get(key) is hand:  # not answered meanwhile
             self.open[key] = hand._replace(version=version, shown=shown)
 
@@ -235,81 +233,6 @@ def _dos_pictures(
 def closed(table: Table, player: str) -> bool:
     """Whether the player's hand has nothing more to offer: the table is closed, or they left."""
     return table.state is TableState.OVER or table.game is None or player not in table.game.hands
-
-
-async def answer(
-    interaction: discord.Interaction[Any], view: discord.ui.LayoutView, *, new: bool = False
-) -> None:
-    """Answer ``interaction`` with the Components V2 ``view``: the clicked message updated
-    (Discord's callback type 7; any text or embed of a message drawn before Components V2 is
-    taken away), or with ``new`` a new private message (type 4, ephemeral), as
-    `InteractionResponse.edit_message` and ``send_message`` do, minus asking Discord for the
-    message back (``with_response``) and turning it into a `discord.Message` that nobody reads:
-    the parse ran on the event loop after every move's answer.
-
-    Raises:
-        discord.HTTPException: Discord refused the answer (NotFound: the interaction expired).
-        discord.InteractionResponded: it was answered already.
-    """
-    response = interaction.response
-    if response.is_done():
-        raise discord.InteractionResponded(interaction)
-    kind = (
-        discord.InteractionResponseType.channel_message
-        if new
-        else discord.InteractionResponseType.message_update
-    )
-    params = interaction_message_response_params(
-        type=kind.value,
-        content=discord.utils.MISSING if new else None,  # an update takes an older text away
-        embed=discord.utils.MISSING if new else None,
-        view=view,
-        flags=discord.MessageFlags(ephemeral=True) if new else discord.utils.MISSING,
-        allowed_mentions=NONE,
-    )
-    route = Route(
-        "POST",
-        "/interactions/{webhook_id}/{webhook_token}/callback",
-        webhook_id=interaction.id,
-        webhook_token=interaction.token,
-    )
-    http = interaction._state.http
-    await async_context.get().request(
-        route,
-        session=interaction._session,
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
-        payload=params.payload,
-    )
-    response._response_type = kind
-
-
-async def edit_originals(webhooks: Sequence[discord.Webhook], view: discord.ui.LayoutView) -> None:
-    """Edit interactions' own messages (``@original``) through their tokens to the same
-    Components V2 ``view`` (any text or embed of a message drawn before is taken away: a message
-    may become Components V2, never the reverse), as `Webhook.edit_message` does, minus turning
-    each response into a `discord.Message` that nobody reads (one per hand refresh, the bot's
-    most frequent request).
-
-    Raises:
-        discord.HTTPException: Discord refused an edit (NotFound: the token has expired or the
-            message is gone); the ones after it are not made.
-    """
-    with handle_message_parameters(content=None, embed=None, view=view, allowed_mentions=NONE) as params:
-        release(view)  # in the payload now
-        for webhook in webhooks:
-            await async_context.get().edit_webhook_message(
-                webhook.id,
-                webhook.token,  # type: ignore[arg-type]  # an interaction's webhook always has one
-                "@original",  # type: ignore[arg-type]  # the interaction's own message (Discord API)
-                session=webhook.session,
-                proxy=webhook.proxy,
-                proxy_auth=webhook.proxy_auth,
-                payload=params.payload,
-                multipart=params.multipart,
-                files=params.files,
-                with_components=True,
-            )
 
 
 async def _delete(hand: OpenHand) -> None:

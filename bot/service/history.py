@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoSelect, release
 from bot.client.errors import reader
 from bot.engine.errors import UnoError
@@ -27,10 +28,8 @@ from bot.tables import BadClick
 if TYPE_CHECKING:
     from bot.service import TableService
 
-__all__ = ["SCOPE", "History"]
+__all__ = ["History"]
 
-SCOPE = "g"
-"""The history select's ``custom_id`` scope (``unos:g:<channel>:0:game``)."""
 NONE = discord.AllowedMentions.none()
 log = logging.getLogger(__name__)
 
@@ -52,7 +51,9 @@ class History:
         if records:
             options = render.history_options(records, tr, here=channel_id)
             select = UnoSelect(
-                SCOPE, channel_id, 0, "game", options=options, placeholder=tr._("Choose a game")
+                Click(Scope.HISTORY, channel_id, 0, Verb.GAME),
+                options=options,
+                placeholder=tr._("Choose a game"),
             )
         view = render.history_list(records, tr, select, here=channel_id)
         await interaction.followup.send(view=view, ephemeral=True, allowed_mentions=NONE)

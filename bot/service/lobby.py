@@ -145,13 +145,11 @@ class Lobby:
         pointer = await interaction.followup.send(
             pointer_open(host, table.variant, tr), allowed_mentions=NONE, wait=True
         )
-        http = self.service.client.http
+        client = self.service.client
+        channel = client.get_partial_messageable(table.channel_id, guild_id=table.guild_id or None)
         try:
-            thread = await http.start_thread_with_message(
-                table.channel_id,
-                pointer.id,
-                name=thread_name(host, table.variant, tr),
-                auto_archive_duration=1440,
+            thread = await channel.get_partial_message(pointer.id).create_thread(
+                name=thread_name(host, table.variant, tr), auto_archive_duration=1440
             )
         except discord.HTTPException as exc:
             log.warning("no thread in channel %s (%s): the lobby opens in the channel", table.channel_id, exc)
@@ -160,8 +158,8 @@ class Lobby:
             await self._open(interaction, table)
             return
         table.parent_id, table.pointer_id = table.channel_id, pointer.id
-        table.channel_id = int(thread["id"])
-        room = self.service.client.get_partial_messageable(table.channel_id, guild_id=table.guild_id or None)
+        table.channel_id = thread.id
+        room = client.get_partial_messageable(table.channel_id, guild_id=table.guild_id or None)
         await self._open(
             interaction,
             table,

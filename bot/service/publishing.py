@@ -15,15 +15,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot import render
 from bot.client import pacing
 from bot.client.components import digest, release
+from bot.client.internals import edit_channel_message, edit_original_messages, post_message
 from bot.i18n import N_, translator
 from bot.service.acting import NotSaved, Post
-from bot.service.hands import edit_originals
 from bot.tables import NoTable, TableState
 
 if TYPE_CHECKING:
@@ -146,7 +145,7 @@ class Publisher:
         try:
             if answers and shown_in is not None:
                 try:
-                    await edit_originals(answers, view)
+                    await edit_original_messages(answers, view, internals=self.service.internals)
                 except discord.HTTPException:  # the press's token: the table message is edited alone
                     await self.edit(table, shown_in, render.table(table, tr, self.service.faces))
             elif shown_in is None:
@@ -189,20 +188,19 @@ class Publisher:
         self.service.after(change, publish=False)
 
     async def edit(self, table: Table, message_id: int, view: discord.ui.LayoutView) -> None:
-        """Edit one of the bot's messages in the table's channel to the Components V2 ``view``,
-        straight through discord.py's HTTP client: `PartialMessage.edit` would also turn the
-        response into a `discord.Message` that nobody reads (a fifth of the bot's CPU under load,
-        docs/performance/discord-layer.md). A message posted before Components V2 (a game restored after
-        an upgrade) becomes one: its text and embed are taken away in the same edit. Paced
-        before pings and announcements (`bot.client.pacing.first`).
+        """Edit one of the bot's messages in the table's channel to the Components V2 ``view``
+        (`bot.client.internals.edit_channel_message`: no `discord.Message` made of the response).
+        A message posted before Components V2 (a game restored after an upgrade) becomes one: its
+        text and embed are taken away in the same edit. Paced before pings and announcements
+        (`bot.client.pacing.first`).
 
         Raises:
             discord.HTTPException: Discord refused the edit (NotFound: the message is gone).
         """
-        with handle_message_parameters(content=None, embed=None, view=view) as params:
-            release(view)  # in the payload now
-            with pacing.first():
-                await self.client.http.edit_message(table.channel_id, message_id, params=params)
+        with pacing.first():
+            await edit_channel_message(
+                self.client, table.channel_id, message_id, view=view, internals=self.service.internals
+            )
 
     async def say(self, table: Table, posts: Sequence[Post]) -> None:
         """Say ``posts`` in the table's channel, in order, after what was said before there (a
@@ -239,7 +237,7 @@ class Publisher:
 
         async def delete() -> None:
             with contextlib.suppress(discord.HTTPException):
-                await self.client.http.delete_message(table.channel_id, message_id)
+                await self.channel(table).get_partial_message(message_id).delete()
 
         self.updates.spawn(delete())
 
@@ -281,14 +279,18 @@ class Publisher:
             return
         posted = None
         if player is not None:
-            # Through the HTTP client, as `edit`: a ping's `discord.Message` would go unread.
             allowed = discord.AllowedMentions(
                 users=[discord.Object(int(player))], everyone=False, roles=False
             )
             text, view = render.ping(table, player, translator(table.language))
-            with handle_message_parameters(text, allowed_mentions=allowed, view=view) as params:
-                posted = int((await self.client.http.send_message(table.channel_id, params=params))["id"])
-            release(view)
+            posted = await post_message(  # no `discord.Message` made of the response, as `edit`
+                self.client,
+                table.channel_id,
+                text,
+                view=view,
+                allowed_mentions=allowed,
+                internals=self.service.internals,
+            )
         async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
             if table.state is not TableState.OVER:  # the table as saved, if a failed save replaced it since
                 table = self.service.tables.get(table.channel_id) or table
@@ -301,7 +303,7 @@ class Publisher:
                 await self.service.acting.save(table)
         if last is not None:
             with contextlib.suppress(discord.HTTPException):
-                await self.client.http.delete_message(table.channel_id, last)
+                await self.channel(table).get_partial_message(last).delete()
 
 
 def _to_ping(table: Table) -> str | None:

@@ -13,8 +13,8 @@ import logging
 from typing import TYPE_CHECKING
 
 import discord
-from discord.http import handle_message_parameters
 
+from bot.client.internals import edit_channel_message
 from bot.i18n import N_, translator
 from bot.render.thread import pointer_over
 from bot.service.acting import NotSaved
@@ -45,11 +45,10 @@ class Threads:
         parent_id, pointer_id = table.parent_id, table.pointer_id
 
         async def edit() -> None:
-            with (
-                handle_message_parameters(content=text) as params,
-                contextlib.suppress(discord.HTTPException),  # the pointer was deleted: nothing to tell
-            ):
-                await self.service.client.http.edit_message(parent_id, pointer_id, params=params)
+            with contextlib.suppress(discord.HTTPException):  # the pointer was deleted: nothing to tell
+                await edit_channel_message(
+                    self.service.client, parent_id, pointer_id, content=text, internals=self.service.internals
+                )
 
         self.service.updates.spawn(edit())
 

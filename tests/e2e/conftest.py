@@ -120,6 +120,7 @@ def make_bot(
     card_emojis: bool = False,
     shards: tuple[int, list[int] | None] | None = None,
     storage: Storage | None = None,
+    internals: bool = True,
     **game: Any,
 ) -> UnoBot:
     """The production bot configured for the stand-in (fast AI, no turn timer unless asked;
@@ -127,9 +128,11 @@ def make_bot(
     by one while a test plays, so what a test reads would depend on timing; see `with_emojis`),
     watched by `LOCKS`. ``shards``: ``(shard_count, shard_ids)`` to run (then its commands are
     synced globally, to reach every guild of the stand-in). ``storage``: another backend than
-    SQLite on ``db`` (PostgreSQL, shared by several bots)."""
+    SQLite on ``db`` (PostgreSQL, shared by several bots). ``internals``: the setting
+    ``discord.internals`` (False: discord.py's public API only; see `internals`)."""
     settings = load_settings(None, environ={}, require_token=False)
     settings.discord.card_emojis = card_emojis
+    settings.discord.internals = internals
     if shards is not None:
         settings.discord.shard_count, settings.discord.shard_ids = shards
     settings.game.ai_delay_seconds = game.pop("ai_delay_seconds", 0.0)
@@ -166,11 +169,18 @@ def with_emojis(db: Path, **game: Any) -> Callable[[StandIn], UnoBot]:
 
 
 @pytest.fixture
-def uno(tmp_path: Path) -> LocalDiscord:
+def internals(request: pytest.FixtureRequest) -> bool:
+    """The bot's ``discord.internals`` setting in `uno`: True, or a test's parameter
+    (`tests.e2e.helpers.both_apis`)."""
+    return bool(getattr(request, "param", True))
+
+
+@pytest.fixture
+def uno(tmp_path: Path, internals: bool) -> LocalDiscord:
     """The bot in a guild with alice, bob and carol and channels #uno and #uno-2 (no rate limits:
-    tests play faster than people do)."""
+    tests play faster than people do); ``internals``: its ``discord.internals`` setting."""
     return LocalDiscord(
-        lambda s: make_bot(s, tmp_path / "uno.db"),
+        lambda s: make_bot(s, tmp_path / "uno.db", internals=internals),
         users=USERS,
         channels=("uno", "uno-2"),
         rate_limits=False,

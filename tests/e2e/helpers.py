@@ -26,6 +26,12 @@ G = TypeVar("G", Game, DosGame)
 
 CONTROL = {"Refresh", "Back", "◀", "▶", "Show as picture"}  # no move: they only redraw or show
 
+both_apis = pytest.mark.parametrize(
+    "internals", [True, False], ids=["internals", "public-api"], indirect=True
+)
+"""Run a test of `uno` twice: with discord.py's internals (`bot.client.internals`) and with its
+public API only (``discord.internals = false``), which players must not tell apart."""
+
 
 def hold_table_edits(
     env: LocalDiscord, table: Table, monkeypatch: pytest.MonkeyPatch

@@ -13,10 +13,20 @@ from bot.replay import check
 from tests.e2e.helpers import bot_of, open_table, play_out
 
 
-@pytest.mark.parametrize("variant", sorted(EDITIONS))
+@pytest.mark.parametrize(
+    ("variant", "internals"),
+    [
+        *(pytest.param(variant, True, id=variant) for variant in sorted(EDITIONS)),
+        # discord.py's public API only (``discord.internals = false``), in an UNO and a DOS game.
+        pytest.param("classic", False, id="classic-public-api"),
+        pytest.param("dos", False, id="dos-public-api"),
+    ],
+    indirect=["internals"],
+)
 async def test_full_game_through_buttons(uno: LocalDiscord, variant: str) -> None:
     """Two users and a bot play an edition to its final standings, only through the UI, with
-    Discord's rate limits on (a 429 makes discord.py wait and retry; the game still ends)."""
+    Discord's rate limits on (a 429 makes discord.py wait and retry; the game still ends); the
+    same with discord.py's public API only."""
     s = uno.stand_in
     s.rate_limits = True  # Discord's: 5 messages per 5 s per channel, 50 requests per second
     channel = uno.channel("uno")

@@ -14,6 +14,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
 from tests.e2e.helpers import (
     bot_of,
+    both_apis,
     click,
     command,
     drawing_only,
@@ -25,6 +26,7 @@ from tests.e2e.helpers import (
 )
 
 
+@both_apis
 async def test_no_view_or_interaction_outlives_its_answer(uno: LocalDiscord) -> None:
     """Every component is dynamic, so discord.py keeps no view of a sent hand or table (a running
     view sent with an ephemeral hand would get a 15-minute timeout that keeps it alive); and the

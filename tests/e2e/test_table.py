@@ -15,6 +15,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.service import hands as open_hands
 from tests.e2e.helpers import (
     bot_of,
+    both_apis,
     choose,
     choose_label,
     click,
@@ -81,6 +82,7 @@ async def test_catch_from_the_table(uno: LocalDiscord) -> None:
     assert len(uno.stand_in.visible_messages(bob, ch)) == private
 
 
+@both_apis
 async def test_uno_from_the_table_is_answered_in_place(uno: LocalDiscord) -> None:
     """UNO! pressed on the table message is answered with that message (its log line), and the
     caller's open hand is redrawn in place: no new private message buries the hand."""
@@ -210,6 +212,7 @@ async def test_hands_stay_private(uno: LocalDiscord) -> None:
     assert not any(m.ephemeral for m in uno.stand_in.visible_messages(carol, ch))
 
 
+@both_apis
 async def test_open_hands_follow_the_game(uno: LocalDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
     """An open hand is redrawn as the game changes for its owner: at once when they are to act;
     while they only watch, not for the others' turns, which leave their cards alone."""
@@ -324,6 +327,7 @@ async def test_flip_cards_alike_say_their_backs(uno: LocalDiscord) -> None:
     ]
 
 
+@both_apis
 async def test_a_new_hand_message_replaces_the_last(uno: LocalDiscord) -> None:
     """Opening the hand again deletes the hand message it replaces: one hand at a time."""
     ch = uno.channel("uno")
@@ -409,6 +413,7 @@ async def test_tables_in_two_channels_are_independent(uno: LocalDiscord) -> None
     assert table_of(uno, a).channel_id != table_of(uno, b).channel_id
 
 
+@both_apis
 async def test_a_drawn_card_is_played_from_the_hand(uno: LocalDiscord) -> None:
     """After drawing a playable card, Play plays it at once; a drawn wild asks for its color."""
     ch = uno.channel("uno")

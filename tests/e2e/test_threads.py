@@ -11,6 +11,7 @@ from bot.localdiscord.testing import LocalDiscord
 from bot.tables import Table, TableState
 from tests.e2e.helpers import (
     bot_of,
+    both_apis,
     choose,
     click,
     command,
@@ -50,6 +51,7 @@ async def _open_in_thread(
     return thread, table_of(uno, thread)
 
 
+@both_apis
 async def test_a_game_played_to_the_end_in_its_thread(uno: LocalDiscord) -> None:
     """Every message of the game is in the thread; #uno holds only the pointer, edited with the
     winner when the game ends; a second game runs side by side in a thread of its own; the next
@@ -154,6 +156,7 @@ async def test_deleting_the_thread_ends_its_lobby(uno: LocalDiscord) -> None:
     await s.wait_until(lambda: "lobby closed" in pointer.text)
 
 
+@both_apis
 async def test_without_create_public_threads_the_game_stays_in_the_channel(uno: LocalDiscord) -> None:
     """The bot lacking Create Public Threads: the pointer says so, and the lobby opens in the
     channel as without the setting."""

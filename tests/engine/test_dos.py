@@ -12,7 +12,7 @@ import pytest
 
 from bot.engine import ai
 from bot.engine.dos.actions import DosAction, DosActionKind
-from bot.engine.dos.cards import DECK, DosCard
+from bot.engine.dos.cards import COLORS, DECK, DosCard
 from bot.engine.dos.game import DosGame, DosPendingKind, adds_up
 from bot.engine.errors import BadAction, BadCard, BadOption, BadState, NotInGame
 
@@ -114,6 +114,32 @@ def test_deal_passes_left_past_a_player_who_left() -> None:
     if not game.game_over:
         game.start_round()
         assert game.dealer == after
+
+
+def test_completions_name_what_a_match_still_needs() -> None:
+    """docs/rules.md §14.5-§14.6: a match given by its pile and cards completes to every color its
+    Wild DOS cards and a Wild DOS pile may take; one set in full completes to itself; a pile
+    alone to each of its matches; a match not legal, or off one's turn, to none."""
+    game = DosGame.from_deal(
+        ["ana", "ben"],
+        dealer="ben",
+        turn="ana",
+        hands={"ana": cards("red 1", "blue 1", "wild dos"), "ben": cards("blue 1")},
+        row=[cards("wild dos"), cards("green 7")],
+        draw_pile=cards("green 1", "green 1", "green 1"),
+    )
+    pair = DosAction.parse("play pile=1 red 1 + blue 1")
+    assert [a.pile_color for a in game.completions("ana", pair)] == list(COLORS)
+    wild = DosAction.parse("play pile=1 wild dos")
+    assert len(game.completions("ana", wild)) == 4 * 4  # its own color, and the pile's
+    named = DosAction.parse("play pile=1 wild dos color=blue")
+    assert {a.pile_color for a in game.completions("ana", named)} == set(COLORS)
+    full = DosAction.parse("play pile=1 wild dos color=blue pile_color=red")
+    assert game.completions("ana", full) == [full]
+    assert len(game.completions("ana", DosAction(DosActionKind.PLAY, pile=1))) == 4 * 4 + 4
+    assert game.completions("ana", DosAction.parse("play pile=2 red 1")) == []
+    assert game.completions("ana", DosAction(DosActionKind.DRAW)) == [DosAction(DosActionKind.DRAW)]
+    assert game.completions("ben", pair) == []
 
 
 def test_save_restore_and_replay() -> None:

@@ -446,6 +446,43 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         out += [DosAction(DosActionKind.CATCH, target=t) for t in self.catch_targets(player)]
         return out
 
+    def completions(self, player: str, action: DosAction) -> list[DosAction]:
+        """The legal actions of ``player`` (:meth:`legal_actions`) that agree with ``action``:
+        the same kind, and the same pile, cards, colors and target wherever ``action`` sets one
+        (None, or no cards, is a wildcard), as ``Game.completions``.
+
+        For a match made in two steps (§14.6): a hand's select carries the pile and its cards;
+        when a Wild DOS is in the match or is the pile, the completions name the colors it may
+        take. If the action is among its own completions, it is legal as it stands; if there
+        are none, the game refuses it (:meth:`apply` says why).
+
+        >>> game = DosGame.from_deal(
+        ...     ["ana", "ben"], dealer="ben", turn="ana",
+        ...     hands={"ana": [DosCard.parse("wild dos"), DosCard.parse("red 3")],
+        ...            "ben": [DosCard.parse("blue 1")]},
+        ...     row=[[DosCard.parse("blue 5")], [DosCard.parse("green 7")]],
+        ...     draw_pile=[DosCard.parse("green 1")] * 3)
+        >>> pair = DosAction.parse("play pile=1 wild dos + red 3")
+        >>> [a.color.value for a in game.completions("ana", pair)]
+        ['red', 'yellow', 'green', 'blue']
+        >>> done = pair._replace(color=Color.BLUE)
+        >>> game.completions("ana", done) == [done]
+        True
+        >>> game.completions("ben", done)
+        []
+        """
+        kind, pile, cards, color, pile_color, target = action
+        return [
+            a
+            for a in self.legal_actions(player)
+            if a.kind is kind
+            and (pile is None or a.pile == pile)
+            and (not cards or a.cards == cards)
+            and (color is None or a.color is color)
+            and (pile_color is None or a.pile_color is pile_color)
+            and (target is None or a.target == target)
+        ]
+
     def can_call_dos(self, player: str) -> bool:
         """True if a DOS call by ``player`` would count now (§14.8, §14.15)."""
         hand = self.hands.get(player)

@@ -1,5 +1,4 @@
-"""The bot's own pacing of Discord calls (`bot.client.pacing`): the global limit and discord.py's
-bucket scan."""
+"""The bot's own pacing of Discord calls (`bot.client.pacing`): the global limit."""
 
 from __future__ import annotations
 
@@ -9,12 +8,13 @@ import time
 from collections.abc import AsyncIterator
 
 import aiohttp
-import discord
 import pytest
 from aiohttp import web
 from discord.http import HTTPClient, Route
 
 from bot.client.pacing import BURST_SECONDS, EXEMPT, FIRST_PER_OTHER, GlobalPace, ahead, first, install
+
+from .helpers import serving
 
 
 @pytest.mark.slow
@@ -91,22 +91,17 @@ async def discord_stand_in(
     async def leaving(session: object, context: object, params: aiohttp.TraceRequestStartParams) -> None:
         sent.append((f"{params.method} {params.url.path.removeprefix('/api/v10')}", loop.time()))
 
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", answer)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10")
-    http = HTTPClient(loop)
-    pace = install(http, global_per_second)
-    assert pace is not None and http.http_trace is not None
-    http.http_trace.on_request_start.append(leaving)  # after the pace's callback
-    try:
-        await http.static_login("token")  # GET /users/@me: the pace's first request
-        yield http, pace, sent
-    finally:
-        await http.close()
-        await runner.cleanup()
+    async with serving(answer, monkeypatch):
+        trace = aiohttp.TraceConfig()
+        http = HTTPClient(loop, http_trace=trace)
+        pace = install(trace, Route.BASE, global_per_second)
+        assert pace is not None
+        trace.on_request_start.append(leaving)  # after the pace's callback
+        try:
+            await http.static_login("token")  # GET /users/@me: the pace's first request
+            yield http, pace, sent
+        finally:
+            await http.close()
 
 
 def channel_post() -> Route:
@@ -191,34 +186,6 @@ def test_requests_a_bucket_held_are_spaced_when_it_lets_them_go(monkeypatch: pyt
 
 def test_no_pacing_at_zero() -> None:
     """A limit of 0 leaves requests alone (a bot whose Discord enforces no global limit)."""
-
-    async def scenario() -> None:
-        http = HTTPClient(asyncio.get_running_loop())
-        request = http.request
-        assert install(http, global_per_second=0) is None
-        assert http.request == request
-
-    asyncio.run(scenario())
-
-
-def test_the_bucket_scan_runs_when_the_buckets_have_doubled() -> None:
-    """discord.py looks at every bucket on each new one past 256; installed, the scan runs only
-    once their number has doubled since the last, and still drops the idle ones."""
-
-    async def scenario() -> list[int]:
-        http = HTTPClient(asyncio.get_running_loop())
-        scanned: list[int] = []
-        stock = http._try_clear_expired_ratelimits
-
-        def counting() -> None:
-            scanned.append(len(http._buckets))
-            stock()
-
-        http._try_clear_expired_ratelimits = counting  # type: ignore[method-assign]
-        install(http, global_per_second=0)
-        for n in range(1100):
-            http.get_ratelimit(f"route:{n}")
-        return scanned
-
-    assert asyncio.run(scenario()) == [256, 512, 1024]
-    assert discord.http.HTTPClient._try_clear_expired_ratelimits is not None
+    trace = aiohttp.TraceConfig()
+    assert install(trace, Route.BASE, global_per_second=0) is None
+    assert not trace.on_request_start

@@ -108,7 +108,7 @@ class FakeClient:
         )
 
     def get_partial_messageable(self, channel_id: int, *, guild_id: int | None = None) -> Any:
-        """A channel that can only send."""
+        """A channel that can only send, and delete a message."""
 
         async def send(content: str | None = None, *, embed: Any = discord.utils.MISSING, **_: Any) -> Any:
             await asyncio.sleep(self.latency)
@@ -119,7 +119,10 @@ class FakeClient:
             )
             return SimpleNamespace(id=next(self._ids))
 
-        return SimpleNamespace(send=send)
+        def get_partial_message(message_id: int) -> Any:
+            return SimpleNamespace(delete=lambda: self._delete(channel_id, message_id))
+
+        return SimpleNamespace(send=send, get_partial_message=get_partial_message)
 
     async def _edit(self, channel_id: int, message_id: int, *, params: Any) -> None:
         if message_id in self.gone:
