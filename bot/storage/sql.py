@@ -1,9 +1,10 @@
 """:class:`SqlStorage`: the :class:`~bot.storage.Storage` interface on an SQL database, whichever
 the backend (:class:`~bot.storage.sqlite.SqliteStorage`, :class:`~bot.storage.postgres.PostgresStorage`).
 
-It answers each call on the backend's :class:`SqlConnection`, with the queries of
-:mod:`bot.storage.records` for results. A call with several statements runs in one transaction.
-Saving a table is a single statement (one trip to the database); saves that arrive while one is
+It answers each call on the backend's :class:`SqlConnection`: the channel settings, the tables in
+progress and their leases here, the results in its base
+:class:`~bot.storage.sql_records.SqlRecords` (with the queries of :mod:`bot.storage.records`). A
+call with several statements runs in one transaction. Saving a table is a single statement (one trip to the database); saves that arrive while one is
 being written are written together by the next statement (group commit), and each call returns
 once its snapshot is committed.
 """
@@ -18,8 +19,9 @@ from typing import Any, NamedTuple, Protocol
 
 import orjson
 
-from bot.storage import GameRecord, LeaseError, PlayerGame, PlayerStats, Result, StorageError, records
+from bot.storage import LeaseError, Result, StorageError, records
 from bot.storage.common import Db, collector_paused, dumps
+from bot.storage.sql_records import SqlRecords
 
 __all__ = ["SqlConnection", "SqlStorage", "upsert_statement"]
 
@@ -72,7 +74,7 @@ class SqlConnection(Protocol):
         """
 
 
-class SqlStorage:
+class SqlStorage(SqlRecords):
     """:class:`~bot.storage.Storage` on a backend's :class:`SqlConnection`.
 
     A backend subclasses it with its connection and, where it has them, real table leases
@@ -325,90 +327,6 @@ class SqlStorage:
     def _check_open(self) -> None:
         if not self._connection.is_open:
             raise StorageError(f"{self._where}: storage is not open")
-
-    # ------------------------------------------------------------------ results
-
-    async def leaderboard(
-        self, guild_id: int, *, variant: str | None = None, limit: int = 10
-    ) -> list[PlayerStats]:
-        """The guild's best players by games won, then points (AI seats excluded).
-
-        Ties then go to more rounds won, fewer games played, then user id. Forgotten players
-        stay ranked, as ``forgotten:<n>``. A ``limit`` under 1 gives an empty list.
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        if limit < 1:
-            return []
-        async with self._connection.use() as db:
-            return await records.leaderboard(db, guild_id, variant, limit)
-
-    async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
-        """One player's record in the guild, with the same counts per variant (all zero if new).
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        async with self._connection.use() as db:
-            return await records.stats(db, guild_id, user_id)
-
-    async def recent_games(self, guild_id: int, user_id: str, limit: int = 30) -> list[PlayerGame]:
-        """The player's last ``limit`` finished games in the guild, oldest first, with the
-        points they scored in each.
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        async with self._connection.use() as db:
-            return await records.recent_games(db, guild_id, user_id, limit)
-
-    async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
-        """The channel's last recorded games (None: every channel's), newest first, at most
-        ``limit`` (None: all; under 1: none), each with its replay (None where none was kept).
-
-        Raises:
-            StorageError: not open, the database failed, or a record can't be read.
-        """
-        if limit is not None and limit < 1:
-            return []
-        return await self._games(channel_id=channel_id, limit=limit)
-
-    async def game(self, game_id: str) -> GameRecord | None:
-        """One recorded game with its replay; None if no finished game has that id.
-
-        Raises:
-            StorageError: not open, the database failed, or the record can't be read.
-        """
-        found = await self._games(game_id=game_id)
-        return found[0] if found else None
-
-    async def _games(self, **where: Any) -> list[GameRecord]:
-        async with self._connection.use() as db:
-            try:
-                return await records.games(db, **where)
-            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise StorageError(f"{self._where}: a game record can't be read: {exc!r}") from None
-
-    async def forget_user(self, user_id: str) -> int:
-        """Rename the user to ``forgotten:<n>`` in every result; the results stay counted.
-
-        Their seats in stored replays are renamed too (id ``forgotten:<n>``, name "a former
-        player"). Snapshots of tables in progress and channel settings are not rewritten: the bot should
-        take the player out of any table first. Results recorded after this name them again
-        (a new record).
-
-        Returns:
-            How many game and round records no longer name them (0: none named them).
-
-        Raises:
-            StorageError: not open, the file was deleted or replaced since it was opened, or
-                the database failed (nothing changes).
-        """
-        if user_id.startswith(records.FORGOTTEN):
-            return 0
-        async with self._connection.use(transaction=True) as db:
-            return await records.forget_user(db, user_id)
 
 
 def upsert_statement(rows: int) -> str:
