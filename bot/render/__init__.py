@@ -33,28 +33,21 @@ from bot.render import dos
 from bot.render import hand as _hand
 from bot.render import log as _log
 from bot.render import table as _table
+from bot.render.faces import TEXT_ONLY, Faces, sorted_hand
 from bot.render.layout import my_hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe
-from bot.render.table import rematch, round_summary, standings
-from bot.render.words import (
+from bot.render.names import as_label, named, plain, seat_name, sentence
+from bot.render.options import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
-    TEXT_ONLY,
-    Faces,
-    as_label,
-    count,
     edition_name,
     leaderboard_title,
-    named,
-    plain,
-    record_text,
     record_title,
-    seat_name,
-    sentence,
     settings_text,
-    sorted_hand,
 )
+from bot.render.table import rematch, round_summary, standings
+from bot.render.words import count, record_text
 from bot.tables import Table
 
 __all__ = [
@@ -116,7 +109,7 @@ def hand(
 def hand_cards(game: AnyGame, player: str) -> list[Card] | list[DosCard]:
     """The player's cards in the order their hand shows them, in its text, its buttons and its
     picture alike: an UNO hand by color, then rank, wilds last, on the active side
-    (`bot.render.words.sorted_hand`); a DOS hand by color, then number, wilds last
+    (`bot.render.faces.sorted_hand`); a DOS hand by color, then number, wilds last
     (`bot.render.dos.sorted_hand`). Empty for a player who left."""
     if isinstance(game, DosGame):
         return dos.sorted_hand(game.hands.get(player, ()))
