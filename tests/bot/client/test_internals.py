@@ -27,6 +27,7 @@ from discord.state import ConnectionState
 from discord.webhook.async_ import AsyncWebhookAdapter, interaction_message_response_params
 
 from bot.client import internals
+from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, layout_of, view_of
 
 from .helpers import serving
@@ -398,7 +399,7 @@ def test_hands_and_channel_messages_are_edited_and_posted_through_the_http_clien
                 await internals.edit_original_messages([interaction.followup], _hand_view(), internals=True)
                 await internals.edit_channel_message(client, 5, 20, view=_hand_view(), internals=True)
                 await internals.edit_channel_message(client, 5, 21, content="Game over", internals=True)
-                ping = view_of(UnoButton("t", 5, 0, "hand", label="My hand"))
+                ping = view_of(UnoButton(Click(Scope.TABLE, 5, 0, Verb.SHOW_HAND), label="My hand"))
                 posted = await internals.post_message(
                     client, 5, "<@2>, your move", view=ping, allowed_mentions=internals.NONE, internals=True
                 )
