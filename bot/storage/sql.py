@@ -4,9 +4,10 @@ the backend (:class:`~bot.storage.sqlite.SqliteStorage`, :class:`~bot.storage.po
 It answers each call on the backend's :class:`SqlConnection`: the channel settings, the tables in
 progress and their leases here, the results in its base
 :class:`~bot.storage.sql_records.SqlRecords` (with the queries of :mod:`bot.storage.records`). A
-call with several statements runs in one transaction. Saving a table is a single statement (one trip to the database); saves that arrive while one is
-being written are written together by the next statement (group commit), and each call returns
-once its snapshot is committed.
+call with several statements runs in one transaction. Saving a table is a single statement (one
+trip to the database); saves that arrive while one is being written are written together by the
+next statement (group commit, :mod:`bot.storage.group_commit`), and each call returns once its
+snapshot is committed.
 """
 
 from __future__ import annotations
@@ -15,17 +16,16 @@ import asyncio
 import time
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 import orjson
 
 from bot.storage import LeaseError, Result, StorageError, records
 from bot.storage.common import Db, collector_paused, dumps
+from bot.storage.group_commit import GroupCommit, QueuedTable
 from bot.storage.sql_records import SqlRecords
 
 __all__ = ["SqlConnection", "SqlStorage", "upsert_statement"]
-
-TABLES_PER_STATEMENT = 100  # snapshots written by one statement (4 parameters each)
 
 
 def _check_id(name: str, value: int) -> None:
@@ -37,15 +37,6 @@ def _check_id(name: str, value: int) -> None:
     """
     if not isinstance(value, int) or not 0 <= value < 2**63:
         raise ValueError(f"{name} must be a Discord id (an int), not {value!r}")
-
-
-class _QueuedTable(NamedTuple):
-    """A table snapshot waiting for the group commit: its row, the results to record with it,
-    and the future its saver awaits."""
-
-    row: tuple[int, int, str, float]
-    results: tuple[Result, ...]
-    done: asyncio.Future[None]
 
 
 class SqlConnection(Protocol):
@@ -90,8 +81,7 @@ class SqlStorage(SqlRecords):
         self._connection = connection
         self._where = where
         self.owner = owner
-        self._table_queue: list[_QueuedTable] = []
-        self._table_writer: asyncio.Task[None] | None = None
+        self._group = GroupCommit(self._write_batch, self._lease_error)
         self._leased: set[int] = set()  # the single owner's tables (a backend without leases)
 
     # ------------------------------------------------------------------ lifecycle
@@ -124,9 +114,7 @@ class SqlStorage(SqlRecords):
             raise asyncio.CancelledError
 
     async def _close(self) -> None:
-        while self._table_writer is not None:  # write the snapshots still queued
-            writer, self._table_writer = self._table_writer, None
-            await asyncio.gather(writer, return_exceptions=True)
+        await self._group.drain()  # write the snapshots still queued
         await self._connection.close()
 
     # ------------------------------------------------------------------ channel settings
@@ -173,8 +161,8 @@ class SqlStorage(SqlRecords):
 
         Committed when this returns. A save with no results, when nothing else is being written,
         may be written at once by the backend (:meth:`_write_now`); saves that arrive while one
-        is being written are written together, in one transaction, by :meth:`_write_tables`
-        (group commit).
+        is being written are written together, in one transaction, by :meth:`_write_batch`
+        (:class:`~bot.storage.group_commit.GroupCommit`).
 
         Raises:
             TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
@@ -188,45 +176,21 @@ class SqlStorage(SqlRecords):
         text = dumps(snapshot)
         self._check_open()
         row = (channel_id, guild_id, text, time.time())
-        writing = self._table_queue or (self._table_writer is not None and not self._table_writer.done())
-        if not results and not writing and self._write_now(row):  # never ahead of a queued save
+        if not results and not self._group.busy and self._write_now(row):  # never ahead of a queued save
             return
-        done = asyncio.get_running_loop().create_future()
-        self._table_queue.append(_QueuedTable(row, tuple(results), done))
-        if self._table_writer is None or self._table_writer.done():
-            self._table_writer = asyncio.create_task(self._write_tables())
-        await done
+        await self._group.save(row, results)
 
-    async def _write_tables(self) -> None:
-        """Write the queued snapshots, as many as there are, until the queue is empty. A save of a
-        table whose lease another owner holds fails alone (:class:`~bot.storage.LeaseError`), its
-        results unrecorded; the others are written."""
-        while self._table_queue:
-            batch = self._table_queue[:TABLES_PER_STATEMENT]
-            del self._table_queue[:TABLES_PER_STATEMENT]
-            refused: dict[int, str] = {}
-            try:
-                async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
-                    # A channel's last snapshot only: PostgreSQL refuses to update one row twice
-                    # in a statement.
-                    refused = await self._save_rows(db, list({q.row[0]: q.row for q in batch}.values()))
-                    for result in (r for q in batch if q.row[0] not in refused for r in q.results):
-                        await records.insert_result(db, result)
-            except BaseException as exc:
-                for q in batch:
-                    if not q.done.done():
-                        q.done.set_exception(StorageError(str(exc) or type(exc).__name__))
-                if not isinstance(exc, Exception):
-                    raise
-            else:
-                for q in batch:
-                    if q.done.done():
-                        continue
-                    channel_id = q.row[0]
-                    if channel_id in refused:
-                        q.done.set_exception(self._lease_error(channel_id, refused[channel_id]))
-                    else:
-                        q.done.set_result(None)
+    async def _write_batch(self, batch: Sequence[QueuedTable]) -> dict[int, str]:
+        """Write a batch of the group commit, in one transaction if it records results; the
+        channels whose tables another owner leases, with that owner, are not written (nor their
+        results recorded)."""
+        async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
+            # A channel's last snapshot only: PostgreSQL refuses to update one row twice in a
+            # statement.
+            refused = await self._save_rows(db, list({q.row[0]: q.row for q in batch}.values()))
+            for result in (r for q in batch if q.row[0] not in refused for r in q.results):
+                await records.insert_result(db, result)
+        return refused
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot (by channel id), for restoring after a restart; a row whose
