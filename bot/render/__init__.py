@@ -7,7 +7,10 @@ show. Card names are the engine's (``"red draw two"``), with a color emoji befor
 ============  ==================================================================================
 module        what it draws
 ============  ==================================================================================
-``words``     what every message shares: card labels, colors, counts, options, house rules
+``faces``     card faces in words and colors: names, labels, emojis, button styles, a hand's order
+``names``     players' names and the text users type, as messages show them
+``options``   house rules, scoring, a channel's settings, editions' and languages' names
+``words``     counts in each language's plural forms, and what the game waits for
 ``layout``    what the Components V2 messages are built of, within Discord's limits
 ``lobby``     the lobby message
 ``table``     the public table message, standings, round summaries
