@@ -71,14 +71,20 @@ class Unchanged:
         self.env, self.channel = env, channel
 
     async def settled(self) -> tuple[Any, ...]:
-        """:meth:`now`, once the bot's background saves (a turn ping's id, a message's) have
-        caught up with the table: taken earlier, one landing later looks like a change."""
+        """:meth:`now`, once the bot is at rest: no background job left (a turn ping still
+        being posted, a table message still being edited: each lands later and changes the
+        table's saved ping or a message) and the table saved as it holds it. Taken earlier,
+        what lands later looks like a change."""
+        updates = bot_of(self.env).service.updates
         for _ in range(int(WAIT_SECONDS / 0.05)):
+            await updates.drain()
             state = await self.now()
             if state[2] == [state[1]]:
-                return state
+                await updates.drain()  # a job asked meanwhile (a save's follow-up) lands too
+                if await self.now() == state:
+                    return state
             await asyncio.sleep(0.05)
-        raise AssertionError("the bot never saved its table as it holds it")
+        raise AssertionError("the bot never came to rest with its table saved as it holds it")
 
     async def now(self) -> tuple[Any, ...]:
         table = table_of(self.env, self.channel)
