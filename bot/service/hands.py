@@ -31,7 +31,7 @@ from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction, edition_of
 from bot.engine.game import Game
 from bot.i18n import Tr
-from bot.render.words import TEXT_ONLY, Faces
+from bot.render.faces import TEXT_ONLY, Faces
 from bot.service.updates import Updates
 from bot.tables import Table, TableState
 
