@@ -24,7 +24,6 @@ from typing import Any, NamedTuple
 
 from bot.engine.ai import AiLevel
 from bot.engine.editions import (
-    AnyEvent,
     AnyGame,
     check_edition,
     edition_of,
@@ -33,7 +32,7 @@ from bot.engine.editions import (
     new_game,
 )
 from bot.engine.errors import BadOption, NotInGame, UnoError
-from bot.engine.events import EventKind
+from bot.engine.events import Event, EventKind
 from bot.engine.options import Options
 from bot.i18n import N_
 
@@ -400,7 +399,7 @@ class Table:
         out = self.game.out if self.game else {}
         return [s for s in self.seats if not s.is_ai and s.id not in out]
 
-    def start(self, seed: int | None = None) -> list[AnyEvent]:
+    def start(self, seed: int | None = None) -> list[Event]:
         """Deal the first round.
 
         Raises:
@@ -411,18 +410,18 @@ class Table:
         if len(self.seats) < 2:
             raise LobbyError("At least two players are needed: invite someone or add a bot.")
         game = new_game(self.variant, [s.id for s in self.seats], self.options, seed)
-        events: list[AnyEvent] = list(game.start_round())
+        events: list[Event] = list(game.start_round())
         self.game = game
         self.state = TableState.PLAYING
         self.touched = time.time()
         return events
 
-    def leave_game(self, player_id: str, removal: Removal | None = None) -> list[AnyEvent]:
+    def leave_game(self, player_id: str, removal: Removal | None = None) -> list[Event]:
         """A player leaves a game in progress (docs/rules.md §5.1), by themselves or, with
         ``removal``, taken out for that reason (kept in :attr:`removed`). Raises NotInGame."""
         if self.game is None:
             raise NotInGame()
-        events: list[AnyEvent] = list(self.game.apply(player_id, leave_action(self.game)))  # type: ignore[arg-type]
+        events: list[Event] = list(self.game.apply(player_id, leave_action(self.game)))  # type: ignore[arg-type]
         if removal is not None:
             self.removed[player_id] = removal
         return events
@@ -455,7 +454,7 @@ class Table:
             self.pinged = ""  # the bot needs no ping
         return bot
 
-    def track_reveals(self, events: Sequence[AnyEvent]) -> None:
+    def track_reveals(self, events: Sequence[Event]) -> None:
         """Keep :attr:`reveals` after a move and its ``events``: a hand shown by them is noted as
         it is now; one that changed since it was shown (or in an earlier round) is dropped, so
         other players see a shown hand only while it still is what they were shown."""

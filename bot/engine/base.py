@@ -10,14 +10,13 @@ needs of them are class attributes and hooks (``_IDLE``, ``_JOURNAL_BY_SEAT``, `
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from bot.engine.errors import BadOption, BadState, NotInGame, RoundOver
-from bot.engine.interface import PendingProtocol
-from bot.engine.options import Options
+from bot.engine.events import Event
+from bot.engine.options import AnyPendingKind, Options, Pending
 from bot.engine.seats import renamed
 
 SCHEMA_VERSION = 1
@@ -40,11 +39,11 @@ class _Action(Protocol):
 
 C = TypeVar("C", bound=_Card)
 A = TypeVar("A", bound=_Action)
-E = TypeVar("E")
 
 
-class TableGame(Generic[C, A, E]):
-    """The base of a table game whose cards are ``C``, actions ``A`` and events ``E``.
+class TableGame(Generic[C, A]):
+    """The base of a table game whose cards are ``C`` and actions ``A`` (every edition's events
+    are ``Event``\\s, its pending decision a ``Pending``).
 
     Attributes (set by each aggregate): players, options, seed, out, scores, deck, round_no,
     dealer, version, game_over, winners, hands, draw_pile, discard_pile, pending, called,
@@ -77,7 +76,7 @@ class TableGame(Generic[C, A, E]):
         "winners",
     )
 
-    _IDLE: ClassVar[enum.Enum]
+    _IDLE: ClassVar[AnyPendingKind]
     """The pending kind that means nothing is pending (the round or the game is over)."""
     _JOURNAL_BY_SEAT: ClassVar[bool]
     """True: a saved journal names an entry's player by seat index (UNO's); False: by id (DOS's)."""
@@ -96,7 +95,7 @@ class TableGame(Generic[C, A, E]):
     hands: dict[str, list[C]]
     draw_pile: list[C]
     discard_pile: list[C]
-    pending: PendingProtocol
+    pending: Pending
     called: set[str]
     catchable: set[str]
     round_over: bool
@@ -120,8 +119,8 @@ class TableGame(Generic[C, A, E]):
             options: Options | None = None,
             seed: int | None = None,
         ) -> None: ...
-        def start_round(self) -> list[E]: ...
-        def apply(self, player: str, action: A) -> list[E]: ...
+        def start_round(self) -> list[Event]: ...
+        def apply(self, player: str, action: A) -> list[Event]: ...
         def to_dict(self) -> dict[str, Any]: ...
         def _finish_game(self, winners: list[str]) -> None: ...
 
@@ -310,7 +309,7 @@ class TableGame(Generic[C, A, E]):
                 game.apply_text(player, text)
         return game
 
-    def apply_text(self, player: str, text: str) -> list[E]:
+    def apply_text(self, player: str, text: str) -> list[Event]:
         """Carry out the action whose text form is ``text`` (a component's, a journal's) by
         ``player``: ``apply(player, <the edition's action>.parse(text))``.
 

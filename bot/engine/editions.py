@@ -30,7 +30,7 @@ from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction
 from bot.engine.dos.cards import DECK as DOS_DECK
 from bot.engine.dos.cards import DosCard
-from bot.engine.dos.game import DEFAULT_TARGET, VARIANT_ID, DosEvent, DosGame
+from bot.engine.dos.game import DEFAULT_TARGET, VARIANT_ID, DosGame
 from bot.engine.dos.scenarios import DosScenario
 from bot.engine.errors import BadOption
 from bot.engine.events import Event
@@ -43,8 +43,6 @@ AnyGame = Game | DosGame
 """A table's game: UNO's aggregate or DOS's."""
 AnyAction = Action | DosAction
 """An action of either."""
-AnyEvent = Event | DosEvent
-"""An event of either."""
 AnyFace = Face | DosCard
 """A card face of either: what the card art draws and the card emojis name."""
 
@@ -227,7 +225,7 @@ def replay_game(data: Mapping[str, Any]) -> AnyGame:
     return _saved_class(data).replay(data)
 
 
-def replay_moves(data: Mapping[str, Any]) -> tuple[AnyGame, Iterator[tuple[str | None, list[AnyEvent]]]]:
+def replay_moves(data: Mapping[str, Any]) -> tuple[AnyGame, Iterator[tuple[str | None, list[Event]]]]:
     """A recorded game (``GameResult.replay``) to play again move by move (either aggregate):
     the game as seated, before its first deal, and an iterator that applies each journal entry
     to it in turn and yields the entry's player (None for a deal) and the events it caused. At
@@ -239,7 +237,7 @@ def replay_moves(data: Mapping[str, Any]) -> tuple[AnyGame, Iterator[tuple[str |
     """
     game, entries = _saved_class(data).unplayed(data)
 
-    def moves() -> Iterator[tuple[str | None, list[AnyEvent]]]:
+    def moves() -> Iterator[tuple[str | None, list[Event]]]:
         for player, text in entries:
             if player is None:
                 yield None, list(game.start_round())

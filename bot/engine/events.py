@@ -1,4 +1,6 @@
-"""Events: what an action caused, in order, for the table log and the bot's messages.
+"""Events: what an action caused, in order, for the table log and the bot's messages: one
+:class:`Event` shape for every edition, of UNO's kinds (:class:`EventKind`, below) or DOS's
+(:class:`DosEventKind`, docs/engine-dos.md).
 
 Event kinds (``Event.kind``, an :class:`EventKind`) and their ``data`` keys:
 
@@ -40,7 +42,6 @@ game-over            winners: list of players or teams
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 PRIVATE_KEYS = frozenset({"cards"})
@@ -113,33 +114,71 @@ class EventKind(enum.StrEnum):
     """The game ended."""
 
 
+class DosEventKind(enum.StrEnum):
+    """What an action caused (docs/engine-dos.md lists each kind's data)."""
+
+    ROUND_STARTED = "round-started"
+    """A round was dealt."""
+    DEALER_DRAWN = "dealer-drawn"
+    """Cards were drawn to pick the first dealer."""
+    MATCH_MADE = "match-made"
+    """A match was made on a pile (§14.5)."""
+    CARDS_DRAWN = "cards-drawn"
+    """A player drew cards (for the turn, a double color match, a catch)."""
+    CARD_PLACED = "card-placed"
+    """A card was added to the row: the no-match card or a bonus card (§14.6-§14.7)."""
+    PILES_DISCARDED = "piles-discarded"
+    """Covered piles went to the discard pile (§14.7 step 1)."""
+    ROW_REFILLED = "row-refilled"
+    """Cards were turned up to top the row up to two piles (§14.7 step 2)."""
+    DECK_RESHUFFLED = "deck-reshuffled"
+    """The discard pile was shuffled into a new draw pile (§14.9)."""
+    BONUS_LOST = "bonus-lost"
+    """Bonus cards were lost: an empty hand, or the player left (§14.6, §14.13)."""
+    TURN_ENDED = "turn-ended"
+    """A turn ended (after its end-of-turn steps)."""
+    DOS_CALLED = "dos-called"
+    """A player called DOS (§14.8)."""
+    PLAYER_CAUGHT = "player-caught"
+    """A player was caught without calling DOS (§14.8)."""
+    PLAYER_LEFT = "player-left"
+    """A player left the game."""
+    PLAYER_ELIMINATED = "player-eliminated"
+    """A player reached the target and is out (elimination)."""
+    ROUND_OVER = "round-over"
+    """The round ended."""
+    GAME_OVER = "game-over"
+    """The game ended."""
+
+
+AnyEventKind = EventKind | DosEventKind
+"""An event kind of either edition: what ``Event.kind`` holds, and what the render layer's
+tables of log lines are keyed by. Both are ``StrEnum``\\s, so UNO's and DOS's kinds of the same
+name are equal: keep each edition's kinds in a table of its own."""
+
+
 class Event(NamedTuple):
-    """One thing that happened.
+    """One thing that happened, in any edition (UNO's kinds: :class:`EventKind`; DOS's:
+    :class:`DosEventKind`).
 
     Attributes:
         kind: what happened.
         player: the player it happened to or by, if any.
-        data: details, JSON-safe; ``cards`` is private (see :meth:`public`).
+        data: details, JSON-safe; the cards drawn and the cards of a hand shown are private (see
+            :meth:`public`).
     """
 
-    kind: EventKind
+    kind: AnyEventKind
     player: str | None = None
     data: dict[str, Any] = {}  # noqa: RUF012 (never mutated; events are built with their data)
 
     def public(self) -> dict[str, Any]:
-        """The event as anyone at the table may see it (:func:`public`)."""
-        return public(self.kind, self.player, self.data)
-
-
-def public(kind: enum.StrEnum, player: str | None, data: Mapping[str, Any]) -> dict[str, Any]:
-    """An event of any edition (UNO's :class:`Event`, DOS's ``DosEvent``) as anyone at the table
-    may see it: its kind as plain text, its player (when it has one), and its data but the
-    private card lists (``cards`` of the kinds in :data:`PRIVATE_KINDS`)."""
-    out: dict[str, Any] = {"kind": str(kind)}
-    if player is not None:
-        out["player"] = player
-    if kind in PRIVATE_KINDS:
-        out.update((k, v) for k, v in data.items() if k not in PRIVATE_KEYS)
-    else:
-        out.update(data)
-    return out
+        """The event as anyone at the table may see it (private card lists removed)."""
+        out: dict[str, Any] = {"kind": str(self.kind)}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.kind in PRIVATE_KINDS:
+            out.update((k, v) for k, v in self.data.items() if k not in PRIVATE_KEYS)
+        else:
+            out.update(self.data)
+        return out

@@ -122,7 +122,7 @@ class Unfollowed(NamedTuple):
         )
 
 
-class Game(TableGame[Card, Action, Event]):
+class Game(TableGame[Card, Action]):
     """A game of UNO in any edition: seats, rounds and running scores.
 
     Create it, then :meth:`start_round`; act through the action methods (or :meth:`apply`), each of

@@ -1,4 +1,4 @@
-"""What every table game offers its callers: :class:`GameProtocol`, which UNO's ``Game`` and
+r"""What every table game offers its callers: :class:`GameProtocol`, which UNO's ``Game`` and
 DOS's ``DosGame`` both satisfy (docs/engine-dos.md, "One interface"; mypy checks it below).
 
 The table, the renderers, the service, the card art, the storage and the replays hold a game of
@@ -6,50 +6,26 @@ either edition through this surface; what only one edition has (UNO's side and c
 Center Row) they read from the edition's own aggregate, chosen by its ``Edition``
 (bot/engine/editions.py).
 
-The protocol is generic in the edition's action type ``A`` (``Action`` or ``DosAction``) and
-event type ``E`` (``Event`` or ``DosEvent``); ``AnyGameProtocol`` is either.
+The protocol is generic in the edition's action type ``A`` (``Action`` or ``DosAction``);
+``AnyGameProtocol`` is either. Both editions' events are one shape (``Event``, of UNO's
+``EventKind``\s or DOS's ``DosEventKind``\s), and so are their pending decisions (``Pending``, of a
+``PendingKind`` or a ``DosPendingKind``).
 """
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
-from bot.engine.options import Options
+from bot.engine.events import Event
+from bot.engine.options import Options, Pending
 
 A = TypeVar("A")
-E = TypeVar("E")
 
 
-class PendingProtocol(Protocol):
-    """The one decision a game waits for: its kind (an enum whose ``"none"`` member means
-    nothing is pending) and whose it is (None only for ``"none"``)."""
-
-    @property
-    def kind(self) -> enum.Enum: ...
-    @property
-    def player(self) -> str | None: ...
-
-
-class EventProtocol(Protocol):
-    """One thing that happened: its kind (a ``StrEnum``, equal to its name), the player it
-    happened to or by, JSON-safe details."""
-
-    @property
-    def kind(self) -> enum.StrEnum: ...
-    @property
-    def player(self) -> str | None: ...
-    @property
-    def data(self) -> dict[str, Any]: ...
-    def public(self) -> dict[str, Any]:
-        """The event as anyone at the table may see it (private card lists removed)."""
-        ...
-
-
-class GameProtocol(Protocol[A, E]):
+class GameProtocol(Protocol[A]):
     """A table game of either edition, as its callers use it.
 
     Attributes are read-only here (each aggregate's own are mutable, with its card type):
@@ -93,7 +69,7 @@ class GameProtocol(Protocol[A, E]):
     @property
     def dealer(self) -> str | None: ...
     @property
-    def pending(self) -> PendingProtocol: ...
+    def pending(self) -> Pending: ...
     @property
     def called(self) -> AbstractSet[str]: ...
     @property
@@ -127,13 +103,13 @@ class GameProtocol(Protocol[A, E]):
     def next_seat(self, player: str) -> str: ...
     def hand_value(self, player: str) -> int: ...
     def catch_targets(self, player: str) -> list[str]: ...
-    def start_round(self) -> list[E]: ...
+    def start_round(self) -> list[Event]: ...
     def legal_actions(self, player: str) -> list[A]: ...
     def decisions(self, player: str) -> list[A]: ...
-    def apply(self, player: str, action: A) -> list[E]: ...
+    def apply(self, player: str, action: A) -> list[Event]: ...
     def apply_listed(self, player: str, action: A) -> None: ...
-    def leave(self, player: str) -> list[E]: ...
-    def timeout(self, player: str) -> list[E]: ...
+    def leave(self, player: str) -> list[Event]: ...
+    def timeout(self, player: str) -> list[Event]: ...
     def replaced(self, old: str, new: str) -> Self:
         """The game as if ``new`` had sat in ``old``'s seat from the start."""
         ...
@@ -146,18 +122,15 @@ class GameProtocol(Protocol[A, E]):
     def replay(cls, data: Mapping[str, Any]) -> Self: ...
 
 
-AnyGameProtocol = GameProtocol[Any, Any]
+AnyGameProtocol = GameProtocol[Any]
 """A game of either edition."""
 
 
 if TYPE_CHECKING:  # mypy --strict proves both aggregates satisfy the protocol
     from bot.engine.actions import Action
     from bot.engine.dos.actions import DosAction
-    from bot.engine.dos.game import DosEvent, DosGame
-    from bot.engine.events import Event
+    from bot.engine.dos.game import DosGame
     from bot.engine.game import Game
 
-    _uno: type[GameProtocol[Action, Event]] = Game
-    _dos: type[GameProtocol[DosAction, DosEvent]] = DosGame
-    _uno_event: type[EventProtocol] = Event
-    _dos_event: type[EventProtocol] = DosEvent
+    _uno: type[GameProtocol[Action]] = Game
+    _dos: type[GameProtocol[DosAction]] = DosGame

@@ -73,6 +73,28 @@ class PendingKind(enum.Enum):
     """Nothing: the round (or the game) is over, or no round has been dealt."""
 
 
+class DosPendingKind(enum.Enum):
+    """The one decision a DOS game waits for (§14.13; docs/scenarios.md's DOS ``pending``)."""
+
+    __hash__ = object.__hash__
+
+    TURN = "turn"
+    """A turn not yet begun: match or draw."""
+    MATCH = "match"
+    """After a match: another match or end the turn."""
+    DRAW_DECISION = "draw-decision"
+    """After a draw that made a match possible: match or place the no-match card."""
+    PLACE = "place"
+    """A card to add to the row: the no-match card, or a bonus card."""
+    NONE = "none"
+    """Nothing: the round (or the game) is over, or no round has been dealt."""
+
+
+AnyPendingKind = PendingKind | DosPendingKind
+"""A pending decision's kind in either edition (``Pending.kind``). Each enum hashes by identity,
+so one table can hold both editions' kinds (``bot.render.words.PENDING_TEXT``)."""
+
+
 @dataclass(frozen=True)
 class Options:
     """The host's choices for a game.
@@ -193,10 +215,11 @@ _HOUSE_RULES = {r.value: r for r in HouseRule}
 
 
 class Pending(NamedTuple):
-    """The one decision the engine waits for.
+    """The one decision the engine waits for, in any edition (DOS's: a :class:`DosPendingKind`
+    and its player only).
 
     Attributes:
-        kind: what kind of decision.
+        kind: what kind of decision (UNO's :class:`PendingKind`, DOS's :class:`DosPendingKind`).
         player: who must make it (None only for ``NONE``).
         source: who caused it (the restricted wild's, Howler's or Wild Super Hero's player).
         rank: the card rank that caused a penalty or challenge.
@@ -209,7 +232,7 @@ class Pending(NamedTuple):
             saved before this was kept, and then judged on the hand at the challenge).
     """
 
-    kind: PendingKind
+    kind: AnyPendingKind
     player: str | None = None
     source: str | None = None
     rank: Rank | None = None

@@ -31,7 +31,8 @@ import discord
 from bot.engine.cards import Card
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
-from bot.engine.editions import AnyAction, AnyEvent, AnyGame, edition_of
+from bot.engine.editions import AnyAction, AnyGame, edition_of
+from bot.engine.events import Event
 from bot.engine.game import Game
 from bot.i18n import Tr
 from bot.render import dos
@@ -193,7 +194,7 @@ def watching(tbl: Table, player: str) -> bool:
     return tbl.game is not None and renderer(tbl.game).watching(tbl, player)
 
 
-def log_lines(tbl: Table, events: Sequence[AnyEvent], tr: Tr) -> list[str]:
+def log_lines(tbl: Table, events: Sequence[Event], tr: Tr) -> list[str]:
     """The log lines of one move's events in ``tr``'s language (`bot.render.log.log_lines`; DOS's:
     `bot.render.log.dos_log_lines`)."""
     return renderer(tbl.game).log_lines(tbl, events, tr)

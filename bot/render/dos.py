@@ -24,7 +24,8 @@ from bot.client.components import UnoButton, UnoSelect
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
-from bot.engine.dos.game import DosGame, DosPendingKind, color_bonus
+from bot.engine.dos.game import DosGame, color_bonus
+from bot.engine.options import DosPendingKind
 from bot.i18n import N_, Tr
 from bot.render.faces import (
     BUTTON_STYLE,
@@ -54,20 +55,13 @@ from bot.render.layout import (
 )
 from bot.render.names import trim
 from bot.render.table import LOG_TEXT, pending_text, player_line, room_beside, table_message, table_texts
-from bot.render.words import WATCHING
+from bot.render.words import PENDING_TEXT, WATCHING
 from bot.tables import Table, TableState
 
 PLACE_BUTTONS = 5
 """Cards to place shown as buttons (one row); more go in a select."""
 TURN_BUTTONS = {DosActionKind.DRAW: N_("Draw"), DosActionKind.END_TURN: N_("End the turn")}
 """The decisions of a turn shown as a button of their own, with their label."""
-PENDING = {
-    DosPendingKind.TURN: N_("to match or draw"),
-    DosPendingKind.MATCH: N_("to make another match or end the turn"),
-    DosPendingKind.DRAW_DECISION: N_("to match or place a card in the row"),
-    DosPendingKind.PLACE: N_("to place a card in the row"),
-}
-"""The decision a DOS game waits for (§14.13), as ``"to …"``."""
 ACCENT = EMBED_COLOR[Color.YELLOW]
 """A DOS table's container color where no pile shows a color (DOS's box is yellow)."""
 
@@ -172,7 +166,7 @@ def decision_text(game: DosGame, tr: Tr) -> str:
     """The decision a DOS game awaits, as ``"to …"`` (each language's own; `pending_text`)."""
     if game.pending.kind is DosPendingKind.PLACE and game.ended:
         return tr.n("to place {n} bonus card in the row", "to place {n} bonus cards in the row", game.bonus)
-    kind = PENDING.get(game.pending.kind)
+    kind = PENDING_TEXT.get(game.pending.kind)
     return tr._(kind) if kind else ""
 
 

@@ -19,9 +19,8 @@ from typing import Any
 
 import discord
 
-from bot.engine.dos.game import DosEventKind
 from bot.engine.editions import replay_moves
-from bot.engine.events import EventKind
+from bot.engine.events import DosEventKind, EventKind
 from bot.i18n import Tr
 from bot.render import log_lines, renderer
 from bot.render.layout import panel, rows, small

@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 
 from bot.engine.cards import Card, Side
 from bot.engine.dos.cards import DosCard
-from bot.engine.dos.game import DosEvent, DosEventKind
-from bot.engine.events import Event, EventKind
+from bot.engine.events import AnyEventKind, DosEventKind, Event, EventKind
 from bot.engine.game import Game
 from bot.i18n import N_, Tr
 from bot.render.dos import card_text
@@ -28,7 +27,7 @@ class _Said:
 
     __slots__ = ("_", "data", "name", "player", "side", "tbl", "tr")
 
-    def __init__(self, tbl: Table, event: Event | DosEvent, side: Side, tr: Tr) -> None:
+    def __init__(self, tbl: Table, event: Event | Event, side: Side, tr: Tr) -> None:
         self.tbl, self.player, self.data, self.side, self.tr = tbl, event.player, event.data, side, tr
         self._ = tr._
         self.name = named(tbl, event.player, tr) if event.player else ""
@@ -139,7 +138,7 @@ def _side(s: _Said) -> str:
     return s.say("🔄 FLIP! The table turns to the {side} side", side=shown)
 
 
-LINES: dict[EventKind, Line] = {
+LINES: dict[AnyEventKind, Line] = {
     EventKind.CARD_PLAYED: _played,
     EventKind.CARDS_DRAWN: _drew,
     EventKind.TURN_SKIPPED: lambda s: s.say("{name} loses a turn"),
@@ -283,7 +282,7 @@ def _dos_placed(s: _Said) -> str:
     return s.say("{name} placed {card} (no match)", card=card)
 
 
-DOS_LINES: dict[DosEventKind, Line] = {
+DOS_LINES: dict[AnyEventKind, Line] = {
     DosEventKind.ROUND_STARTED: lambda s: s._("Round {round}: {name} deals").format(
         round=s.data["round"], name=s.who("dealer")
     ),
@@ -310,7 +309,7 @@ DOS_LINES: dict[DosEventKind, Line] = {
 with UNO's where they say the same."""
 
 
-def dos_log_lines(tbl: Table, events: Sequence[DosEvent], tr: Tr) -> list[str]:
+def dos_log_lines(tbl: Table, events: Sequence[Event], tr: Tr) -> list[str]:
     """The public log lines of one move's DOS ``events``, in order, in ``tr``'s language (the
     table's)."""
     lines = []

@@ -6,13 +6,13 @@ players' names and typed text in :mod:`bot.render.names`, options and editions i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from bot.engine.options import PendingKind, Scoring
+from bot.engine.options import AnyPendingKind, DosPendingKind, PendingKind, Scoring
 from bot.i18n import N_, Tr
 from bot.tables import Table
 
-PENDING_TEXT = {
+PENDING_TEXT: Mapping[AnyPendingKind, str] = {
     PendingKind.TURN: N_("to play a card or draw"),
     PendingKind.CHALLENGE: N_("to challenge or accept"),
     PendingKind.PENALTY: N_("to take the penalty or answer it"),
@@ -20,8 +20,13 @@ PENDING_TEXT = {
     PendingKind.DISCARD: N_("to discard a card (Wild Super Hero)"),
     PendingKind.HOWLER: N_("to answer the Howler"),
     PendingKind.DRAW_DECISION: N_("to play the drawn card or keep it"),
+    DosPendingKind.TURN: N_("to match or draw"),
+    DosPendingKind.MATCH: N_("to make another match or end the turn"),
+    DosPendingKind.DRAW_DECISION: N_("to match or place a card in the row"),
+    DosPendingKind.PLACE: N_("to place a card in the row"),
 }
-"""What the game waits for, in English (each reader's ``tr._`` translates it)."""
+"""What a game of either edition waits for, as ``"to …"``, in English (each reader's ``tr._``
+translates it; DOS's are §14.13's decisions). No entry for ``NONE``: nothing is pending."""
 WATCHING = N_("⏳ Not your turn: the table message shows the play.")
 """A watching hand's status line (`bot.render.hand.watching`), in place of what is on the table."""
 

@@ -28,8 +28,8 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.engine.editions import AnyEvent
 from bot.engine.errors import UnoError
+from bot.engine.events import Event
 from bot.engine.scoring import next_round
 from bot.i18n import Tr, translator
 from bot.service.registry import TableRegistry
@@ -93,14 +93,14 @@ class Change:
         """Leave the block without saving: the body found nothing to do."""
         self.unchanged = True
 
-    def log(self, events: Sequence[AnyEvent], note: str = "") -> None:
+    def log(self, events: Sequence[Event], note: str = "") -> None:
         """Write ``events`` in the table's log, then ``note`` (a line of the service's own, in the
         table's language already)."""
         self.table.log.extend(render.log_lines(self.table, events, self.tr))
         if note:
             self.table.log.append(note)
 
-    def played(self, events: Sequence[AnyEvent]) -> None:
+    def played(self, events: Sequence[Event]) -> None:
         """Account for a game's ``events``: log them, record a finished round, start the next
         round, or end the game (at its end, or once only bots are left).
 

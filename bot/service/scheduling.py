@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import render
 from bot.engine import ai, editions
-from bot.engine.editions import AnyEvent
+from bot.engine.events import Event
 from bot.ops.workers import start_worker
 from bot.render import seats as render_seats
 from bot.service.acting import NotSaved, Post
@@ -190,7 +190,7 @@ class Scheduler:
                 if game is None or table.version != version or table.state is not TableState.PLAYING:
                     change.nothing()
                     return
-                events: list[AnyEvent] = []
+                events: list[Event] = []
                 for bot_seat in table.seats:
                     if bot_seat.is_ai and bot_seat.id in game.hands:
                         for catch in editions.catches(game, bot_seat.id, bot_seat.level):

@@ -17,11 +17,11 @@ from bot.engine import ai
 from bot.engine.actions import Action
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard
-from bot.engine.dos.game import DosEvent, DosEventKind, DosGame, DosPending, DosPendingKind
+from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyFace
-from bot.engine.events import Event, EventKind
+from bot.engine.events import DosEventKind, Event, EventKind
 from bot.engine.game import Game
-from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
+from bot.engine.options import DosPendingKind, HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.i18n import LANGUAGES, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
@@ -29,6 +29,7 @@ from bot.render.faces import face_order, face_short
 from bot.render.log import LINES
 from bot.render.table import LOG_ROOM, standings_text
 from bot.render.thread import pointer_over
+from bot.render.words import PENDING_TEXT
 from bot.tables import Removal, Seat, Table, TableState
 
 EN = translator("en")
@@ -404,11 +405,10 @@ def test_a_team_as_the_subject_takes_a_plural_verb(variant: str) -> None:
     kinds = (
         (DosEventKind.ROUND_OVER, DosEventKind.GAME_OVER) if variant == "dos" else ("round-over", "game-over")
     )
-    event = DosEvent if variant == "dos" else Event
     fr, es, pt = translator("fr"), translator("es"), translator("pt_BR")
 
     def said(kind: Any, tr: Any, **data: Any) -> str:
-        line = render.log_lines(table, [event(kind, None, data)], tr)  # type: ignore[operator]
+        line = render.log_lines(table, [Event(kind, None, data)], tr)
         assert len(line) == 1
         return str(line[0])
 
@@ -571,6 +571,14 @@ def test_every_event_kind_is_logged_or_silent_by_choice() -> None:
     """Every kind of event has a log line, but for the ones the table shows otherwise: a first
     dealer's draw (the round's line names the dealer) and a pending penalty (the table says it)."""
     assert set(EventKind) - set(LINES) == {EventKind.DEALER_DRAWN, EventKind.PENALTY_PENDING}
+
+
+def test_every_pending_decision_of_either_edition_has_its_words() -> None:
+    """One table of what a game waits for serves both editions (``Pending`` is one shape): every
+    kind of UNO's and DOS's but "none" has its own words, DOS's draw decision not UNO's."""
+    kinds = (set(PendingKind) | set(DosPendingKind)) - {PendingKind.NONE, DosPendingKind.NONE}
+    assert set(PENDING_TEXT) == kinds
+    assert PENDING_TEXT[DosPendingKind.DRAW_DECISION] != PENDING_TEXT[PendingKind.DRAW_DECISION]
 
 
 HOSTILE = {
@@ -991,7 +999,7 @@ def test_a_wild_dos_s_color_is_said_beside_it_in_the_log(lang: str, expected: st
     log line, not after the match's last card (a Wild # of its own color)."""
     table = _dos_dealt(["wild dos", "yellow wild number"], ["blue 5", "green 7"])
     data = {"pile": 1, "cards": ["wild dos", "yellow wild number"], "color": "red", "pile_color": "blue"}
-    event = DosEvent(DosEventKind.MATCH_MADE, "1", {**data, "bonus": "none"})
+    event = Event(DosEventKind.MATCH_MADE, "1", {**data, "bonus": "none"})
     assert render.log_lines(table, [event], translator(lang)) == [expected]
 
 
@@ -1093,7 +1101,7 @@ def test_a_dos_hand_is_sorted_by_color_then_number_with_wilds_last() -> None:
     table = _dos_dealt(["blue wild number", "green 9", "blue 8", "red 4", "yellow 3"], ["blue 7"])
     game = table.game
     assert isinstance(game, DosGame)
-    game.pending = DosPending(DosPendingKind.PLACE, "1")
+    game.pending = Pending(DosPendingKind.PLACE, "1")
     places = [label for label in _labels(render.hand(table, "1", EN)) if label.startswith("Place")]
     assert places == ["Place red 4", "Place yellow 3", "Place green 9", "Place blue 8", "Place blue Wild #"]
 

@@ -13,8 +13,9 @@ import pytest
 from bot.engine import ai
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, DECK, DosCard
-from bot.engine.dos.game import DosGame, DosPendingKind, adds_up
+from bot.engine.dos.game import DosGame, adds_up
 from bot.engine.errors import BadAction, BadCard, BadOption, BadState, NotInGame
+from bot.engine.options import DosPendingKind, Pending
 
 
 def cards(*names: str) -> list[DosCard]:
@@ -252,3 +253,16 @@ def test_deck_and_cards() -> None:
     for bad in ("red 2", "red 0", "pink 3", "wild", "red 11"):
         with pytest.raises(BadCard):
             DosCard.parse(bad)
+
+
+def test_pending_is_one_shape_for_every_edition() -> None:
+    """A DOS game waits on a ``Pending`` as UNO's does (of a DOS kind, UNO's other fields unset),
+    and its save keeps DOS's ``[kind, player]`` form, read back to the same decision."""
+    game = DosGame(["ana", "ben"], seed=1)
+    game.start_round()
+    assert type(game.pending) is Pending
+    assert game.pending.kind is DosPendingKind.TURN and game.pending.player in game.players
+    assert game.pending._replace(kind=DosPendingKind.TURN, player=None) == Pending(DosPendingKind.TURN)
+    saved = game.to_dict()
+    assert saved["pending"] == ["turn", game.pending.player]
+    assert DosGame.from_dict(saved).pending == game.pending

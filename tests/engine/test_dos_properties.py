@@ -37,9 +37,9 @@ from test_properties import PROFILE
 from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, DECK
-from bot.engine.dos.game import DosGame, DosPendingKind
+from bot.engine.dos.game import DosGame
 from bot.engine.errors import UnoError
-from bot.engine.options import Options, Scoring
+from bot.engine.options import DosPendingKind, Options, Scoring
 
 GAMES = int(os.environ.get("UNO_PROPERTY_GAMES", "10"))
 MAX_STEPS = 20_000

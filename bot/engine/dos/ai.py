@@ -22,7 +22,8 @@ from bot.engine import search
 from bot.engine.dos import search as dos_search
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import DosCard, DosKind
-from bot.engine.dos.game import DosGame, DosPendingKind
+from bot.engine.dos.game import DosGame
+from bot.engine.options import DosPendingKind
 
 DosPolicy = Callable[[DosGame, str, random.Random], DosAction]
 

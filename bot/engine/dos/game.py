@@ -18,11 +18,10 @@ True
 
 from __future__ import annotations
 
-import enum
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from bot.engine.base import DEAL, SCHEMA_VERSION, TableGame, shuffle
 from bot.engine.cards import Color
@@ -41,8 +40,8 @@ from bot.engine.errors import (
     RoundOver,
     UnoError,
 )
-from bot.engine.events import public
-from bot.engine.options import Options
+from bot.engine.events import DosEventKind, Event
+from bot.engine.options import DosPendingKind, Options, Pending
 from bot.engine.scoring import close_round
 
 HAND_SIZE = 7
@@ -60,82 +59,7 @@ class DosRefused(UnoError):
     default_message = "You can call DOS only holding two cards, or on your own turn holding more."
 
 
-class DosPendingKind(enum.Enum):
-    """The one decision a DOS game waits for (§14.13; docs/scenarios.md's DOS ``pending``)."""
-
-    __hash__ = object.__hash__
-
-    TURN = "turn"
-    """A turn not yet begun: match or draw."""
-    MATCH = "match"
-    """After a match: another match or end the turn."""
-    DRAW_DECISION = "draw-decision"
-    """After a draw that made a match possible: match or place the no-match card."""
-    PLACE = "place"
-    """A card to add to the row: the no-match card, or a bonus card."""
-    NONE = "none"
-    """Nothing: the round (or the game) is over, or no round has been dealt."""
-
-
-class DosPending(NamedTuple):
-    """The decision the engine waits for, and whose it is (None only for ``NONE``)."""
-
-    kind: DosPendingKind
-    player: str | None = None
-
-
-NOTHING = DosPending(DosPendingKind.NONE)
-
-
-class DosEventKind(enum.StrEnum):
-    """What an action caused (docs/engine-dos.md lists each kind's data)."""
-
-    ROUND_STARTED = "round-started"
-    """A round was dealt."""
-    DEALER_DRAWN = "dealer-drawn"
-    """Cards were drawn to pick the first dealer."""
-    MATCH_MADE = "match-made"
-    """A match was made on a pile (§14.5)."""
-    CARDS_DRAWN = "cards-drawn"
-    """A player drew cards (for the turn, a double color match, a catch)."""
-    CARD_PLACED = "card-placed"
-    """A card was added to the row: the no-match card or a bonus card (§14.6-§14.7)."""
-    PILES_DISCARDED = "piles-discarded"
-    """Covered piles went to the discard pile (§14.7 step 1)."""
-    ROW_REFILLED = "row-refilled"
-    """Cards were turned up to top the row up to two piles (§14.7 step 2)."""
-    DECK_RESHUFFLED = "deck-reshuffled"
-    """The discard pile was shuffled into a new draw pile (§14.9)."""
-    BONUS_LOST = "bonus-lost"
-    """Bonus cards were lost: an empty hand, or the player left (§14.6, §14.13)."""
-    TURN_ENDED = "turn-ended"
-    """A turn ended (after its end-of-turn steps)."""
-    DOS_CALLED = "dos-called"
-    """A player called DOS (§14.8)."""
-    PLAYER_CAUGHT = "player-caught"
-    """A player was caught without calling DOS (§14.8)."""
-    PLAYER_LEFT = "player-left"
-    """A player left the game."""
-    PLAYER_ELIMINATED = "player-eliminated"
-    """A player reached the target and is out (elimination)."""
-    ROUND_OVER = "round-over"
-    """The round ended."""
-    GAME_OVER = "game-over"
-    """The game ended."""
-
-
-class DosEvent(NamedTuple):
-    """One thing that happened: its kind, the player it happened to or by, JSON-safe details
-    (``cards`` of ``cards-drawn`` is private to ``player``: see :meth:`public`)."""
-
-    kind: DosEventKind
-    player: str | None = None
-    data: dict[str, Any] = {}  # noqa: RUF012 (never mutated)
-
-    def public(self) -> dict[str, Any]:
-        """The event as anyone at the table may see it (``events.public``: one rule for every
-        edition)."""
-        return public(self.kind, self.player, self.data)
+NOTHING = Pending(DosPendingKind.NONE)
 
 
 _TURN_KINDS = (DosPendingKind.TURN, DosPendingKind.MATCH, DosPendingKind.DRAW_DECISION)
@@ -204,11 +128,11 @@ def adds_up(cards: Sequence[DosCard], pile: DosCard) -> bool:
     return not t or t >= 2  # two Wild #: any total from 2 to 20
 
 
-class DosGame(TableGame[DosCard, DosAction, DosEvent]):
+class DosGame(TableGame[DosCard, DosAction]):
     """A game of DOS: seats, rounds and running scores (docs/rules.md §14).
 
     Create it, then :meth:`start_round`; act through the action methods (or :meth:`apply`), each
-    of which validates, changes the game and returns the :class:`DosEvent`\\s it caused, or raises
+    of which validates, changes the game and returns the :class:`Event`\\s it caused, or raises
     an :class:`UnoError` and changes nothing.
 
     Attributes:
@@ -279,7 +203,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         self.row: list[list[DosCard]] = []
         self.draw_pile: list[DosCard] = []
         self.discard_pile: list[DosCard] = []
-        self.pending: DosPending = NOTHING
+        self.pending: Pending = NOTHING
         self.called: set[str] = set()
         self.catchable: set[str] = set()
         self.caught: set[str] = set()
@@ -287,7 +211,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         self.round_winner: str | None = None
         self.round_points = 0
         self._reset_turn()
-        self._events: list[DosEvent] = []
+        self._events: list[Event] = []
 
     def _reset_turn(self) -> None:
         self.matched: set[int] = set()
@@ -322,7 +246,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
 
     # ------------------------------------------------------------------ the round
 
-    def start_round(self) -> list[DosEvent]:
+    def start_round(self) -> list[Event]:
         """Choose the dealer, deal seven cards each and turn up piles 1 and 2 (§14.3).
 
         Raises:
@@ -349,7 +273,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
             if cards:
                 self.row.append([cards.pop()])
         self.draw_pile = cards
-        self.pending = DosPending(DosPendingKind.TURN, order[0])
+        self.pending = Pending(DosPendingKind.TURN, order[0])
         if self._journal is not None:
             self._journal.append(DEAL)
         return self._flush()
@@ -522,7 +446,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
 
     # ------------------------------------------------------------------ actions
 
-    def apply(self, player: str, action: DosAction) -> list[DosEvent]:
+    def apply(self, player: str, action: DosAction) -> list[Event]:
         """Carry out a :class:`DosAction` by ``player`` (its kind's method) and journal it.
 
         Raises:
@@ -579,7 +503,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         *,
         color: Color | str | None = None,
         pile_color: Color | str | None = None,
-    ) -> list[DosEvent]:
+    ) -> list[Event]:
         """One match: ``cards`` (one or two, in order) from the hand onto pile ``pile`` (1-based).
 
         Raises:
@@ -635,11 +559,11 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         )
         self._shed(player)
         if self.can_match(player):
-            self.pending = DosPending(DosPendingKind.MATCH, player)
+            self.pending = Pending(DosPendingKind.MATCH, player)
         else:
             self._end_turn(player)
 
-    def draw(self, player: str) -> list[DosEvent]:
+    def draw(self, player: str) -> list[Event]:
         """Draw one card as the first act of the turn (§14.7).
 
         Raises:
@@ -649,7 +573,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         self._draw_for_turn(player)
         return self._flush()
 
-    def place(self, player: str, card: DosCard | str) -> list[DosEvent]:
+    def place(self, player: str, card: DosCard | str) -> list[Event]:
         """Add ``card`` from the hand to the row as a new pile at the right end: the no-match
         card after a draw (the turn then ends), or a bonus card at the end of the turn (§14.6-7).
 
@@ -662,7 +586,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         self._place(player, found)
         return self._flush()
 
-    def end_turn(self, player: str) -> list[DosEvent]:
+    def end_turn(self, player: str) -> list[Event]:
         """End the turn after at least one match (§14.4).
 
         Raises:
@@ -672,7 +596,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         self._end_turn(player)
         return self._flush()
 
-    def call_dos(self, player: str) -> list[DosEvent]:
+    def call_dos(self, player: str) -> list[Event]:
         """Call DOS (§14.8).
 
         Raises:
@@ -686,7 +610,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         self.emit(DosEventKind.DOS_CALLED, player)
         return self._flush()
 
-    def catch(self, catcher: str, target: str) -> list[DosEvent]:
+    def catch(self, catcher: str, target: str) -> list[Event]:
         """Catch ``target``, who did not call DOS: they draw two, at once or, during their own
         turn, at step 5 of its end (§14.8).
 
@@ -706,7 +630,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
             self._draw(target, 2, "catch")
         return self._flush()
 
-    def leave(self, player: str) -> list[DosEvent]:
+    def leave(self, player: str) -> list[Event]:
         """A player leaves (or is removed): §14.13. Their hand goes into the draw pile; during
         their own turn, steps 1-2 of the end of the turn follow and play goes on with the next
         player (no bonus cards, no draws for their double color matches, no DOS penalty).
@@ -727,10 +651,10 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
             if self.bonus:
                 self.emit(DosEventKind.BONUS_LOST, player, count=self.bonus)
             self._reset_turn()
-            self.pending = DosPending(DosPendingKind.TURN, self.next_seat(player))
+            self.pending = Pending(DosPendingKind.TURN, self.next_seat(player))
         return self._flush()
 
-    def timeout(self, player: str) -> list[DosEvent]:
+    def timeout(self, player: str) -> list[Event]:
         """The player who must act ran out of time: their default move (§14.13). A turn not
         begun: draw, then place the default card as the no-match card. After a draw: place the
         default card. After a match: end the turn. A card due: place the default card.
@@ -756,7 +680,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         self.catchable.clear()  # a turn begins (§14.8)
         self._draw(player, 1, "turn")
         kind = DosPendingKind.DRAW_DECISION if self.can_match(player) else DosPendingKind.PLACE
-        self.pending = DosPending(kind, player)
+        self.pending = Pending(kind, player)
 
     def _place(self, player: str, card: DosCard) -> None:
         self.hands[player].remove(card)
@@ -810,7 +734,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
 
     def _place_bonus(self, player: str) -> None:
         if self.bonus and self.hands[player]:
-            self.pending = DosPending(DosPendingKind.PLACE, player)
+            self.pending = Pending(DosPendingKind.PLACE, player)
             return
         if self.bonus:
             self.emit(DosEventKind.BONUS_LOST, player, count=self.bonus)
@@ -832,7 +756,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
             return
         if len(self.hands[player]) > 2:
             self.called.discard(player)
-        self.pending = DosPending(DosPendingKind.TURN, self.next_seat(player))
+        self.pending = Pending(DosPendingKind.TURN, self.next_seat(player))
 
     def _take(self) -> DosCard | None:
         """The top card of the draw pile; an empty draw pile is first rebuilt from the whole
@@ -896,9 +820,9 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
 
     def emit(self, kind: DosEventKind, player: str | None, **data: Any) -> None:
         """Record an event of the running action (returned by the action method)."""
-        self._events.append(DosEvent(kind, player, data))
+        self._events.append(Event(kind, player, data))
 
-    def _flush(self) -> list[DosEvent]:
+    def _flush(self) -> list[Event]:
         events, self._events = self._events, []
         self.version += 1
         return events
@@ -983,7 +907,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
             game.draw_pile = [cards(c) for c in data["draw_pile"]]
             game.discard_pile = [cards(c) for c in data["discard_pile"]]
             kind, player = data["pending"]
-            game.pending = DosPending(DosPendingKind(kind), player)
+            game.pending = Pending(DosPendingKind(kind), player)
             game.matched = {int(i) for i in data["matched"]}
             game.bonus, game.doubles, game.due = int(data["bonus"]), int(data["doubles"]), int(data["due"])
             game.ended = bool(data["ended"])
@@ -1080,7 +1004,7 @@ class DosGame(TableGame[DosCard, DosAction, DosEvent]):
         first = turn or game.next_seat(dealer)
         if first not in game.players:
             raise BadOption(f"The player to start, {first!r}, isn't a player.")
-        game.pending = DosPending(DosPendingKind.TURN, first)
+        game.pending = Pending(DosPendingKind.TURN, first)
         for p in dos_called:
             if p not in game.hands:
                 raise BadOption(f"{p!r} isn't a player.")
@@ -1105,11 +1029,7 @@ _SIMPLE = {
 
 __all__ = [
     "COPIES",
-    "DosEvent",
-    "DosEventKind",
     "DosGame",
-    "DosPending",
-    "DosPendingKind",
     "DosRefused",
     "adds_up",
 ]

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.dos.cards import COPIES, DosCard
-from bot.engine.dos.game import DEFAULT_TARGET, DosEvent, DosGame, DosPendingKind
+from bot.engine.dos.game import DEFAULT_TARGET, DosGame
 from bot.engine.errors import NotExpected, RoundOver, UnoError
+from bot.engine.events import Event
 from bot.engine.expectations import Failed, Malformed
-from bot.engine.options import Options
+from bot.engine.options import DosPendingKind, Options
 
 DEAL_KEYS = {
     "dealer", "center", "draw", "discard", "turn", "dos_called", "scores", "hands", "started", "direction",
@@ -159,7 +160,7 @@ class DosScenario:
         game = self.build()
         deck = census(game)
         check_invariants(game, deck, "after the deal")
-        events: list[DosEvent] = []
+        events: list[Event] = []
         for i, step in enumerate(self.steps, 1):
             where = f"step {i} ({step['player']} {step['action']})"
             before = game.to_dict()
@@ -190,7 +191,7 @@ def _text(step: Mapping[str, Any], key: str) -> str | None:
     return None if value is None else str(value)
 
 
-def _play(game: DosGame, step: Mapping[str, Any]) -> list[DosEvent]:
+def _play(game: DosGame, step: Mapping[str, Any]) -> list[Event]:
     pile = step.get("pile")
     if not isinstance(pile, int) or isinstance(pile, bool):
         raise Malformed("action 'play' needs a whole-number 'pile'")
@@ -204,19 +205,19 @@ def _play(game: DosGame, step: Mapping[str, Any]) -> list[DosEvent]:
     )
 
 
-def _place(game: DosGame, step: Mapping[str, Any]) -> list[DosEvent]:
+def _place(game: DosGame, step: Mapping[str, Any]) -> list[Event]:
     if not isinstance(step.get("card"), str):
         raise Malformed("action 'place' needs a 'card'")
     return game.place(step["player"], str(step["card"]))
 
 
-def _catch(game: DosGame, step: Mapping[str, Any]) -> list[DosEvent]:
+def _catch(game: DosGame, step: Mapping[str, Any]) -> list[Event]:
     if not isinstance(step.get("target"), str):
         raise Malformed("action 'catch' needs a 'target'")
     return game.catch(step["player"], str(step["target"]))
 
 
-ACTIONS: dict[str, Callable[[DosGame, Mapping[str, Any]], list[DosEvent]]] = {
+ACTIONS: dict[str, Callable[[DosGame, Mapping[str, Any]], list[Event]]] = {
     "play": _play,
     "draw": lambda g, s: g.draw(s["player"]),
     "place": _place,
@@ -229,7 +230,7 @@ ACTIONS: dict[str, Callable[[DosGame, Mapping[str, Any]], list[DosEvent]]] = {
 """The engine call of each DOS step's ``action``."""
 
 
-def _act(game: DosGame, step: Mapping[str, Any]) -> list[DosEvent]:
+def _act(game: DosGame, step: Mapping[str, Any]) -> list[Event]:
     action = step["action"]
     if action in OTHER_VARIANTS:
         if game.round_over:
@@ -290,7 +291,7 @@ def _as_list(value: Any) -> list[str]:
 def _table(
     label: str, actual: Callable[[DosGame, str], Any], norm: Callable[[Any], Any] = lambda v: v
 ) -> _Check:
-    def check_table(game: DosGame, _events: Sequence[DosEvent], want: Any, where: str) -> None:
+    def check_table(game: DosGame, _events: Sequence[Event], want: Any, where: str) -> None:
         if not isinstance(want, dict):
             raise TypeError(f"{label} must be a table")
         for who, value in want.items():
@@ -299,7 +300,7 @@ def _table(
     return check_table
 
 
-_Check = Callable[[DosGame, Sequence[DosEvent], Any, str], None]
+_Check = Callable[[DosGame, Sequence[Event], Any, str], None]
 
 
 def _value(label: str, get: Callable[[DosGame], Any], norm: Callable[[Any], Any] = lambda v: v) -> _Check:
@@ -333,7 +334,7 @@ _CHECKS: dict[str, _Check] = {
 }
 
 
-def check(game: DosGame, events: Sequence[DosEvent], expect: Mapping[str, Any], where: str) -> None:
+def check(game: DosGame, events: Sequence[Event], expect: Mapping[str, Any], where: str) -> None:
     """Check an ``expect`` table against the game and the step's events.
 
     Raises:
