@@ -21,8 +21,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.engine.editions import AnyGame, replay_game
+from bot.engine.editions import replay_game
 from bot.engine.errors import UnoError
+from bot.engine.interface import AnyGameProtocol
 from bot.storage import GameRecord, GameResult, Storage, StorageError
 from bot.storage.choose import is_url, make_storage
 from bot.storage.sqlite import SqliteStorage
@@ -30,7 +31,7 @@ from bot.storage.sqlite import SqliteStorage
 __all__ = ["check", "check_database", "finished_rounds", "main"]
 
 
-def finished_rounds(game: AnyGame) -> int:
+def finished_rounds(game: AnyGameProtocol) -> int:
     """The rounds ``game`` has finished, as the bot records them: the round in progress (or
     abandoned) doesn't count."""
     return game.round_no if game.round_over else game.round_no - 1

@@ -14,7 +14,7 @@ import discord
 from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, layout_of
 from bot.engine.cards import Face, Side
-from bot.engine.editions import AnyGame
+from bot.engine.interface import AnyGameProtocol
 from bot.i18n import Tr
 from bot.render.faces import Faces
 from bot.render.names import trim
@@ -72,7 +72,7 @@ def my_hand(ch: int, tr: Tr) -> UnoButton:
     )
 
 
-def hand_top(tbl: Table, game: AnyGame, player: str, tr: Tr, notice: str) -> str:
+def hand_top(tbl: Table, game: AnyGameProtocol, player: str, tr: Tr, notice: str) -> str:
     """A hand's first lines, in every edition: ``"Your hand at <#…>"``, the ``notice`` (why a
     click was refused), and its heading (how many cards, or "Not in this game")."""
     title = (
@@ -87,7 +87,7 @@ def cards_block(listed: str, tr: Tr) -> str:
     return block(tr._("Your cards"), trim(listed or tr._("none"), HAND_TEXT))
 
 
-def hand_buttons(tbl: Table, game: AnyGame, player: str, tr: Tr, call: str | None) -> list[Item]:
+def hand_buttons(tbl: Table, game: AnyGameProtocol, player: str, tr: Tr, call: str | None) -> list[Item]:
     """A hand's last row, in every edition: the edition's call (``call``: its action's text,
     ``"uno"`` or ``"dos"``, labelled in capitals; None: not open to the player now) and Refresh while the round goes on, Show
     as picture while the player is in the game."""

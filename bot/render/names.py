@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.engine.editions import AnyGame
+from bot.engine.interface import AnyGameProtocol
 from bot.i18n import N_, Tr
 from bot.storage import FORGOTTEN_NAME
 from bot.tables import Removal, Table
@@ -98,7 +98,7 @@ TEAM_LETTERS = "ABCDE"
 the seat half way round), up to five teams of ten players."""
 
 
-def team_tag(game: AnyGame, key: str, *, markdown: bool = True) -> str:
+def team_tag(game: AnyGameProtocol, key: str, *, markdown: bool = True) -> str:
     """The mark of the team of ``key`` (a player, or a team ``"a+b"``) with partners, as the
     table, the scores and the standings show it before a name: ``"`A` "`` (inline code, a small
     box, the same in every language and readable on a phone), ``"[A] "`` in plain text (not
@@ -118,7 +118,7 @@ def team_tag(game: AnyGame, key: str, *, markdown: bool = True) -> str:
     return f"`{letter}` " if markdown else f"[{letter}] "
 
 
-def scores_text(tbl: Table, game: AnyGame, tr: Tr) -> str:
+def scores_text(tbl: Table, game: AnyGameProtocol, tr: Tr) -> str:
     """The running scores on one line, a player or a team each, in the engine's order: ``"Ana 40 ·
     Ben 12"``; with partners each team's total with its mark (:func:`team_tag`), ``"`A` Ana & Cy
     40 · `B` Ben & Di 12"`` (docs/rules.md §3.2: scores are kept per team)."""
@@ -126,7 +126,7 @@ def scores_text(tbl: Table, game: AnyGame, tr: Tr) -> str:
     return " · ".join(f"{marks[k]}{named(tbl, k, tr)} {v}" for k, v in game.scores.items())
 
 
-def players_title(game: AnyGame, tr: Tr) -> str:
+def players_title(game: AnyGameProtocol, tr: Tr) -> str:
     """The Players block's title: with partners it says what the marks before the names are."""
     return tr._("Players and teams (partners sit across)") if game.options.partners else tr._("Players")
 

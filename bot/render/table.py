@@ -12,8 +12,8 @@ from bot.client.components import UnoButton, view_of
 from bot.engine import effects
 from bot.engine.cards import Rank, Side
 from bot.engine.dos.game import DosGame
-from bot.engine.editions import AnyGame
 from bot.engine.game import Game
+from bot.engine.interface import AnyGameProtocol
 from bot.engine.options import PendingKind, Scoring
 from bot.i18n import Tr
 from bot.render.faces import (
@@ -43,7 +43,9 @@ G = TypeVar("G", Game, DosGame)
 """A game of either kind, where a renderer passes it on to its edition's own words."""
 
 
-def player_line(table: Table, game: AnyGame, player: str, tr: Tr, call: str, forgot: str, *notes: str) -> str:
+def player_line(
+    table: Table, game: AnyGameProtocol, player: str, tr: Tr, call: str, forgot: str, *notes: str
+) -> str:
     """A player's row of the table message, in every edition: ▶ on the player to move, their
     team's letter, 🤖 for a bot, their cards, ``call`` (``"**UNO!**"``) while their call
     stands, ``forgot`` while a catch is open on them, then ``notes``; struck through, with why,
@@ -85,7 +87,7 @@ class Texts(NamedTuple):
     """The last moves' title ("" without a log)."""
 
 
-def table_texts(tbl: Table, game: AnyGame, tr: Tr, line: Callable[[str], str]) -> Texts:
+def table_texts(tbl: Table, game: AnyGameProtocol, tr: Tr, line: Callable[[str], str]) -> Texts:
     """The texts of a table message in every edition, its players' block of ``line(player)``
     (one's row)."""
     edition = edition_name(tbl.variant, tr)
