@@ -2,7 +2,7 @@
 :class:`Event` shape for every edition, of UNO's kinds (:class:`EventKind`, below) or DOS's
 (:class:`DosEventKind`, docs/engine-dos.md).
 
-Event kinds (``Event.kind``, an :class:`EventKind`) and their ``data`` keys:
+UNO's event kinds (``Event.kind``, an :class:`EventKind`) and their ``data`` keys:
 
 ==================== ==========================================================================
 kind                 data
