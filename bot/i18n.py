@@ -141,7 +141,7 @@ def extract(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) 
     and the bot's ``UnoError`` subclasses raise unmarked: ``default_message = "..."`` and
     ``raise SomeError("...")`` or ``raise SomeError.of("...", value=...)`` (capitalized: a sentence), the Wild Customizable rules' names
     and the sides' names. Those are translated where they are shown (``bot.client.errors``,
-    ``bot.render.words``)."""
+    ``bot.render``)."""
     source = fileobj.read()
     yield from extract_python(io.BytesIO(source), keywords, comment_tags, options)
     for node in ast.walk(ast.parse(source)):

@@ -32,7 +32,9 @@ from bot.engine.dos.game import VARIANT_ID as DOS
 from bot.engine.variants import VARIANTS
 from bot.i18n import ENGLISH, ENGLISH_TR, LANGUAGES, N_, Tr, language_of, translator
 from bot.render.dos import card_text as dos_card_text
-from bot.render.words import RANK_NAMES, count, face_name, plain
+from bot.render.faces import RANK_NAMES, face_name
+from bot.render.names import plain
+from bot.render.words import count
 
 log = logging.getLogger(__name__)
 RULES_FILE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"

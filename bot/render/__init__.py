@@ -7,7 +7,10 @@ show. Card names are the engine's (``"red draw two"``), with a color emoji befor
 ============  ==================================================================================
 module        what it draws
 ============  ==================================================================================
-``words``     what every message shares: card labels, colors, counts, options, house rules
+``faces``     card faces in words and colors: names, labels, emojis, button styles, a hand's order
+``names``     players' names and the text users type, as messages show them
+``options``   house rules, scoring, a channel's settings, editions' and languages' names
+``words``     counts in each language's plural forms, and what the game waits for
 ``layout``    what the Components V2 messages are built of, within Discord's limits
 ``lobby``     the lobby message
 ``table``     the public table message, standings, round summaries
@@ -33,28 +36,21 @@ from bot.render import dos
 from bot.render import hand as _hand
 from bot.render import log as _log
 from bot.render import table as _table
+from bot.render.faces import TEXT_ONLY, Faces, sorted_hand
 from bot.render.layout import my_hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe
-from bot.render.table import rematch, round_summary, standings
-from bot.render.words import (
+from bot.render.names import as_label, named, plain, seat_name, sentence
+from bot.render.options import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
-    TEXT_ONLY,
-    Faces,
-    as_label,
-    count,
     edition_name,
     leaderboard_title,
-    named,
-    plain,
-    record_text,
     record_title,
-    seat_name,
-    sentence,
     settings_text,
-    sorted_hand,
 )
+from bot.render.table import rematch, round_summary, standings
+from bot.render.words import count, record_text
 from bot.tables import Table
 
 __all__ = [
@@ -116,7 +112,7 @@ def hand(
 def hand_cards(game: AnyGame, player: str) -> list[Card] | list[DosCard]:
     """The player's cards in the order their hand shows them, in its text, its buttons and its
     picture alike: an UNO hand by color, then rank, wilds last, on the active side
-    (`bot.render.words.sorted_hand`); a DOS hand by color, then number, wilds last
+    (`bot.render.faces.sorted_hand`); a DOS hand by color, then number, wilds last
     (`bot.render.dos.sorted_hand`). Empty for a player who left."""
     if isinstance(game, DosGame):
         return dos.sorted_hand(game.hands.get(player, ()))

@@ -26,6 +26,18 @@ from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, COPIES, DosCard, DosKind
 from bot.engine.dos.game import DosGame, DosPendingKind, color_bonus
 from bot.i18n import N_, Tr
+from bot.render.faces import (
+    BUTTON_STYLE,
+    EMBED_COLOR,
+    EMOJI,
+    TEXT_ONLY,
+    WILD_EMOJI,
+    Faces,
+    as_text_to_fit,
+    color_name,
+    label_pattern,
+    longest_first,
+)
 from bot.render.hand import hand_status
 from bot.render.layout import (
     HAND_TEXT,
@@ -40,21 +52,9 @@ from bot.render.layout import (
     paged,
     rows,
 )
+from bot.render.names import trim
 from bot.render.table import LOG_TEXT, pending_text, player_line, room_beside, table_message, table_texts
-from bot.render.words import (
-    BUTTON_STYLE,
-    EMBED_COLOR,
-    EMOJI,
-    TEXT_ONLY,
-    WATCHING,
-    WILD_EMOJI,
-    Faces,
-    as_text_to_fit,
-    color_name,
-    label_pattern,
-    longest_first,
-    trim,
-)
+from bot.render.words import WATCHING
 from bot.tables import Table, TableState
 
 PLACE_BUTTONS = 5
@@ -137,7 +137,7 @@ def row_text(game: DosGame, tr: Tr) -> str:
 
 
 def card_order(card: DosCard) -> tuple[bool, int, int]:
-    """Sort key of a DOS hand as shown, as an UNO hand's (`bot.render.words.face_order`): by
+    """Sort key of a DOS hand as shown, as an UNO hand's (`bot.render.faces.face_order`): by
     color (red, yellow, green, blue), then number; wilds last, each Wild # by its color, then
     the Wild DOS."""
     color = COLORS.index(card.color) if card.color else len(COLORS)

@@ -15,6 +15,24 @@ from bot.engine.cards import Card, Face, Rank, Side
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, PendingKind
 from bot.i18n import N_, Tr
+from bot.render.faces import (
+    BUTTON_STYLE,
+    EMBED_COLOR,
+    EMOJI,
+    NEUTRAL,
+    RANK_NAMES,
+    TEXT_ONLY,
+    Faces,
+    button_style,
+    cards_text,
+    color_name,
+    face_button,
+    face_label,
+    face_order,
+    face_short,
+    face_text,
+    sorted_hand,
+)
 from bot.render.layout import (
     HAND_TEXT,
     MAX_COMPONENTS,
@@ -32,30 +50,9 @@ from bot.render.layout import (
     rows_size,
     size,
 )
+from bot.render.names import as_label, named, seat_name, trim
 from bot.render.table import G, decision_text, pending_text, stake_text
-from bot.render.words import (
-    BUTTON_STYLE,
-    EMBED_COLOR,
-    EMOJI,
-    NEUTRAL,
-    RANK_NAMES,
-    TEXT_ONLY,
-    WATCHING,
-    Faces,
-    as_label,
-    button_style,
-    cards_text,
-    color_name,
-    face_button,
-    face_label,
-    face_order,
-    face_short,
-    face_text,
-    named,
-    seat_name,
-    sorted_hand,
-    trim,
-)
+from bot.render.words import WATCHING
 from bot.tables import Reveal, Table, TableState
 
 TARGET_PROMPTS = {

@@ -5,7 +5,7 @@ A stored game of any edition is played again through the engine from its replay
 table's own log lines (:func:`bot.render.log_lines`), so the file reads as the table's log did, with
 every player's hand at each deal (and in DOS the Center Row after each deal and turn). Names are
 the seats' names as shown when the game was played, in the reader's language (a bot's), each
-:func:`~bot.render.words.plain` in a message and as typed in the file (a text file shows no
+:func:`~bot.render.names.plain` in a message and as typed in the file (a text file shows no
 Markdown, and pings nobody); a seat a bot took over is named by who sat there at each move
 (docs/rules.md §5.3).
 """
@@ -24,21 +24,12 @@ from bot.engine.editions import AnyGame, replay_moves
 from bot.engine.events import EventKind
 from bot.i18n import Tr
 from bot.render import dos, log_lines
+from bot.render.faces import cards_text
 from bot.render.layout import panel, rows, small
+from bot.render.names import as_label, named, plain, scores_text, seat_name, sentence, trim
+from bot.render.options import edition_name, scoring_text
 from bot.render.table import round_summary, standings_text
-from bot.render.words import (
-    as_label,
-    cards_text,
-    count,
-    edition_name,
-    named,
-    plain,
-    scores_text,
-    scoring_text,
-    seat_name,
-    sentence,
-    trim,
-)
+from bot.render.words import count
 from bot.storage import GameRecord, GameResult
 from bot.tables import Handover, Seat, Table, TableState
 

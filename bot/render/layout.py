@@ -16,7 +16,9 @@ from bot.client.components import UnoButton, layout_of
 from bot.engine.cards import Face, Side
 from bot.engine.editions import AnyGame
 from bot.i18n import Tr
-from bot.render.words import Faces, count, trim
+from bot.render.faces import Faces
+from bot.render.names import trim
+from bot.render.words import count
 from bot.tables import Table, TableState
 
 MAX_COMPONENTS = 40

@@ -14,15 +14,14 @@ from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.i18n import N_, Tr
 from bot.render.layout import ACCENT, block, heading, message, rows, small
-from bot.render.words import (
+from bot.render.names import plain, seat_name
+from bot.render.options import (
     HOUSE_RULE_HINTS,
     HOUSE_RULE_NAMES,
     customizable_text,
     edition_name,
     house_rules_text,
-    plain,
     scoring_text,
-    seat_name,
 )
 from bot.tables import Table
 

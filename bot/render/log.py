@@ -12,7 +12,10 @@ from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.i18n import N_, Tr
 from bot.render.dos import card_text
-from bot.render.words import card_label, color_name, customizable_text, headcount, named, points_text
+from bot.render.faces import card_label, color_name
+from bot.render.names import headcount, named
+from bot.render.options import customizable_text
+from bot.render.words import points_text
 from bot.tables import Table
 
 Line = Callable[["_Said"], "str | None"]

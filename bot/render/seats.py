@@ -9,7 +9,7 @@ import discord
 from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, view_of
 from bot.i18n import Tr
-from bot.render.words import plain, seat_name
+from bot.render.names import plain, seat_name
 from bot.tables import Table
 
 LABEL_MAX = 80  # Discord's limit for a button's label

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from bot.i18n import Tr
-from bot.render.words import count, edition_name
+from bot.render.options import edition_name
+from bot.render.words import count
 from bot.storage import PlayerGame
 
 CHART_FILE = "uno-stats.png"

@@ -16,36 +16,27 @@ from bot.engine.editions import AnyGame
 from bot.engine.game import Game
 from bot.engine.options import PendingKind, Scoring
 from bot.i18n import Tr
-from bot.render.layout import MAX_TEXT, Item, block, heading, message, my_hand, panel, picture, rows, small
-from bot.render.words import (
+from bot.render.faces import (
     EMBED_COLOR,
     EMOJI,
     NEUTRAL,
-    PENDING_TEXT,
     RANK_NAMES,
     TEXT_ONLY,
     Faces,
     as_text_to_fit,
     color_name,
-    count,
-    edition_name,
     face_label,
     face_order,
     face_short,
     face_text,
     fitted,
-    headcount,
     longest_first,
-    named,
-    out_text,
-    players_title,
-    points_text,
-    scores_text,
-    scoring_text,
-    team_tag,
-    trim,
     with_card_emojis,
 )
+from bot.render.layout import MAX_TEXT, Item, block, heading, message, my_hand, panel, picture, rows, small
+from bot.render.names import headcount, named, out_text, players_title, scores_text, team_tag, trim
+from bot.render.options import edition_name, scoring_text
+from bot.render.words import PENDING_TEXT, count, points_text
 from bot.tables import Table, TableState
 
 G = TypeVar("G", Game, DosGame)

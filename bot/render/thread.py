@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bot.engine.options import Scoring
 from bot.i18n import Tr
-from bot.render.words import count, edition_name, headcount, named, plain
+from bot.render.names import headcount, named, plain
+from bot.render.options import edition_name
+from bot.render.words import count
 from bot.tables import Table
 
 THREAD_NAME_MAX = 100  # Discord's limit for a thread's name

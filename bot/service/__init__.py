@@ -46,7 +46,7 @@ import discord
 from bot.client.pacing import GlobalPace
 from bot.engine.errors import BadState, UnoError
 from bot.i18n import translator
-from bot.render.words import TEXT_ONLY, Faces
+from bot.render.faces import TEXT_ONLY, Faces
 from bot.service.acting import Acting, Change
 from bot.service.channels import Channels
 from bot.service.commands import Commands

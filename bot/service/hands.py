@@ -29,7 +29,7 @@ from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
 from bot.engine.editions import AnyAction
 from bot.i18n import Tr
-from bot.render.words import TEXT_ONLY, Faces
+from bot.render.faces import TEXT_ONLY, Faces
 from bot.service.updates import Updates
 from bot.tables import Table, TableState
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeAlias
 
 FORGOTTEN_NAME = "a former player"
 """A forgotten player's name in the replays that named them (``/uno forget-me``), stored in
-English like every seat's name and said in the reader's words (`bot.render.words.seat_name`)."""
+English like every seat's name and said in the reader's words (`bot.render.names.seat_name`)."""
 
 
 class StorageError(Exception):

@@ -1,11 +1,13 @@
 """:class:`SqlStorage`: the :class:`~bot.storage.Storage` interface on an SQL database, whichever
 the backend (:class:`~bot.storage.sqlite.SqliteStorage`, :class:`~bot.storage.postgres.PostgresStorage`).
 
-It answers each call on the backend's :class:`SqlConnection`, with the queries of
-:mod:`bot.storage.records` for results. A call with several statements runs in one transaction.
-Saving a table is a single statement (one trip to the database); saves that arrive while one is
-being written are written together by the next statement (group commit), and each call returns
-once its snapshot is committed.
+It answers each call on the backend's :class:`SqlConnection`: the channel settings, the tables in
+progress and their leases here, the results in its base
+:class:`~bot.storage.sql_records.SqlRecords` (with the queries of :mod:`bot.storage.records`). A
+call with several statements runs in one transaction. Saving a table is a single statement (one
+trip to the database); saves that arrive while one is being written are written together by the
+next statement (group commit, :mod:`bot.storage.group_commit`), and each call returns once its
+snapshot is committed.
 """
 
 from __future__ import annotations
@@ -14,16 +16,16 @@ import asyncio
 import time
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 import orjson
 
-from bot.storage import GameRecord, LeaseError, PlayerGame, PlayerStats, Result, StorageError, records
+from bot.storage import LeaseError, Result, StorageError, records
 from bot.storage.common import Db, collector_paused, dumps
+from bot.storage.group_commit import GroupCommit, QueuedTable
+from bot.storage.sql_records import SqlRecords
 
 __all__ = ["SqlConnection", "SqlStorage", "upsert_statement"]
-
-TABLES_PER_STATEMENT = 100  # snapshots written by one statement (4 parameters each)
 
 
 def _check_id(name: str, value: int) -> None:
@@ -35,15 +37,6 @@ def _check_id(name: str, value: int) -> None:
     """
     if not isinstance(value, int) or not 0 <= value < 2**63:
         raise ValueError(f"{name} must be a Discord id (an int), not {value!r}")
-
-
-class _QueuedTable(NamedTuple):
-    """A table snapshot waiting for the group commit: its row, the results to record with it,
-    and the future its saver awaits."""
-
-    row: tuple[int, int, str, float]
-    results: tuple[Result, ...]
-    done: asyncio.Future[None]
 
 
 class SqlConnection(Protocol):
@@ -72,7 +65,7 @@ class SqlConnection(Protocol):
         """
 
 
-class SqlStorage:
+class SqlStorage(SqlRecords):
     """:class:`~bot.storage.Storage` on a backend's :class:`SqlConnection`.
 
     A backend subclasses it with its connection and, where it has them, real table leases
@@ -88,8 +81,7 @@ class SqlStorage:
         self._connection = connection
         self._where = where
         self.owner = owner
-        self._table_queue: list[_QueuedTable] = []
-        self._table_writer: asyncio.Task[None] | None = None
+        self._group = GroupCommit(self._write_batch, self._lease_error)
         self._leased: set[int] = set()  # the single owner's tables (a backend without leases)
 
     # ------------------------------------------------------------------ lifecycle
@@ -122,9 +114,7 @@ class SqlStorage:
             raise asyncio.CancelledError
 
     async def _close(self) -> None:
-        while self._table_writer is not None:  # write the snapshots still queued
-            writer, self._table_writer = self._table_writer, None
-            await asyncio.gather(writer, return_exceptions=True)
+        await self._group.drain()  # write the snapshots still queued
         await self._connection.close()
 
     # ------------------------------------------------------------------ channel settings
@@ -171,8 +161,8 @@ class SqlStorage:
 
         Committed when this returns. A save with no results, when nothing else is being written,
         may be written at once by the backend (:meth:`_write_now`); saves that arrive while one
-        is being written are written together, in one transaction, by :meth:`_write_tables`
-        (group commit).
+        is being written are written together, in one transaction, by :meth:`_write_batch`
+        (:class:`~bot.storage.group_commit.GroupCommit`).
 
         Raises:
             TypeError, ValueError: the snapshot is not JSON-safe or an id is not an int
@@ -186,45 +176,21 @@ class SqlStorage:
         text = dumps(snapshot)
         self._check_open()
         row = (channel_id, guild_id, text, time.time())
-        writing = self._table_queue or (self._table_writer is not None and not self._table_writer.done())
-        if not results and not writing and self._write_now(row):  # never ahead of a queued save
+        if not results and not self._group.busy and self._write_now(row):  # never ahead of a queued save
             return
-        done = asyncio.get_running_loop().create_future()
-        self._table_queue.append(_QueuedTable(row, tuple(results), done))
-        if self._table_writer is None or self._table_writer.done():
-            self._table_writer = asyncio.create_task(self._write_tables())
-        await done
+        await self._group.save(row, results)
 
-    async def _write_tables(self) -> None:
-        """Write the queued snapshots, as many as there are, until the queue is empty. A save of a
-        table whose lease another owner holds fails alone (:class:`~bot.storage.LeaseError`), its
-        results unrecorded; the others are written."""
-        while self._table_queue:
-            batch = self._table_queue[:TABLES_PER_STATEMENT]
-            del self._table_queue[:TABLES_PER_STATEMENT]
-            refused: dict[int, str] = {}
-            try:
-                async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
-                    # A channel's last snapshot only: PostgreSQL refuses to update one row twice
-                    # in a statement.
-                    refused = await self._save_rows(db, list({q.row[0]: q.row for q in batch}.values()))
-                    for result in (r for q in batch if q.row[0] not in refused for r in q.results):
-                        await records.insert_result(db, result)
-            except BaseException as exc:
-                for q in batch:
-                    if not q.done.done():
-                        q.done.set_exception(StorageError(str(exc) or type(exc).__name__))
-                if not isinstance(exc, Exception):
-                    raise
-            else:
-                for q in batch:
-                    if q.done.done():
-                        continue
-                    channel_id = q.row[0]
-                    if channel_id in refused:
-                        q.done.set_exception(self._lease_error(channel_id, refused[channel_id]))
-                    else:
-                        q.done.set_result(None)
+    async def _write_batch(self, batch: Sequence[QueuedTable]) -> dict[int, str]:
+        """Write a batch of the group commit, in one transaction if it records results; the
+        channels whose tables another owner leases, with that owner, are not written (nor their
+        results recorded)."""
+        async with self._connection.use(transaction=any(q.results for q in batch), write=True) as db:
+            # A channel's last snapshot only: PostgreSQL refuses to update one row twice in a
+            # statement.
+            refused = await self._save_rows(db, list({q.row[0]: q.row for q in batch}.values()))
+            for result in (r for q in batch if q.row[0] not in refused for r in q.results):
+                await records.insert_result(db, result)
+        return refused
 
     async def load_tables(self) -> list[dict[str, Any]]:
         """Every saved table snapshot (by channel id), for restoring after a restart; a row whose
@@ -325,90 +291,6 @@ class SqlStorage:
     def _check_open(self) -> None:
         if not self._connection.is_open:
             raise StorageError(f"{self._where}: storage is not open")
-
-    # ------------------------------------------------------------------ results
-
-    async def leaderboard(
-        self, guild_id: int, *, variant: str | None = None, limit: int = 10
-    ) -> list[PlayerStats]:
-        """The guild's best players by games won, then points (AI seats excluded).
-
-        Ties then go to more rounds won, fewer games played, then user id. Forgotten players
-        stay ranked, as ``forgotten:<n>``. A ``limit`` under 1 gives an empty list.
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        if limit < 1:
-            return []
-        async with self._connection.use() as db:
-            return await records.leaderboard(db, guild_id, variant, limit)
-
-    async def stats(self, guild_id: int, user_id: str) -> PlayerStats:
-        """One player's record in the guild, with the same counts per variant (all zero if new).
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        async with self._connection.use() as db:
-            return await records.stats(db, guild_id, user_id)
-
-    async def recent_games(self, guild_id: int, user_id: str, limit: int = 30) -> list[PlayerGame]:
-        """The player's last ``limit`` finished games in the guild, oldest first, with the
-        points they scored in each.
-
-        Raises:
-            StorageError: not open, or the database failed.
-        """
-        async with self._connection.use() as db:
-            return await records.recent_games(db, guild_id, user_id, limit)
-
-    async def history(self, channel_id: int | None, limit: int | None = 10) -> list[GameRecord]:
-        """The channel's last recorded games (None: every channel's), newest first, at most
-        ``limit`` (None: all; under 1: none), each with its replay (None where none was kept).
-
-        Raises:
-            StorageError: not open, the database failed, or a record can't be read.
-        """
-        if limit is not None and limit < 1:
-            return []
-        return await self._games(channel_id=channel_id, limit=limit)
-
-    async def game(self, game_id: str) -> GameRecord | None:
-        """One recorded game with its replay; None if no finished game has that id.
-
-        Raises:
-            StorageError: not open, the database failed, or the record can't be read.
-        """
-        found = await self._games(game_id=game_id)
-        return found[0] if found else None
-
-    async def _games(self, **where: Any) -> list[GameRecord]:
-        async with self._connection.use() as db:
-            try:
-                return await records.games(db, **where)
-            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise StorageError(f"{self._where}: a game record can't be read: {exc!r}") from None
-
-    async def forget_user(self, user_id: str) -> int:
-        """Rename the user to ``forgotten:<n>`` in every result; the results stay counted.
-
-        Their seats in stored replays are renamed too (id ``forgotten:<n>``, name "a former
-        player"). Snapshots of tables in progress and channel settings are not rewritten: the bot should
-        take the player out of any table first. Results recorded after this name them again
-        (a new record).
-
-        Returns:
-            How many game and round records no longer name them (0: none named them).
-
-        Raises:
-            StorageError: not open, the file was deleted or replaced since it was opened, or
-                the database failed (nothing changes).
-        """
-        if user_id.startswith(records.FORGOTTEN):
-            return 0
-        async with self._connection.use(transaction=True) as db:
-            return await records.forget_user(db, user_id)
 
 
 def upsert_statement(rows: int) -> str:

@@ -17,7 +17,7 @@ from bot.engine import ai
 from bot.i18n import translator
 from bot.localdiscord.limits import walk_components
 from bot.render.history import FILE_LIMIT, history_list, history_options, replayed, summary
-from bot.render.words import named, scores_text
+from bot.render.names import named, scores_text
 from bot.replay import check, main
 from bot.service.acting import _game_result
 from bot.service.leaving import Leaving

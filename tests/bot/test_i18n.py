@@ -138,7 +138,7 @@ def test_plural_forms(lang: str, one: str, two: str) -> None:
 
 def test_each_language_names_the_cards_as_its_sheets_do() -> None:
     names = {
-        lang: render.words.face_name(Face.parse("wild draw four"), translator(lang)) for lang in LANGUAGES
+        lang: render.faces.face_name(Face.parse("wild draw four"), translator(lang)) for lang in LANGUAGES
     }
     assert names == {
         "en": "wild draw four",
@@ -146,7 +146,7 @@ def test_each_language_names_the_cards_as_its_sheets_do() -> None:
         "es": "comodín roba 4",
         "pt_BR": "curinga comprar 4",
     }
-    assert render.words.face_name(Face.parse("red 7"), translator("fr")) == "7 rouge"
+    assert render.faces.face_name(Face.parse("red 7"), translator("fr")) == "7 rouge"
     assert render.edition_name("cars2", translator("pt_BR")) == "UNO Carros 2"
 
 
@@ -338,7 +338,7 @@ def _view_text(view: discord.ui.LayoutView) -> str:
 def test_every_rank_of_every_edition_has_a_name_to_translate() -> None:
     """A new card needs its name in ``RANK_NAMES`` (else it would read in English everywhere)."""
     ranks = {f.rank for v in VARIANTS.values() for f in (*v.light, *v.dark)}
-    unnamed = [r for r in ranks if r not in render.words.RANK_NAMES and r.number is None]
+    unnamed = [r for r in ranks if r not in render.faces.RANK_NAMES and r.number is None]
     assert not unnamed
 
 

@@ -25,10 +25,10 @@ from bot.engine.options import HouseRule, Options, Pending, PendingKind, Scoring
 from bot.engine.variants import VARIANTS
 from bot.i18n import LANGUAGES, translator
 from bot.localdiscord.limits import FLAG_COMPONENTS_V2, check_message, walk_components
+from bot.render.faces import face_order, face_short
 from bot.render.log import LINES
 from bot.render.table import LOG_ROOM, standings_text
 from bot.render.thread import pointer_over
-from bot.render.words import face_order, face_short
 from bot.tables import Removal, Seat, Table, TableState
 
 EN = translator("en")

@@ -32,7 +32,7 @@ from bot.localdiscord.records import WAIT_SECONDS, Clock
 from bot.localdiscord.server import StandIn
 from bot.localdiscord.testing import LocalDiscord, png
 from bot.localdiscord.ui import UI
-from bot.render.words import EMOJI
+from bot.render.faces import EMOJI
 from tests.e2e.conftest import make_bot, with_emojis
 from tests.e2e.crashing import ACCEPTS
 from tests.e2e.helpers import (

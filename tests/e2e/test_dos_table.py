@@ -10,7 +10,7 @@ from bot.engine.cards import Color
 from bot.localdiscord.records import Message
 from bot.localdiscord.testing import LocalDiscord
 from bot.render.dos import ACCENT
-from bot.render.words import EMBED_COLOR
+from bot.render.faces import EMBED_COLOR
 from tests.e2e.helpers import (
     bot_of,
     choose,

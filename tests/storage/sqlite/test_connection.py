@@ -1,5 +1,6 @@
-"""The SQLite connection (bot/storage/sqlite/connection.py): its pragmas, the files it refuses
-without changing them, its background checkpoints, and use when it is not open."""
+"""The SQLite connection (bot/storage/sqlite/connection.py, its file checks in files.py): its
+pragmas, the files it refuses without changing them, its background checkpoints, and use when it
+is not open."""
 
 from __future__ import annotations
 
