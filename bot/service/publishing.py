@@ -22,7 +22,7 @@ from bot.client import pacing
 from bot.client.components import digest, release
 from bot.client.internals import edit_channel_message, edit_original_messages, post_message
 from bot.i18n import N_, translator
-from bot.render.words import Faces
+from bot.render.faces import Faces
 from bot.service.acting import Acting, After, NotSaved, Post
 from bot.service.registry import TableRegistry
 from bot.service.updates import Updates
