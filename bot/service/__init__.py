@@ -106,7 +106,6 @@ class TableService:
         *,
         internals: bool = True,
     ) -> None:
-        self.client = client
         self.storage = storage
         self.defaults = defaults
         self.tables = TableRegistry()
