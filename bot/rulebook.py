@@ -28,7 +28,7 @@ from pathlib import Path
 
 from bot.engine.cards import Side
 from bot.engine.dos.cards import COPIES, DosKind
-from bot.engine.dos.game import VARIANT_ID as DOS
+from bot.engine.editions import REGISTRY
 from bot.engine.variants import VARIANTS
 from bot.i18n import ENGLISH, ENGLISH_TR, LANGUAGES, N_, Tr, language_of, translator
 from bot.render.dos import card_text as dos_card_text
@@ -204,7 +204,7 @@ class Rulebook:
     def card_choices(self, variant_id: str, tr: Tr = ENGLISH_TR) -> list[str]:
         """What ``/uno rules card:`` offers to complete in the edition, lower-case: its action and
         wild cards by their titles on the page (:meth:`card_names`), DOS's two wilds by name."""
-        if variant_id == DOS:
+        if variant_id in REGISTRY and REGISTRY[variant_id].family == "dos":
             return [tr._("Wild DOS").lower(), tr._("Wild #").lower()]
         return self.card_names(variant_id)
 
@@ -273,29 +273,36 @@ def card_named(variant_id: str, name: str, tr: Tr = ENGLISH_TR) -> NamedCard | N
 
 @cache
 def named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
-    """Every name of the edition's cards in ``tr``'s language, lower-case."""
+    """Every name of the edition's cards in ``tr``'s language, lower-case (none for an unknown
+    edition)."""
+    edition = REGISTRY.get(variant_id)
+    return {} if edition is None else _NAMED_CARDS[edition.family](variant_id, tr)
+
+
+def _dos_named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
     named: dict[str, NamedCard] = {}
-    if variant_id == DOS:
-        for card in COPIES:
-            does, title = DOS_CARD_DOES[card.kind], dos_card_text(card, tr).split(" ", 1)[1]
-            bare = (
-                tr._("Wild #")
-                if card.kind is DosKind.WILD_NUMBER
-                else title
-                if card.wild_dos
-                else str(card.number)
+    for card in COPIES:
+        does, title = DOS_CARD_DOES[card.kind], dos_card_text(card, tr).split(" ", 1)[1]
+        bare = (
+            tr._("Wild #")
+            if card.kind is DosKind.WILD_NUMBER
+            else title
+            if card.wild_dos
+            else str(card.number)
+        )
+        for shown in (title, bare):
+            named[shown.lower()] = NamedCard(
+                shown, "", does, card.number, (card.value,), DOS_CARD_SECTION[card.kind]
             )
-            for shown in (title, bare):
-                named[shown.lower()] = NamedCard(
-                    shown, "", does, card.number, (card.value,), DOS_CARD_SECTION[card.kind]
-                )
-        wild_number = named[tr._("Wild #").lower()]
-        for alias in ("#", "wild number", "# card"):
-            named.setdefault(alias, wild_number)
-        return named
-    variant = VARIANTS.get(variant_id)
-    if variant is None:
-        return named
+    wild_number = named[tr._("Wild #").lower()]
+    for alias in ("#", "wild number", "# card"):
+        named.setdefault(alias, wild_number)
+    return named
+
+
+def _uno_named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
+    named: dict[str, NamedCard] = {}
+    variant = VARIANTS[variant_id]
     sides = ((Side.LIGHT, variant.light), (Side.DARK, variant.dark))
     for face in {f for _, faces in sides for f in faces}:
         rank = face.rank
@@ -314,6 +321,10 @@ def named_cards(variant_id: str, tr: Tr) -> dict[str, NamedCard]:
                 UNO_NUMBER_SECTION if number is not None else "",
             )
     return named
+
+
+_NAMED_CARDS = {"uno": _uno_named_cards, "dos": _dos_named_cards}
+"""How each family of editions (``Edition.family``) names its cards."""
 
 
 _BLOCK = re.compile(r"(#|\||[-*] |\d+\. )")  # lines that start a heading, table row or list item

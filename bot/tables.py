@@ -23,11 +23,17 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from bot.engine.ai import AiLevel
-from bot.engine.dos.game import DosGame
-from bot.engine.editions import AnyEvent, AnyGame, check_edition, game_from_dict, leave_action, new_game
+from bot.engine.editions import (
+    AnyEvent,
+    AnyGame,
+    check_edition,
+    edition_of,
+    game_from_dict,
+    leave_action,
+    new_game,
+)
 from bot.engine.errors import BadOption, NotInGame, UnoError
 from bot.engine.events import EventKind
-from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.i18n import N_
 
@@ -454,12 +460,17 @@ class Table:
         it is now; one that changed since it was shown (or in an earlier round) is dropped, so
         other players see a shown hand only while it still is what they were shown."""
         game = self.game
-        if game is None or isinstance(game, DosGame):  # DOS shows no hands
+        if game is None or not edition_of(game).shows_hands:  # DOS shows none
             return
         for event in events:
-            if event.kind is EventKind.HAND_REVEALED and event.player in game.hands:
-                self.reveals[event.player] = Reveal(
-                    game.round_no, event.data["by"], _held(game, event.player)
+            shown_player = event.player
+            if (
+                event.kind is EventKind.HAND_REVEALED
+                and shown_player is not None
+                and shown_player in game.hands
+            ):
+                self.reveals[shown_player] = Reveal(
+                    game.round_no, event.data["by"], _held(game, shown_player)
                 )
         for player, shown in list(self.reveals.items()):
             if shown.round_no != game.round_no or shown.hand != _held(game, player):
@@ -550,7 +561,7 @@ class Table:
         return table
 
 
-def _held(game: Game, player: str) -> tuple[str, ...]:
+def _held(game: AnyGame, player: str) -> tuple[str, ...]:
     """A player's hand as card names, sorted (what :class:`Reveal` compares)."""
     return tuple(sorted(card.name for card in game.hands.get(player, ())))
 

@@ -36,11 +36,8 @@ from bot.art.style import (
     text_parts,
 )
 from bot.engine.cards import Color, Side
-from bot.engine.dos.cards import DECK as DOS_DECK
 from bot.engine.dos.cards import DosCard
-from bot.engine.dos.game import VARIANT_ID as DOS
-from bot.engine.editions import EDITIONS, AnyFace
-from bot.engine.variants import VARIANTS
+from bot.engine.editions import EDITIONS, REGISTRY, AnyFace
 
 SUPERSAMPLE = 4
 """Faces are drawn this many times larger, then scaled down."""
@@ -97,11 +94,7 @@ def edition_faces(edition: str) -> tuple[tuple[AnyFace, Side], ...]:
     Raises:
         KeyError: ``edition`` is not an edition's id.
     """
-    if edition == DOS:
-        return tuple(dict.fromkeys((card, Side.LIGHT) for card in DOS_DECK))
-    variant = VARIANTS[edition]
-    faces = [(f, Side.LIGHT) for f in variant.light] + [(f, Side.DARK) for f in variant.dark]
-    return tuple(dict.fromkeys((f, art_side(f, s)) for f, s in faces))
+    return tuple(dict.fromkeys((f, art_side(f, s)) for f, s in REGISTRY[edition].faces))
 
 
 def all_faces() -> tuple[tuple[AnyFace, Side], ...]:

@@ -27,7 +27,6 @@ from typing import overload
 from bot.engine import search
 from bot.engine.actions import Action, ActionKind
 from bot.engine.cards import Card, Color, Face, Rank, Side
-from bot.engine.dos import ai as dos_ai
 from bot.engine.dos.actions import DosAction
 from bot.engine.dos.game import DosGame
 from bot.engine.game import Game
@@ -193,9 +192,10 @@ def choose(
     playouts: int | None = None,
 ) -> Action | DosAction:
     """The computer player's action at ``level`` for ``player``'s pending decision (a UNO call
-    first when one counts, which the easy level sometimes forgets); a ``DosGame`` goes to DOS's own
-    player (bot/engine/dos/ai.py, whose hard level searches too). Every action returned is
-    listed by ``game.legal_actions(player)``.
+    first when one counts, which the easy level sometimes forgets), by the game's edition's
+    player (``editions.Edition.choose``: :func:`choose_uno`, or DOS's, bot/engine/dos/ai.py,
+    whose hard level searches too). Every action returned is listed by
+    ``game.legal_actions(player)``.
 
     Args:
         game: the game; not changed.
@@ -209,9 +209,27 @@ def choose(
     Raises:
         ValueError: ``player`` has nothing to decide, or an unknown level.
     """
+    from bot.engine.editions import edition_of
+
+    return edition_of(game).choose(game, player, rng, level, budget=budget, playouts=playouts)
+
+
+def choose_uno(
+    game: Game,
+    player: str,
+    rng: random.Random,
+    level: AiLevel | str = AiLevel.NORMAL,
+    *,
+    budget: float | None = HARD_BUDGET,
+    playouts: int | None = None,
+) -> Action:
+    """UNO's computer player: :func:`choose` for a game of one of UNO's editions (its
+    ``Edition.choose``).
+
+    Raises:
+        ValueError: ``player`` has nothing to decide, or an unknown level.
+    """
     level = AiLevel(level)
-    if isinstance(game, DosGame):  # DOS's own player (docs/engine-dos.md, "The AI")
-        return dos_ai.choose(game, player, rng, level.value, budget=budget, playouts=playouts)
     if level is AiLevel.NORMAL:
         return _normal(game, player, rng)
     if level is AiLevel.EASY:

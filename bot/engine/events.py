@@ -40,9 +40,14 @@ game-over            winners: list of players or teams
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 PRIVATE_KEYS = frozenset({"cards"})
+"""The data keys private to some players in the events of :data:`PRIVATE_KINDS`."""
+PRIVATE_KINDS = frozenset({"cards-drawn", "hand-revealed"})
+"""The kinds whose ``cards`` are private: the cards drawn (the drawer's), a hand shown (its
+viewers'); a dealer draw's and a DOS match's cards are everyone's."""
 
 
 class EventKind(enum.StrEnum):
@@ -122,9 +127,19 @@ class Event(NamedTuple):
     data: dict[str, Any] = {}  # noqa: RUF012 (never mutated; events are built with their data)
 
     def public(self) -> dict[str, Any]:
-        """The event as anyone at the table may see it (private card lists removed)."""
-        out: dict[str, Any] = {"kind": str(self.kind)}
-        if self.player is not None:
-            out["player"] = self.player
-        out.update((k, v) for k, v in self.data.items() if k not in PRIVATE_KEYS)
-        return out
+        """The event as anyone at the table may see it (:func:`public`)."""
+        return public(self.kind, self.player, self.data)
+
+
+def public(kind: enum.StrEnum, player: str | None, data: Mapping[str, Any]) -> dict[str, Any]:
+    """An event of any edition (UNO's :class:`Event`, DOS's ``DosEvent``) as anyone at the table
+    may see it: its kind as plain text, its player (when it has one), and its data but the
+    private card lists (``cards`` of the kinds in :data:`PRIVATE_KINDS`)."""
+    out: dict[str, Any] = {"kind": str(kind)}
+    if player is not None:
+        out["player"] = player
+    if kind in PRIVATE_KINDS:
+        out.update((k, v) for k, v in data.items() if k not in PRIVATE_KEYS)
+    else:
+        out.update(data)
+    return out

@@ -14,24 +14,20 @@ True
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import hashlib
 import random
-import struct
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache, lru_cache
-from typing import Any, NamedTuple, NoReturn, TypeVar, cast
+from functools import cache
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
-from bot.engine import effects
+from bot.engine import effects, saving
 from bot.engine.actions import Action, ActionKind
+from bot.engine.base import DEAL, TableGame, shuffle
 from bot.engine.cards import Card, Color, Face, Rank, Side
 from bot.engine.errors import (
     BadColor,
     BadOption,
-    BadState,
     BadTarget,
     CannotChallenge,
     CannotDiscard,
@@ -43,7 +39,6 @@ from bot.engine.errors import (
     NoBluffing,
     NoSuchCard,
     NotExpected,
-    NotInGame,
     NotPlayable,
     NotYourTurn,
     RoundOver,
@@ -54,7 +49,6 @@ from bot.engine.errors import (
 from bot.engine.events import Event, EventKind
 from bot.engine.options import NOTHING, HouseRule, Options, Pending, PendingKind
 from bot.engine.scoring import close_round
-from bot.engine.seats import renamed
 from bot.engine.variants import Variant, get_variant
 
 # Enum members read on every decision, bound once: in Python 3.11 reading ``PendingKind.TURN``
@@ -68,26 +62,12 @@ _PENDING_CHALLENGE, _PENDING_PENALTY, _PENDING_HOWLER = (
 _LIGHT, _KIND_PLAY, _KIND_DRAW = Side.LIGHT, ActionKind.PLAY, ActionKind.DRAW
 _PLAYED, _DRAWN = EventKind.CARD_PLAYED, EventKind.CARDS_DRAWN
 
-SCHEMA_VERSION = 1
 HAND_SIZE = 7
 LEFT, RIGHT = 1, -1
 REPETITIONS = 3
 UNFOLLOWED_KEPT = 3
 """How many of a player's latest draws on their turn :attr:`Game.unfollowed` keeps."""
 """The same position after a rebuilt draw pile this many times voids the round (docs/rules.md ruling 46)."""
-
-
-def shuffle(rng: random.Random, cards: list[Card]) -> None:
-    """Shuffle in place (Fisher-Yates driven by ``rng.random()``).
-
-    ``random.Random.shuffle`` draws each index through a pure-Python helper and took a fifth of
-    a benchmark round; for piles of at most a few hundred cards the float method's bias is
-    below 2**-45.
-    """
-    rand = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _as_color(color: Color | str | None) -> Color | None:
@@ -142,7 +122,7 @@ class Unfollowed(NamedTuple):
         )
 
 
-class Game:
+class Game(TableGame[Card, Action, Event]):
     """A game of UNO in any edition: seats, rounds and running scores.
 
     Create it, then :meth:`start_round`; act through the action methods (or :meth:`apply`), each of
@@ -180,11 +160,9 @@ class Game:
     """
 
     # Slots: faster attribute access than an instance dict (a Game has more attributes than
-    # CPython shares dict keys for) and less memory.
+    # CPython shares dict keys for) and less memory. Those every edition has are TableGame's.
     __slots__ = (
         "_effects",
-        "_events",
-        "_journal",
         "_jump_in",
         "_no_bluffing",
         "_notes",
@@ -197,35 +175,29 @@ class Game:
         "_unfollowed",
         "_until_playable",
         "_victim_ranks",
-        "called",
-        "catchable",
         "color",
-        "dealer",
-        "deck",
         "direction",
-        "discard_pile",
-        "draw_pile",
         "drawn",
-        "game_over",
-        "hands",
-        "options",
-        "out",
-        "pending",
-        "players",
         "protected",
         "repeats",
         "revealed",
-        "round_no",
-        "round_over",
-        "round_points",
-        "round_winner",
-        "scores",
-        "seed",
         "side",
         "variant",
-        "version",
-        "winners",
     )
+
+    _IDLE = PendingKind.NONE
+    _JOURNAL_BY_SEAT = True
+
+    _parse_action = staticmethod(Action.parse)
+
+    @staticmethod
+    def _entry_text(action: Action) -> str:
+        return _journal_text(action)
+
+    @property
+    def variant_id(self) -> str:
+        """The edition's id (``variant.id``)."""
+        return self.variant.id
 
     def __init__(
         self,
@@ -318,11 +290,6 @@ class Game:
         self._reshuffled = False
         self._events: list[Event] = []
 
-    @property
-    def seated(self) -> list[str]:
-        """Players still in the game, in seat order."""
-        return [p for p in self.players if p not in self.out]
-
     def start_round(self) -> list[Event]:
         """Choose the dealer, deal seven cards each and turn the start card (docs/rules.md §1.2-§1.4).
 
@@ -361,7 +328,7 @@ class Game:
         self.discard_pile = [self.draw_pile.pop()]
         self.apply_start_card()
         if self._journal is not None:
-            self._journal.append(_DEAL)
+            self._journal.append(DEAL)
         return self._flush()
 
     def _draw_for_dealer(self, cards: list[Card]) -> str:
@@ -432,17 +399,6 @@ class Game:
     def colors(self) -> tuple[Color, ...]:
         """The colors that may be named now (the active side's four)."""
         return Color.of_side(self.side)
-
-    def team_of(self, player: str) -> str:
-        """The score key of a player: themself, or their team ``"a+b"`` (seat order) with partners."""
-        if not self.options.partners:
-            return player
-        n = len(self.players)
-        i = self.players.index(player) % (n // 2)
-        return f"{self.players[i]}+{self.players[i + n // 2]}"
-
-    def _team_keys(self) -> list[str]:
-        return list(dict.fromkeys(self.team_of(p) for p in self.players))
 
     def playable(self, player: str, card: Card) -> bool:
         """True if ``card`` may be played now on the top card by ``player`` (docs/rules.md §1.5;
@@ -1085,8 +1041,7 @@ class Game:
         Raises:
             NotInGame: not seated.
         """
-        if player not in self.players or player in self.out:
-            raise NotInGame()
+        self._check_seated(player)
         p = self.pending
         self.emit(EventKind.PLAYER_LEFT, player)
         hand = self.hands.pop(player, [])
@@ -1094,22 +1049,12 @@ class Game:
         if deciding and p.kind in (PendingKind.COLOR, PendingKind.DISCARD):
             self.color = self._most_of(hand)
             self.emit(EventKind.COLOR_NAMED, player, color=self.color.value)
-        self.out[player] = "left"
-        self.called.discard(player)
-        self.catchable.discard(player)
         if self.protected == player:
             self.protected = None
         if self.drawn is not None and p.player == player:
             self.drawn = None
-        self.draw_pile.extend(hand)
-        shuffle(self.rng, self.draw_pile)
-        if self.game_over:
-            return self._flush()
-        teams = {self.team_of(q) for q in self.seated}
-        if len(teams) < 2:
-            self._finish_game(sorted(teams, key=self._team_keys().index))
-            return self._flush()
-        if self.round_over:
+        self._unseat(player, hand)
+        if self._one_team_left() or self.round_over:
             return self._flush()
         if p.player == player:
             if p.kind in (PendingKind.COLOR, PendingKind.DISCARD):
@@ -1171,14 +1116,6 @@ class Game:
         self._play(player, card, color, target)
 
     # ------------------------------------------------------------------ validation
-
-    def _check_actor(self, player: str) -> None:
-        if player not in self.hands or player in self.out:
-            raise NotInGame()
-        if self.game_over:
-            raise RoundOver("The game is over.")
-        if self.round_over or self.pending.kind is PendingKind.NONE:
-            raise RoundOver()
 
     def _expect(self, player: str, kind: PendingKind) -> None:
         self._check_actor(player)
@@ -1660,131 +1597,12 @@ class Game:
         self.winners = winners
         self.emit(EventKind.GAME_OVER, None, winners=list(winners))
 
-    @property
-    def eliminated(self) -> list[str]:
-        """Players out of the game by elimination, in seat order."""
-        return [p for p in self.players if self.out.get(p) == "eliminated"]
-
     # ------------------------------------------------------------------ serialization
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly."""
-        return {
-            "schema": SCHEMA_VERSION,
-            "variant": self.variant.id,
-            "options": self.options.to_dict(),
-            "players": list(self.players),
-            "seed": self.seed,
-            "rng": self._rng_state(),
-            "out": dict(self.out),
-            "scores": dict(self.scores),
-            "deck": _names(self.deck),
-            "round": self.round_no,
-            "dealer": self.dealer,
-            "version": self.version,
-            "game_over": self.game_over,
-            "winners": list(self.winners),
-            "hands": {p: _names(h) for p, h in self.hands.items()},
-            "draw_pile": _names(self.draw_pile),
-            "discard_pile": _names(self.discard_pile),
-            "side": self.side.value,
-            "color": self.color.value if self.color else None,
-            "direction": self.direction,
-            "pending": self.pending.to_dict(),
-            "called": sorted(self.called),
-            "catchable": sorted(self.catchable),
-            "protected": self.protected,
-            "revealed": {v: {t: list(c) for t, c in r.items()} for v, r in self.revealed.items()},
-            "drawn": self.drawn.name if self.drawn else None,
-            "round_over": self.round_over,
-            "round_winner": self.round_winner,
-            "round_points": self.round_points,
-            "repeats": dict(self.repeats),
-            "unfollowed": {p: [n.to_list() for n in notes] for p, notes in self.unfollowed.items()},
-            "journal": self._journal_dict(),
-        }
-
-    @property
-    def journal(self) -> list[tuple[str | None, str]] | None:
-        """Everything applied to the game since it was seated, in order: ``(player, action
-        text)`` for each action of :meth:`apply` (``Action.text()``; ``leave`` and ``timeout``
-        included) and ``(None, "deal")`` for each :meth:`start_round`. Entry ``i`` took the
-        game from :attr:`version` ``i`` to ``i + 1``, so :meth:`replay` rebuilds the game.
-
-        None when unknown: a game made by :meth:`from_deal`, restored from a save that predates
-        journals, or changed by an action method called directly (not through :meth:`apply`).
-        """
-        journal = self._journal
-        if journal is None or len(journal) != self.version:
-            return None
-        for i, (player, action) in enumerate(journal):
-            if not isinstance(action, str):
-                journal[i] = (player, _journal_text(action))
-        return cast("list[tuple[str | None, str]]", list(journal))
-
-    def _journal_dict(self) -> list[list[Any]] | None:
-        """The journal for :meth:`to_dict`: ``[seat index, text]`` (seat None for a deal)."""
-        journal = self.journal
-        if journal is None:
-            return None
-        seats = {p: i for i, p in enumerate(self.players)}
-        return [[None if p is None else seats[p], text] for p, text in journal]
-
-    @classmethod
-    def replay(cls, data: Mapping[str, Any]) -> Game:
-        """A saved game (:meth:`to_dict`) played again from its seat, options and seed by its
-        journal: equal to ``Game.from_dict(data)`` when the save is consistent.
-
-        Raises:
-            BadState: the save has no journal, or is malformed.
-            UnoError: the engine refused a journal's action (the save is not consistent).
-        """
-        try:
-            journal = data["journal"]
-            if journal is None:
-                raise BadState("The saved game has no journal.")
-            players = list(data["players"])
-            game = cls(
-                players,
-                variant=data["variant"],
-                options=Options.parse(data["options"]),
-                seed=int(data["seed"]),
-            )
-            entries = [(None if seat is None else players[seat], str(text)) for seat, text in journal]
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise BadState(f"Saved game is malformed: {exc!r}.") from None
-        for player, text in entries:
-            if player is None:
-                game.start_round()
-            else:
-                game.apply(player, Action.parse(text))
-        return game
-
-    def replaced(self, old: str, new: str) -> Game:
-        """The game as if ``new`` had sat in ``old``'s seat from the start: the same seat, hand,
-        score and turn, and ``old`` named nowhere, its journal included (so :meth:`replay` of the
-        result's save rebuilds it). A computer player taking over a seat (docs/rules.md §5.3).
-
-        It is made by replaying the journal with the seat renamed, so the result is exactly
-        what a replay of its save gives; this game is not changed. Not an action: it changes no
-        card, score or turn, only the seat's name.
-
-        Raises:
-            NotInGame: ``old`` isn't in the game's seats, or is out of it (left or eliminated:
-                their hand is gone).
-            BadOption: ``new`` sits at the table already.
-            BadState: the game has no journal to replay (dealt by hand, or saved before journals).
-        """
-        seated = old in self.hands and old not in self.out
-        return Game.replay(
-            renamed(
-                self.to_dict(),
-                old,
-                new,
-                seated=seated,
-                entry=lambda seat, text: [seat, text if seat is None else _retargeted(text, old, new)],
-            )
-        )
+        """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly
+        (bot/engine/saving.py)."""
+        return saving.to_dict(self)
 
     _rng_saved: tuple[Any, str, Any] | None
     """The generator's state as :meth:`to_dict` writes it, while unchanged (see :attr:`rng`)."""
@@ -1793,7 +1611,7 @@ class Game:
     def rng(self) -> random.Random:
         """The game's random generator.
 
-        Reading it forgets the cached text form of its state (see :meth:`_rng_state`): whoever
+        Reading it forgets the cached text form of its state (see ``saving.rng_state``): whoever
         gets the generator may draw from it.
         """
         self._rng_saved = None
@@ -1804,204 +1622,23 @@ class Game:
         self._rng = rng
         self._rng_saved = None
 
-    def _rng_state(self) -> list[Any]:
-        """The generator's state for :meth:`to_dict`: ``[version, base64 words, gauss]``.
-
-        Packing the 625 words costs more than the rest of ``to_dict``, and the generator is only
-        used to shuffle, so the text is kept until the generator is read again through
-        :attr:`rng`.
-        """
-        saved = self._rng_saved
-        if saved is None:
-            version, internal, gauss = self._rng.getstate()
-            saved = self._rng_saved = (version, _pack(internal), gauss)
-        return list(saved)
-
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
-        """Restore a game saved by :meth:`to_dict`.
+        """Restore a game saved by :meth:`to_dict` (bot/engine/saving.py).
 
         Raises:
             BadState: wrong schema version or a malformed or inconsistent state.
         """
-        if not isinstance(data, Mapping):
-            raise BadState("A saved game must be a JSON object.")
-        try:
-            if data.get("schema") != SCHEMA_VERSION:
-                raise BadState(f"Saved game schema {data.get('schema')!r} isn't {SCHEMA_VERSION}.")
-            game = cls.__new__(cls)
-            game.variant = get_variant(data["variant"])
-            game.options = Options.parse(data["options"])
-            game.players = list(data["players"])
-            game.seed = int(data["seed"])
-            v, internal, gauss = data["rng"]
-            # No seeding (random.Random() reads the OS's entropy): setstate sets the whole state.
-            rng = random.Random.__new__(random.Random)
-            rng.setstate((v, _unpack(internal), gauss))
-            game.rng = rng
-            game._rng_saved = (v, internal, gauss)
-            game.out = dict(data["out"])
-            game.scores = {k: int(s) for k, s in data["scores"].items()}
-            deck, deck_counts = _parse_deck(tuple(data["deck"]))
-            game.deck = list(deck)
-            game.round_no = int(data["round"])
-            game.dealer = data["dealer"]
-            game.version = int(data["version"])
-            game.game_over = bool(data["game_over"])
-            game.winners = list(data["winners"])
-            game._derive()
-            game._reset_round()
-            game.hands = {p: _parse_cards(h) for p, h in data["hands"].items()}
-            game.draw_pile = _parse_cards(data["draw_pile"])
-            game.discard_pile = _parse_cards(data["discard_pile"])
-            game.side = Side(data["side"])
-            game.color = Color(data["color"]) if data["color"] else None
-            game.direction = int(data["direction"])
-            game.pending = Pending.from_dict(data["pending"])
-            game.called = set(data["called"])
-            game.catchable = set(data["catchable"])
-            game.protected = data["protected"]
-            game.revealed = {v: {t: list(c) for t, c in r.items()} for v, r in data["revealed"].items()}
-            game.drawn = Card.parse(data["drawn"]) if data["drawn"] else None
-            game.round_over = bool(data["round_over"])
-            game.round_winner = data["round_winner"]
-            game.round_points = int(data["round_points"])
-            game.repeats = {str(k): int(n) for k, n in data.get("repeats", {}).items()}
-            game.unfollowed = {
-                str(p): [Unfollowed.from_list(n) for n in notes]
-                for p, notes in data.get("unfollowed", {}).items()
-            }
-            game._journal = _read_journal(data.get("journal"), game.players, game.version)
-        except BadState:
-            raise
-        except (
-            KeyError,
-            TypeError,
-            ValueError,
-            AttributeError,
-            binascii.Error,
-            struct.error,
-            UnoError,
-        ) as exc:
-            raise BadState(f"Saved game is malformed: {exc!r}.") from None
-        game._check_consistent(deck_counts)
-        return game
-
-    def _check_consistent(self, deck_counts: Mapping[Card, int]) -> None:
-        """Refuse a restored state that breaks the engine's invariants.
-
-        Args:
-            deck_counts: how many of each card ``self.deck`` holds.
-
-        Raises:
-            BadState: players, hands, pending decision, direction or cards that don't fit.
-        """
-        if not all(isinstance(p, str) and p for p in self.players) or len(set(self.players)) != len(
-            self.players
-        ):
-            raise BadState("Saved game: players must be distinct texts.")
-        if set(self.out) - set(self.players) or set(self.hands) - set(self.players):
-            raise BadState("Saved game: a hand or seat belongs to nobody at the table.")
-        if not self.round_over and set(self.hands) & set(self.out):
-            raise BadState("Saved game: a player out of the game still holds cards.")
-        if self.direction not in (LEFT, RIGHT):
-            raise BadState("Saved game: direction must be 1 or -1.")
-        p = self.pending
-        if p.kind is not PendingKind.NONE and p.player not in self.hands:
-            raise BadState("Saved game: the pending decision belongs to nobody at the table.")
-        if set(self.scores) != set(self._team_keys()):
-            raise BadState("Saved game: scores don't match the players.")
-        if self.round_no:
-            held = [*self.draw_pile, *self.discard_pile]
-            for hand in self.hands.values():
-                held += hand
-            # Cards are interned, so counting them compares the cards' full names. dict's == is
-            # Counter's without its slow per-key Python loop (the counts are all positive).
-            if len(held) != len(self.deck) or not dict.__eq__(Counter(held), deck_counts):
-                raise BadState("Saved game: the cards in play don't match the game's deck.")
-
-    # ------------------------------------------------------------------ explicit deals
+        return saving.from_dict(cls, data)
 
     @classmethod
-    def from_deal(
-        cls,
-        players: Sequence[str],
-        *,
-        variant: str,
-        options: Options | None = None,
-        seed: int = 0,
-        dealer: str,
-        hands: Mapping[str, Sequence[Card]],
-        draw_pile: Sequence[Card],
-        discard_pile: Sequence[Card],
-        side: Side = Side.LIGHT,
-        color: Color | None = None,
-        direction: int = LEFT,
-        turn: str | None = None,
-        started: bool = True,
-        scores: Mapping[str, int] | None = None,
-        protected: str | None = None,
-    ) -> tuple[Game, list[Event]]:
-        """A game in a given position (used by scenarios and tests).
-
-        Args:
-            draw_pile: top card LAST. discard_pile: top card LAST.
-            started: True: the top card is in play and ``turn`` has an ordinary turn;
-                False: the round was just dealt and the start card's rule is applied.
-
-        Returns:
-            The game and the events of the start card (empty when started).
+    def from_deal(cls, players: Sequence[str], **deal: Any) -> tuple[Game, list[Event]]:
+        """A game in a given position (scenarios and tests): ``saving.from_deal``'s arguments.
 
         Raises:
             BadOption: players, options, scores or cards that don't fit.
         """
-        game = cls(players, variant=variant, options=options, seed=seed)
-        game._journal = None  # not dealt from the seed: no replay
-        if dealer not in game.players:
-            raise BadOption(f"The dealer {dealer!r} isn't a player.")
-        if set(hands) - set(game.players):
-            raise BadOption("A hand belongs to nobody at the table.")
-        if not discard_pile:
-            raise BadOption("The discard pile needs a top card.")
-        game.deck = [c for h in hands.values() for c in h] + list(draw_pile) + list(discard_pile)
-        game.round_no = 1
-        game.dealer = dealer
-        for key, value in (scores or {}).items():
-            if key not in game.scores:
-                raise BadOption(f"No score key {key!r} (players, or teams 'a+b' with partners).")
-            game.scores[key] = int(value)
-        game.hands = {p: list(hands.get(p, ())) for p in game.players}
-        game.draw_pile = list(draw_pile)
-        game.discard_pile = list(discard_pile)
-        game.side = side
-        if protected is not None and protected not in game.players:
-            raise BadOption(f"The protected player {protected!r} isn't a player.")
-        game.protected = protected
-        if not started:
-            game.apply_start_card()
-            return game, game._flush()
-        game.direction = direction
-        face = game.top
-        game.color = face.color if not face.wild else color
-        if game.color is None or game.color not in game.colors:
-            raise BadOption("The current color must be one of the active side's colors.")
-        first = turn or game.next_seat(dealer)
-        if first not in game.players:
-            raise BadOption(f"The player to start, {first!r}, isn't a player.")
-        game.set_turn(first)
-        game._flush()
-        game.version = 0
-        return game, []
-
-
-_DEAL: tuple[str | None, str] = (None, "deal")
-"""The journal's entry for :meth:`Game.start_round`."""
-
-
-def _retargeted(text: str, old: str, new: str) -> str:
-    """A journal entry's action text with its target ``old`` named ``new``."""
-    action = Action.parse(text)
-    return _journal_text(action._replace(target=new)) if action.target == old else text
+        return saving.from_deal(cls, players, **deal)
 
 
 def _journal_text(action: Action) -> str:
@@ -2028,63 +1665,6 @@ def _journal_text(action: Action) -> str:
     if not target or " " in target or "=" in target:
         target = None
     return Action(ActionKind(action.kind), card, color, target, bool(action.decline)).text()
-
-
-def _read_journal(
-    data: Any, players: list[str], version: int
-) -> list[tuple[str | None, str | Action]] | None:
-    """A saved journal (:meth:`Game._journal_dict`); None (unknown) when absent.
-
-    Raises:
-        BadState: not a list of ``[seat index or null, text]``, or not one entry per version.
-    """
-    if data is None:
-        return None
-    if not isinstance(data, list) or len(data) != version:
-        raise BadState("Saved game: the journal must have one entry per version.")
-    journal: list[tuple[str | None, str | Action]] = []
-    for entry in data:
-        seat, text = entry
-        if not isinstance(text, str) or not (
-            seat is None or (type(seat) is int and 0 <= seat < len(players))
-        ):
-            raise BadState("Saved game: a journal entry must be [seat index or null, text].")
-        journal.append(_DEAL if seat is None else (players[seat], text))
-    return journal
-
-
-def _pack(numbers: Sequence[int]) -> str:
-    """The random generator's state (625 32-bit words) as compact base64 text."""
-    return base64.b64encode(struct.pack(f"<{len(numbers)}I", *numbers)).decode("ascii")
-
-
-@lru_cache(maxsize=64)
-def _parse_deck(names: tuple[str, ...]) -> tuple[tuple[Card, ...], Counter[Card]]:
-    """A saved deck and how many of each card it holds (cached: a game's deck never changes).
-
-    Callers must not change the returned Counter. Raises BadCard or TypeError.
-    """
-    deck = tuple(map(Card.parse, names))
-    return deck, Counter(deck)
-
-
-def _parse_cards(names: Iterable[str]) -> list[Card]:
-    """Cards from their names (``Card.parse`` is cached). Raises BadCard or TypeError."""
-    return list(map(Card.parse, names))
-
-
-@lru_cache(maxsize=16)
-def _unpack(text: str) -> tuple[int, ...]:
-    """Inverse of :func:`_pack` (cached: a saved game is often restored more than once).
-
-    Raises ValueError on malformed text, TypeError on an unhashable value.
-    """
-    if not isinstance(text, str):
-        raise ValueError("random state must be text")
-    raw = base64.b64decode(text.encode("ascii"), validate=True)
-    if len(raw) % 4:
-        raise ValueError("random state has a partial word")
-    return struct.unpack(f"<{len(raw) // 4}I", raw)
 
 
 def _color_name(color: Color | None) -> str | None:

@@ -22,7 +22,6 @@ from typing import Any
 
 from bot.engine.actions import ActionKind
 from bot.engine.cards import Card, Color, Face, Side
-from bot.engine.dos.game import VARIANT_ID
 from bot.engine.dos.scenarios import DosScenario
 from bot.engine.errors import UnoError
 from bot.engine.events import Event
@@ -327,11 +326,14 @@ def load(path: Path) -> Scenario | DosScenario:
     Raises:
         Malformed: unreadable, not TOML, or not in the format.
     """
+    from bot.engine.editions import REGISTRY
+
     data = _read(path)
-    if data.get("variant") == VARIANT_ID:
-        _no_unknown(data, TOP_KEYS, "top level")
-        return DosScenario.from_data(path, data)
-    return Scenario.from_data(path, data)
+    _no_unknown(data, TOP_KEYS, "top level")
+    edition = REGISTRY.get(
+        str(data.get("variant", "classic")), REGISTRY["classic"]
+    )  # UNO's refuses a bad one
+    return edition.scenario(path, data)
 
 
 def run_file(path: Path) -> tuple[str, str | None]:

@@ -18,25 +18,27 @@ module        what it draws
 ``log``       the table's log lines, one per event
 ``dos``       a DOS table, hand and log lines (the functions below send a DOS game there)
 ============  ==================================================================================
+
+Which module draws a game is its edition's family's :class:`Renderer` (:data:`RENDERERS`, keyed by
+``Edition.family``): the engine knows no Discord, so the choice lives here.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import discord
 
-from bot.engine.actions import Action
 from bot.engine.cards import Card
-from bot.engine.dos.actions import DosAction
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
-from bot.engine.editions import AnyAction, AnyEvent, AnyGame
-from bot.engine.events import Event
+from bot.engine.editions import AnyAction, AnyEvent, AnyGame, edition_of
+from bot.engine.game import Game
 from bot.i18n import Tr
 from bot.render import dos
 from bot.render import hand as _hand
 from bot.render import log as _log
 from bot.render import table as _table
-from bot.render.faces import TEXT_ONLY, Faces, sorted_hand
+from bot.render.faces import TEXT_ONLY, Faces, cards_text, sorted_hand
 from bot.render.layout import my_hand
 from bot.render.lobby import lobby, lobby_over
 from bot.render.log import describe
@@ -56,6 +58,8 @@ from bot.tables import Table
 __all__ = [
     "HOUSE_RULE_HINTS",
     "HOUSE_RULE_NAMES",
+    "RENDERERS",
+    "Renderer",
     "as_label",
     "count",
     "describe",
@@ -72,6 +76,7 @@ __all__ = [
     "record_text",
     "record_title",
     "rematch",
+    "renderer",
     "round_summary",
     "seat_name",
     "sentence",
@@ -82,12 +87,68 @@ __all__ = [
 ]
 
 
+class Renderer(NamedTuple):
+    """How the games of one family of editions are drawn (``Edition.family``)."""
+
+    table: Callable[..., discord.ui.LayoutView]
+    """The public table message: ``(tbl, tr, faces)``."""
+    hand: Callable[..., discord.ui.LayoutView]
+    """A player's private hand: ``(tbl, player, tr, *, page, pick, notice, faces)``."""
+    watching: Callable[[Table, str], bool]
+    """Whether the player can do nothing now but watch."""
+    log_lines: Callable[[Table, Any, Tr], list[str]]
+    """The log lines of one move's events."""
+    hand_cards: Callable[[Any, str], list[Any]]
+    """A player's cards (``(game, player)``) in the order their hand shows them."""
+    held: Callable[[Any, str, Tr], str]
+    """A player's hand as text (``(game, player, tr)``: the history's deal lines)."""
+    row: Callable[[Any, Tr], list[str]]
+    """What lies in the middle, as lines (``(game, tr)``: DOS's Center Row; UNO's is none, its
+    start card is in its deal's log lines)."""
+
+
+def _uno_hand_cards(game: Game, player: str) -> list[Card]:
+    return sorted_hand(game.hands.get(player, ()), game.side)
+
+
+def _dos_hand_cards(game: DosGame, player: str) -> list[DosCard]:
+    return dos.sorted_hand(game.hands.get(player, ()))
+
+
+def _uno_held(game: Game, player: str, tr: Tr) -> str:
+    return cards_text([c.name for c in game.hands[player]], game.side, tr)
+
+
+def _dos_held(game: DosGame, player: str, tr: Tr) -> str:
+    return dos.held_text(game.hands[player], tr)
+
+
+RENDERERS = {
+    "uno": Renderer(
+        _table.table, _hand.hand, _hand.watching, _log.log_lines, _uno_hand_cards, _uno_held, lambda g, tr: []
+    ),
+    "dos": Renderer(
+        dos.table,
+        dos.hand,
+        dos.watching,
+        _log.dos_log_lines,
+        _dos_hand_cards,
+        _dos_held,
+        lambda g, tr: ["  " + dos.row_text(g, tr)],
+    ),
+}
+"""Each family of editions' :class:`Renderer`, by ``Edition.family``."""
+
+
+def renderer(game: AnyGame | None) -> Renderer:
+    """The renderer of ``game``'s edition (UNO's without a game: the lobby's table)."""
+    return RENDERERS["uno" if game is None else edition_of(game).family]
+
+
 def table(tbl: Table, tr: Tr, faces: Faces = TEXT_ONLY) -> discord.ui.LayoutView:
     """The public table message in ``tr``'s language (`bot.render.table.table`; a DOS game's:
     `bot.render.dos.table`)."""
-    if isinstance(tbl.game, DosGame):
-        return dos.table(tbl, tr, faces)
-    return _table.table(tbl, tr, faces)
+    return renderer(tbl.game).table(tbl, tr, faces)
 
 
 def hand(
@@ -101,12 +162,8 @@ def hand(
     faces: Faces = TEXT_ONLY,
 ) -> discord.ui.LayoutView:
     """A player's private hand in ``tr``'s language (`bot.render.hand.hand`; a DOS game's:
-    `bot.render.dos.hand`)."""
-    if isinstance(tbl.game, DosGame):
-        assert pick is None or isinstance(pick, DosAction)
-        return dos.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
-    assert pick is None or isinstance(pick, Action)
-    return _hand.hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
+    `bot.render.dos.hand`); ``pick``: an action of the game's edition."""
+    return renderer(tbl.game).hand(tbl, player, tr, page=page, pick=pick, notice=notice, faces=faces)
 
 
 def hand_cards(game: AnyGame, player: str) -> list[Card] | list[DosCard]:
@@ -114,9 +171,7 @@ def hand_cards(game: AnyGame, player: str) -> list[Card] | list[DosCard]:
     picture alike: an UNO hand by color, then rank, wilds last, on the active side
     (`bot.render.faces.sorted_hand`); a DOS hand by color, then number, wilds last
     (`bot.render.dos.sorted_hand`). Empty for a player who left."""
-    if isinstance(game, DosGame):
-        return dos.sorted_hand(game.hands.get(player, ()))
-    return sorted_hand(game.hands.get(player, ()), game.side)
+    return renderer(game).hand_cards(game, player)
 
 
 def ping(tbl: Table, player: str, tr: Tr) -> tuple[str, discord.ui.View]:
@@ -135,16 +190,10 @@ def watching(tbl: Table, player: str) -> bool:
     """Whether the player can do nothing now but watch, their hand then showing only what
     changes for them (`bot.render.hand.watching`; a DOS game's: `bot.render.dos.watching`);
     False without a game."""
-    if tbl.game is None:
-        return False
-    if isinstance(tbl.game, DosGame):
-        return dos.watching(tbl, player)
-    return _hand.watching(tbl, player)
+    return tbl.game is not None and renderer(tbl.game).watching(tbl, player)
 
 
 def log_lines(tbl: Table, events: Sequence[AnyEvent], tr: Tr) -> list[str]:
     """The log lines of one move's events in ``tr``'s language (`bot.render.log.log_lines`; DOS's:
     `bot.render.log.dos_log_lines`)."""
-    if isinstance(tbl.game, DosGame):
-        return _log.dos_log_lines(tbl, [e for e in events if not isinstance(e, Event)], tr)
-    return _log.log_lines(tbl, [e for e in events if isinstance(e, Event)], tr)
+    return renderer(tbl.game).log_lines(tbl, events, tr)

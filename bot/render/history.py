@@ -19,12 +19,11 @@ from typing import Any
 
 import discord
 
-from bot.engine.dos.game import DosEvent, DosEventKind, DosGame
-from bot.engine.editions import AnyGame, replay_moves
+from bot.engine.dos.game import DosEventKind
+from bot.engine.editions import replay_moves
 from bot.engine.events import EventKind
 from bot.i18n import Tr
-from bot.render import dos, log_lines
-from bot.render.faces import cards_text
+from bot.render import log_lines, renderer
 from bot.render.layout import panel, rows, small
 from bot.render.names import as_label, named, plain, scores_text, seat_name, sentence, trim
 from bot.render.options import edition_name, scoring_text
@@ -199,6 +198,7 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
     seats = [Seat(p, first.get(p, final[p])) for p in players]
     pending = sorted(handovers, key=lambda h: h.at)
     game, moves = replay_moves(replay)
+    draw = renderer(game)
     table = Table(
         result.guild_id,
         result.channel_id,
@@ -227,13 +227,15 @@ def replayed(record: GameRecord, tr: Tr) -> Replayed:
         if player is None:
             lines.append("")
             lines += log_lines(table, events, tr)
-            lines += _row(game, tr)
-            lines += [holds.format(name=named(table, p, tr), cards=_held(game, p, tr)) for p in game.seated]
+            lines += draw.row(game, tr)
+            lines += [
+                holds.format(name=named(table, p, tr), cards=draw.held(game, p, tr)) for p in game.seated
+            ]
             continue
         lines += log_lines(table, events, tr)
-        turn_ended = any(e.kind is DosEventKind.TURN_ENDED for e in events if isinstance(e, DosEvent))
+        turn_ended = any(e.kind is DosEventKind.TURN_ENDED for e in events)
         if turn_ended and not game.round_over:
-            lines += _row(game, tr)  # the row after the turn's discards, refill and bonus cards
+            lines += draw.row(game, tr)  # the row after the turn's discards, refill and bonus cards
         if any(e.kind in (EventKind.ROUND_OVER, DosEventKind.ROUND_OVER) for e in events):
             table.markdown = True  # the summary is a Discord message
             rounds.append(round_summary(table, game.round_winner, game.round_points, tr))
@@ -263,18 +265,6 @@ def _taken_over(
         said = tr._("{bot} takes over {name}'s seat.").format(bot=named(table, seat.id, tr), name=name)
         lines.append("🤖 " + sentence(said))
     return lines
-
-
-def _held(game: AnyGame, player: str, tr: Tr) -> str:
-    """A player's hand, as the table's edition writes cards."""
-    if isinstance(game, DosGame):
-        return dos.held_text(game.hands[player], tr)
-    return cards_text([c.name for c in game.hands[player]], game.side, tr)
-
-
-def _row(game: AnyGame, tr: Tr) -> list[str]:
-    """DOS's Center Row as one line (UNO's start card is in its deal's log lines)."""
-    return ["  " + dos.row_text(game, tr)] if isinstance(game, DosGame) else []
 
 
 def _final(table: Table, tr: Tr) -> list[str]:

@@ -8,8 +8,7 @@ import discord
 
 from bot.client.clicks import Click, Scope, Verb
 from bot.client.components import UnoButton, UnoSelect
-from bot.engine.dos.game import VARIANT_ID as DOS
-from bot.engine.editions import EDITIONS, game_options
+from bot.engine.editions import EDITIONS, edition, game_options
 from bot.engine.options import HouseRule
 from bot.engine.variants import VARIANTS
 from bot.i18n import N_, Tr
@@ -32,7 +31,7 @@ def options_text(table: Table, tr: Tr) -> str:
     parts = [f"**{edition_name(table.variant, tr)}**", scoring_text(o, tr)]
     if o.partners:
         parts.append(tr._("partners"))
-    if o.house_rules and table.variant != DOS:  # DOS plays none (docs/rules.md §14.12)
+    if o.house_rules and edition(table.variant).house_rules:  # DOS plays none (docs/rules.md §14.12)
         parts.append(tr._("house rules: {rules}").format(rules=house_rules_text(o.house_rules, tr)))
     if table.variant in VARIANTS and VARIANTS[table.variant].customizable and o.customizable_rule:
         parts.append(
@@ -47,12 +46,18 @@ def options_text(table: Table, tr: Tr) -> str:
 
 
 BOT_LEVEL_HINTS = {
-    "easy": (N_("Plays any card it can, often forgets UNO"), N_("Plays any match it can, often forgets DOS")),
-    "normal": (N_("Plays sensibly, never forgets UNO"), N_("Picks good matches, never forgets DOS")),
-    "hard": (N_("Thinks ahead: the hardest to beat"), N_("Thinks ahead: the hardest to beat")),
+    "easy": {
+        "uno": N_("Plays any card it can, often forgets UNO"),
+        "dos": N_("Plays any match it can, often forgets DOS"),
+    },
+    "normal": {
+        "uno": N_("Plays sensibly, never forgets UNO"),
+        "dos": N_("Picks good matches, never forgets DOS"),
+    },
+    "hard": {"uno": N_("Thinks ahead: the hardest to beat"), "dos": N_("Thinks ahead: the hardest to beat")},
 }
-"""What each level of bot does differently (docs/rules.md §5.4, §14.13), at an UNO table and at a
-DOS table: one short line, read on a phone under the level's name."""
+"""What each level of bot does differently (docs/rules.md §5.4, §14.13), by the family of the
+table's edition (``Edition.family``): one short line, read on a phone under the level's name."""
 BOT_LEVEL_NAMES = {"easy": N_("Easy bot"), "normal": N_("Normal bot"), "hard": N_("Hard bot")}
 """Each level's name in the select (the Add bot button seats a normal one)."""
 
@@ -61,10 +66,10 @@ def bot_levels(tr: Tr, variant: str = "classic") -> list[discord.SelectOption]:
     """The lobby's Add-a-bot select in ``tr``'s language for a ``variant`` table: one option per
     ``ai.AiLevel``, its name and what it does differently (docs/rules.md §5.4; DOS's bots,
     §14.13)."""
-    dos = variant == DOS
+    family = edition(variant).family
     return [
         discord.SelectOption(
-            label=tr._(BOT_LEVEL_NAMES[level]), value=level, emoji="🤖", description=tr._(hints[dos])
+            label=tr._(BOT_LEVEL_NAMES[level]), value=level, emoji="🤖", description=tr._(hints[family])
         )
         for level, hints in BOT_LEVEL_HINTS.items()
     ]
@@ -115,7 +120,7 @@ def lobby(table: Table, tr: Tr) -> discord.ui.LayoutView:
             ),
             *(
                 []
-                if table.variant == DOS  # DOS plays no house rules (docs/rules.md §14.12)
+                if not edition(table.variant).house_rules  # DOS plays none (docs/rules.md §14.12)
                 else [
                     UnoSelect(
                         Click(Scope.LOBBY, ch, v, Verb.HOUSE_RULES),
@@ -148,7 +153,7 @@ def _footer(table: Table, tr: Tr) -> str:
         tr._(
             "The host picks the edition below (/uno new again changes scoring and teams), then presses Start."
         )
-        if table.variant == DOS
+        if not edition(table.variant).house_rules
         else tr._(
             "The host picks the edition and house rules below (/uno new again changes scoring and teams), "
             "then presses Start."

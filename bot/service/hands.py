@@ -15,6 +15,7 @@ import contextlib
 import functools
 import io
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import discord
@@ -27,7 +28,8 @@ from bot.client.internals import edit_original_messages, respond_with_message
 from bot.engine.cards import Card, Color, Face, Side
 from bot.engine.dos.cards import DosCard
 from bot.engine.dos.game import DosGame
-from bot.engine.editions import AnyAction
+from bot.engine.editions import AnyAction, edition_of
+from bot.engine.game import Game
 from bot.i18n import Tr
 from bot.render.faces import TEXT_ONLY, Faces
 from bot.service.updates import Updates
@@ -124,22 +126,10 @@ class Hands:
         assert game is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = reader(interaction)
-        # What the pictures show, taken now: the game may change while they are drawn.
-        draw: functools.partial[dict[str, bytes]]
         # The hand in the order its text and buttons show it (`render.hand_cards`).
         cards = render.hand_cards(game, player)
         caption = render.count(len(cards), "card", tr)
-        if isinstance(game, DosGame):
-            dos_cards = [c for c in cards if isinstance(c, DosCard)]
-            piles = [list(pile) for pile in game.row]
-            draw = functools.partial(_dos_pictures, dos_cards, piles, caption, tr._("Center Row"))
-        else:
-            hand = [c for c in cards if isinstance(c, Card)]
-            side, top, color = game.side, game.top, game.color
-            if game.variant.two_sided:
-                side_name = tr._(game.variant.side_names[side is Side.DARK])
-                caption += " · " + tr._("{side} side").format(side=side_name)
-            draw = functools.partial(_pictures, hand, side, top, color, caption, tr._("Top card"))
+        draw = _DRAWINGS[edition_of(game).family](game, cards, caption, tr)
         pictures = await asyncio.to_thread(draw)
         files = [discord.File(io.BytesIO(data), filename=name) for name, data in pictures.items()]
         await interaction.followup.send(
@@ -193,6 +183,29 @@ class Hands:
             await edit_original_messages([hand.webhook], view, internals=self.internals)
         if self.open.get(key) is hand:  # not answered meanwhile
             self.open[key] = hand._replace(version=version, shown=shown)
+
+
+def _uno_drawing(game: Game, cards: list[Card], caption: str, tr: Tr) -> Callable[[], dict[str, bytes]]:
+    """The pictures of an UNO hand (``cards``) and its table's top card to draw, as the game is
+    now: it may change while they are drawn."""
+    side, top, color = game.side, game.top, game.color
+    if game.variant.two_sided:
+        side_name = tr._(game.variant.side_names[side is Side.DARK])
+        caption += " · " + tr._("{side} side").format(side=side_name)
+    return functools.partial(_pictures, cards, side, top, color, caption, tr._("Top card"))
+
+
+def _dos_drawing(game: DosGame, cards: list[DosCard], caption: str, tr: Tr) -> Callable[[], dict[str, bytes]]:
+    """The pictures of a DOS hand (``cards``) and the Center Row to draw, as the game is now."""
+    piles = [list(pile) for pile in game.row]
+    return functools.partial(_dos_pictures, cards, piles, caption, tr._("Center Row"))
+
+
+_DRAWINGS: dict[str, Callable[[Any, Any, str, Tr], Callable[[], dict[str, bytes]]]] = {
+    "uno": _uno_drawing,
+    "dos": _dos_drawing,
+}
+"""Each family of editions' hand pictures (``Edition.family``)."""
 
 
 def _pictures(

@@ -6,7 +6,10 @@ import json
 import random
 import re
 
+import pytest
+
 from bot.engine import ai, events
+from bot.engine.dos.game import DosEvent, DosEventKind
 from bot.engine.events import Event, EventKind
 from bot.engine.game import Game
 from bot.engine.options import HouseRule, Options
@@ -62,3 +65,34 @@ def test_public_form_is_plain_json() -> None:
     assert public == {"kind": "cards-drawn", "player": "ana", "count": 2, "reason": "turn"}
     assert type(public["kind"]) is str
     assert json.loads(json.dumps(public)) == public
+
+
+@pytest.mark.parametrize(
+    ("event", "public"),
+    [
+        (
+            DosEvent(DosEventKind.CARDS_DRAWN, "ana", {"count": 1, "cards": ["red 3"], "reason": "turn"}),
+            {"kind": "cards-drawn", "player": "ana", "count": 1, "reason": "turn"},
+        ),
+        (
+            Event(EventKind.HAND_REVEALED, "ben", {"to": ["ana"], "cards": ["red 1"], "by": "howler"}),
+            {"kind": "hand-revealed", "player": "ben", "to": ["ana"], "by": "howler"},
+        ),
+        (
+            DosEvent(DosEventKind.MATCH_MADE, "ana", {"pile": 1, "cards": ["red 3"], "bonus": "none"}),
+            {"kind": "match-made", "player": "ana", "pile": 1, "cards": ["red 3"], "bonus": "none"},
+        ),
+        (
+            Event(EventKind.DEALER_DRAWN, None, {"cards": {"ana": "red 7"}}),
+            {"kind": "dealer-drawn", "cards": {"ana": "red 7"}},
+        ),
+        (DosEvent(DosEventKind.TURN_ENDED, None), {"kind": "turn-ended"}),
+    ],
+    ids=["dos-drawn", "uno-revealed", "dos-match", "uno-dealer", "dos-no-player"],
+)
+def test_public_form_is_one_rule_for_every_edition(
+    event: Event | DosEvent, public: dict[str, object]
+) -> None:
+    """Both editions' events have one public form (events.public): only drawn cards and a shown
+    hand's cards are private, and no player means no ``player`` key."""
+    assert event.public() == public

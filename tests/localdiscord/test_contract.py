@@ -90,6 +90,46 @@ async def test_modal_submit_metadata_names_its_trigger(env: LocalDiscord) -> Non
     assert metadata["type"] == 5 and metadata["triggering_interaction_metadata"]["id"] == str(shown.id)
 
 
+def _components(tree: list[Any]) -> list[dict[str, Any]]:
+    """Every component of a message's tree, nested ones (rows' items, accessories) included."""
+    found = []
+    for component in tree:
+        found.append(component)
+        found += _components(component.get("components") or [])
+        found += _components([component["accessory"]] if component.get("accessory") else [])
+    return found
+
+
+async def test_a_clicked_message_carries_every_component_id(env: LocalDiscord) -> None:
+    """The message an INTERACTION_CREATE carries has an ``id`` on every component, as Discord
+    numbers them (the spec requires it), a Components V2 message's nested ones included, after
+    an edit too; and the event's objects fit the spec."""
+    channel = env.client.get_channel(env.channel("uno").id)
+    assert isinstance(channel, discord.TextChannel)
+
+    async def answer(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()
+
+    def layout(label: str) -> discord.ui.LayoutView:
+        button = discord.ui.Button[Any](label=label, custom_id="go")
+        button.callback = answer  # type: ignore[method-assign]
+        view = discord.ui.LayoutView()
+        section = discord.ui.Section[Any](discord.ui.TextDisplay[Any]("a table"), accessory=button)
+        view.add_item(
+            discord.ui.Container[Any](section, discord.ui.ActionRow[Any](discord.ui.Button(label="x")))
+        )
+        return view
+
+    sent = await channel.send(view=layout("Go"))
+    await sent.edit(view=layout("Again"))
+    stored = env.stand_in.state.messages[sent.id]
+    record = await env.stand_in.click(env.user("alice"), stored, label="Again")
+    await record.response()
+    carried = _components(record.payload["message"]["components"])
+    assert len(carried) >= 5 and all(isinstance(c.get("id"), int) for c in carried), carried
+    assert gateway_problems("INTERACTION_CREATE", record.payload) == []
+
+
 # ---------------------------------------------------------------------- the checker itself
 
 USER = {

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from bot.engine.base import DEAL, SCHEMA_VERSION, TableGame, shuffle
 from bot.engine.cards import Color
 from bot.engine.dos.actions import DosAction, DosActionKind
 from bot.engine.dos.cards import COLORS, COPIES, DECK, DosCard, sort_key
@@ -36,17 +37,14 @@ from bot.engine.errors import (
     IllegalPlay,
     NoSuchCard,
     NotExpected,
-    NotInGame,
     NotYourTurn,
     RoundOver,
     UnoError,
 )
-from bot.engine.game import shuffle
+from bot.engine.events import public
 from bot.engine.options import Options
 from bot.engine.scoring import close_round
-from bot.engine.seats import renamed
 
-SCHEMA_VERSION = 1
 HAND_SIZE = 7
 ROW_SIZE = 2
 """Piles the row is topped up to at the end of a turn (§14.7 step 2) and dealt with (§14.3)."""
@@ -135,10 +133,9 @@ class DosEvent(NamedTuple):
     data: dict[str, Any] = {}  # noqa: RUF012 (never mutated)
 
     def public(self) -> dict[str, Any]:
-        """The event as anyone at the table may see it (private card lists removed)."""
-        out: dict[str, Any] = {"kind": str(self.kind), "player": self.player}
-        out.update((k, v) for k, v in self.data.items() if not (k == "cards" and self.kind == "cards-drawn"))
-        return out
+        """The event as anyone at the table may see it (``events.public``: one rule for every
+        edition)."""
+        return public(self.kind, self.player, self.data)
 
 
 _TURN_KINDS = (DosPendingKind.TURN, DosPendingKind.MATCH, DosPendingKind.DRAW_DECISION)
@@ -207,7 +204,7 @@ def adds_up(cards: Sequence[DosCard], pile: DosCard) -> bool:
     return not t or t >= 2  # two Wild #: any total from 2 to 20
 
 
-class DosGame:
+class DosGame(TableGame[DosCard, DosAction, DosEvent]):
     """A game of DOS: seats, rounds and running scores (docs/rules.md §14).
 
     Create it, then :meth:`start_round`; act through the action methods (or :meth:`apply`), each
@@ -233,20 +230,33 @@ class DosGame:
     """
 
     variant_id = VARIANT_ID
+    _IDLE = DosPendingKind.NONE
+    _JOURNAL_BY_SEAT = False
+
+    _parse_action = staticmethod(DosAction.parse)
 
     def __init__(
-        self, players: Sequence[str], *, options: Options | None = None, seed: int | None = None
+        self,
+        players: Sequence[str],
+        *,
+        variant: str = VARIANT_ID,
+        options: Options | None = None,
+        seed: int | None = None,
     ) -> None:
         """Seat the players.
 
         Args:
             players: 2-10 distinct player ids in seat order.
+            variant: ``"dos"`` (every edition's game is seated alike).
             options: the host's options (default: target 200, standard scoring).
             seed: seed of the game's random generator (None: a random seed).
 
         Raises:
-            BadOption: wrong player count, duplicate ids, or options that don't go together.
+            BadOption: another variant, wrong player count, duplicate ids, or options that don't
+                go together.
         """
+        if variant != VARIANT_ID:
+            raise BadOption(f"A DOS game's variant is {VARIANT_ID!r}, not {str(variant)[:40]!r}.")
         self.players: list[str] = list(players)
         if not 2 <= len(self.players) <= 10 or len(set(self.players)) != len(self.players):
             raise BadOption("DOS needs 2 to 10 distinct players.")
@@ -259,7 +269,7 @@ class DosGame:
         self.round_no = 0
         self.dealer: str | None = None
         self.version = 0
-        self.journal_entries: list[tuple[str | None, str]] | None = []
+        self._journal: list[tuple[str | None, str | DosAction]] | None = []
         self.game_over = False
         self.winners: list[str] = []
         self._reset_round()
@@ -288,25 +298,6 @@ class DosGame:
 
     # ------------------------------------------------------------------ seats and teams
 
-    @property
-    def seated(self) -> list[str]:
-        """Players still in the game, in seat order."""
-        return [p for p in self.players if p not in self.out]
-
-    def _team_keys(self) -> list[str]:
-        if not self.options.partners:
-            return list(self.players)
-        half = len(self.players) // 2
-        return [f"{self.players[i]}+{self.players[i + half]}" for i in range(half)]
-
-    def team_of(self, player: str) -> str:
-        """The score key of ``player``: themself, or their team ``"a+b"`` with partners (§3.2)."""
-        if not self.options.partners:
-            return player
-        i = self.players.index(player)
-        half = len(self.players) // 2
-        return self._team_keys()[i % half]
-
     def next_seat(self, player: str, steps: int = 1) -> str:
         """The seated player ``steps`` seats to the left of ``player`` (who may have left);
         ``player`` itself when nobody else is seated. DOS always moves to the left (§14.3)."""
@@ -320,11 +311,6 @@ class DosGame:
                 if count == steps:
                     return seats[i]
         return player
-
-    @property
-    def eliminated(self) -> list[str]:
-        """Players out of the game by elimination, in seat order."""
-        return [p for p in self.players if self.out.get(p) == "eliminated"]
 
     def hand_value(self, player: str) -> int:
         """Points of the cards in ``player``'s hand (§14.10)."""
@@ -353,7 +339,7 @@ class DosGame:
         # Round 1: a draw picks the dealer; later rounds pass the deal to the left.
         self.dealer = self._draw_for_dealer(cards) if self.dealer is None else self.next_seat(self.dealer)
         self.emit(DosEventKind.ROUND_STARTED, None, round=self.round_no, dealer=self.dealer)
-        shuffle(self.rng, cards)  # type: ignore[arg-type]  # any list: a Fisher-Yates shuffle
+        shuffle(self.rng, cards)
         order = [self.next_seat(self.dealer, k) for k in range(1, len(self.seated) + 1)]
         for _ in range(HAND_SIZE):
             for p in order:
@@ -364,8 +350,8 @@ class DosGame:
                 self.row.append([cards.pop()])
         self.draw_pile = cards
         self.pending = DosPending(DosPendingKind.TURN, order[0])
-        if self.journal_entries is not None:
-            self.journal_entries.append((None, "deal"))
+        if self._journal is not None:
+            self._journal.append(DEAL)
         return self._flush()
 
     def _draw_for_dealer(self, cards: list[DosCard]) -> str:
@@ -555,8 +541,8 @@ class DosGame:
             events = self.catch(player, action.target or "")
         else:
             events = _SIMPLE[kind](self, player)
-        if self.journal_entries is not None:
-            self.journal_entries.append((player, action.text()))
+        if self._journal is not None:
+            self._journal.append((player, action))
         return events
 
     def apply_listed(self, player: str, action: DosAction) -> None:
@@ -582,8 +568,8 @@ class DosGame:
             self.apply(player, action)
             return
         self._flush()
-        if self.journal_entries is not None:
-            self.journal_entries.append((player, action.text()))
+        if self._journal is not None:
+            self._journal.append((player, action))
 
     def play(
         self,
@@ -728,21 +714,12 @@ class DosGame:
         Raises:
             NotInGame: not seated.
         """
-        if player not in self.players or player in self.out:
-            raise NotInGame()
+        self._check_seated(player)
         deciding = self.pending.player == player and not self.round_over
         self.emit(DosEventKind.PLAYER_LEFT, player)
-        hand = self.hands.pop(player, [])
-        self.out[player] = "left"
-        for s in (self.called, self.catchable, self.caught):
-            s.discard(player)
-        self.draw_pile.extend(hand)
-        shuffle(self.rng, self.draw_pile)  # type: ignore[arg-type]
-        if self.game_over:
-            return self._flush()
-        teams = list(dict.fromkeys(self.team_of(q) for q in self.seated))
-        if len(teams) < 2:
-            self._finish_game(teams)
+        self.caught.discard(player)
+        self._unseat(player, self.hands.pop(player, []))
+        if self._one_team_left():
             return self._flush()
         if deciding:
             if not self.ended:
@@ -864,7 +841,7 @@ class DosGame:
             if not self.discard_pile:
                 return None
             self.draw_pile, self.discard_pile = self.discard_pile, []
-            shuffle(self.rng, self.draw_pile)  # type: ignore[arg-type]
+            shuffle(self.rng, self.draw_pile)
             self.emit(DosEventKind.DECK_RESHUFFLED, None, count=len(self.draw_pile))
         return self.draw_pile.pop()
 
@@ -898,14 +875,6 @@ class DosGame:
         self.emit(DosEventKind.GAME_OVER, None, winners=list(winners))
 
     # ------------------------------------------------------------------ validation
-
-    def _check_actor(self, player: str) -> None:
-        if player not in self.hands or player in self.out:
-            raise NotInGame()
-        if self.game_over:
-            raise RoundOver("The game is over.")
-        if self.round_over or self.pending.kind is DosPendingKind.NONE:
-            raise RoundOver()
 
     def _expect(self, player: str, kinds: tuple[DosPendingKind, ...]) -> None:
         self._check_actor(player)
@@ -970,22 +939,9 @@ class DosGame:
     def to_dict(self) -> dict[str, Any]:
         """The whole game, JSON-safe, with a schema version; :meth:`from_dict` restores it exactly."""
         version, internal, gauss = self.rng.getstate()
-        return {
-            "schema": SCHEMA_VERSION,
-            "variant": VARIANT_ID,
-            "options": self.options.to_dict(),
-            "players": list(self.players),
-            "seed": self.seed,
-            "rng": [version, list(internal), gauss],
-            "out": dict(self.out),
-            "scores": dict(self.scores),
-            "deck": [c.name for c in self.deck],
-            "round": self.round_no,
-            "dealer": self.dealer,
-            "version": self.version,
-            "game_over": self.game_over,
-            "winners": list(self.winners),
-            "hands": {p: [c.name for c in h] for p, h in self.hands.items()},
+        saved = self._saved_seats()
+        saved["rng"], saved["deck"] = [version, list(internal), gauss], [c.name for c in self.deck]
+        return saved | {
             "row": [[c.name for c in pile] for pile in self.row],
             "draw_pile": [c.name for c in self.draw_pile],
             "discard_pile": [c.name for c in self.discard_pile],
@@ -1001,7 +957,7 @@ class DosGame:
             "round_over": self.round_over,
             "round_winner": self.round_winner,
             "round_points": self.round_points,
-            "journal": None if self.journal is None else [list(e) for e in self.journal],
+            "journal": self._journal_dict(),
         }
 
     @classmethod
@@ -1015,19 +971,12 @@ class DosGame:
             if data.get("schema") != SCHEMA_VERSION or data.get("variant") != VARIANT_ID:
                 raise BadState("That isn't a saved DOS game.")
             game = cls.__new__(cls)
-            game.players = list(data["players"])
-            game.options = Options.parse(data["options"])
-            game.seed = int(data["seed"])
+            game._load_seats(data)
             v, internal, gauss = data["rng"]
             game.rng = random.Random()
             game.rng.setstate((v, tuple(internal), gauss))
-            game.out = dict(data["out"])
-            game.scores = {k: int(s) for k, s in data["scores"].items()}
             cards = DosCard.parse
             game.deck = [cards(c) for c in data["deck"]]
-            game.round_no, game.dealer = int(data["round"]), data["dealer"]
-            game.version = int(data["version"])
-            game.game_over, game.winners = bool(data["game_over"]), list(data["winners"])
             game._reset_round()
             game.hands = {p: [cards(c) for c in h] for p, h in data["hands"].items()}
             game.row = [[cards(c) for c in pile] for pile in data["row"]]
@@ -1042,8 +991,7 @@ class DosGame:
             game.caught = set(data["caught"])
             game.round_over = bool(data["round_over"])
             game.round_winner, game.round_points = data["round_winner"], int(data["round_points"])
-            journal = data.get("journal")
-            game.journal_entries = None if journal is None else [(p, str(t)) for p, t in journal]
+            game._load_journal(data.get("journal"))
         except BadState:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, UnoError) as exc:
@@ -1076,8 +1024,7 @@ class DosGame:
         new.rng = rng
         new.out, new.scores, new.deck = dict(self.out), dict(self.scores), self.deck
         new.round_no, new.dealer, new.version = self.round_no, self.dealer, self.version
-        entries = self.journal_entries
-        new.journal_entries = list(entries) if journal and entries is not None else None
+        new._journal = list(self._journal) if journal and self._journal is not None else None
         new.game_over, new.winners = self.game_over, list(self.winners)
         new.hands = {p: list(h) for p, h in self.hands.items()}
         new.row = [list(pile) for pile in self.row]
@@ -1090,64 +1037,6 @@ class DosGame:
         new.due, new.ended = self.due, self.ended
         new._events = list(self._events)
         return new
-
-    @property
-    def journal(self) -> list[tuple[str | None, str]] | None:
-        """Everything applied since the game was seated: ``(player, action text)`` per
-        :meth:`apply`, ``(None, "deal")`` per :meth:`start_round`; None when unknown (a
-        :meth:`from_deal` game, or an action method called directly)."""
-        entries = self.journal_entries
-        if entries is None or len(entries) != self.version:
-            return None
-        return list(entries)
-
-    @classmethod
-    def replay(cls, data: Mapping[str, Any]) -> DosGame:
-        """A saved game played again from its seats, options and seed by its journal.
-
-        Raises:
-            BadState: no journal, or a malformed save. UnoError: a journal action was refused.
-        """
-        try:
-            journal = data["journal"]
-            if journal is None:
-                raise BadState("The saved game has no journal.")
-            game = cls(data["players"], options=Options.parse(data["options"]), seed=int(data["seed"]))
-            entries = [(p, str(t)) for p, t in journal]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadState(f"Saved game is malformed: {exc!r}.") from None
-        for player, text in entries:
-            if player is None:
-                game.start_round()
-            else:
-                game.apply(player, DosAction.parse(text))
-        return game
-
-    def replaced(self, old: str, new: str) -> DosGame:
-        """The game as if ``new`` had sat in ``old``'s seat from the start: the same seat, hand,
-        score, turn, pending decision and DOS call (or catch window), and ``old`` named nowhere,
-        its journal included (so :meth:`replay` of the result's save rebuilds it). A computer
-        player taking over a seat (docs/rules.md §5.3, §14.13), as ``Game.replaced``.
-
-        Made by replaying the journal with the seat renamed; this game is not changed. Not an
-        action: it changes no card, score or turn, only the seat's name.
-
-        Raises:
-            NotInGame: ``old`` isn't seated (never was, or left or was eliminated: their hand
-                is gone).
-            BadOption: ``new`` sits at the table already.
-            BadState: the game has no journal to replay (dealt by hand).
-        """
-        seated = old in self.hands and old not in self.out
-        return DosGame.replay(
-            renamed(
-                self.to_dict(),
-                old,
-                new,
-                seated=seated,
-                entry=lambda player, text: [new if player == old else player, _retargeted(text, old, new)],
-            )
-        )
 
     @classmethod
     def from_deal(
@@ -1176,16 +1065,13 @@ class DosGame:
             BadOption: players, scores, piles or calls that don't fit.
         """
         game = cls(players, options=options, seed=seed)
-        game.journal_entries = None  # not dealt from the seed: no replay
+        game._journal = None  # not dealt from the seed: no replay
         if dealer not in game.players or set(hands) - set(game.players):
             raise BadOption("The dealer and every hand must belong to players at the table.")
         if any(len(pile) != 1 for pile in row):
             raise BadOption("Every pile of a dealt row holds one card.")
         game.round_no, game.dealer = 1, dealer
-        for key, value in (scores or {}).items():
-            if key not in game.scores:
-                raise BadOption(f"No score key {key!r} (players, or teams 'a+b' with partners).")
-            game.scores[key] = int(value)
+        game._deal_scores(scores)
         game.hands = {p: list(hands.get(p, ())) for p in game.players}
         game.row = [list(pile) for pile in row]
         game.draw_pile, game.discard_pile = list(draw_pile), list(discard_pile)
@@ -1207,14 +1093,6 @@ class DosGame:
         """True if a call by ``player`` could stand now: two cards, or more on their own turn."""
         n = len(self.hands[player])
         return n == 2 or (n > 2 and self.pending.player == player)
-
-
-def _retargeted(text: str, old: str, new: str) -> str:
-    """A journal entry's action text with its target ``old`` (a catch's) named ``new``."""
-    if "target=" not in text:  # a deal, or an action that names no player
-        return text
-    action = DosAction.parse(text)
-    return action._replace(target=new).text() if action.target == old else text
 
 
 _SIMPLE = {
