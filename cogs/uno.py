@@ -58,7 +58,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         elimination: bool | None = None,
     ) -> None:
         """Open a new UNO lobby in this channel."""
-        await self.service.lobby.new(
+        await self.service.opening.new(
             interaction,
             variant=variant,
             target_score=target_score,
@@ -76,7 +76,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
     @app_commands.describe(bot="In a game: a bot takes over your seat, with your hand and score")
     async def leave(self, interaction: discord.Interaction[UnoBot], bot: bool = False) -> None:
         """Leave the lobby or the game in progress."""
-        await self.service.commands.leave(interaction, bot=bot)
+        await self.service.leaving.leave(interaction, bot=bot)
 
     @app_commands.command(name="start")
     async def start(self, interaction: discord.Interaction[UnoBot]) -> None:
@@ -102,7 +102,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         self, interaction: discord.Interaction[UnoBot], member: discord.Member, bot: bool = False
     ) -> None:
         """Remove a player (host, or members with Manage Messages)."""
-        await self.service.commands.kick(interaction, member, bot=bot)
+        await self.service.leaving.kick(interaction, member, bot=bot)
 
     @app_commands.command(name="end")
     async def end(self, interaction: discord.Interaction[UnoBot]) -> None:
@@ -136,7 +136,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         threads: bool | None = None,
     ) -> None:
         """See or change this channel's defaults for new games (Manage Channels)."""
-        await self.service.lobby.settings(
+        await self.service.channels.settings(
             interaction,
             variant=variant,
             target_score=target_score,
@@ -183,7 +183,7 @@ class Uno(commands.GroupCog, group_name="uno", group_description="Play UNO in th
         table = self.service.tables.get(interaction.channel_id or 0)
         if table is not None:
             return table.variant
-        return str((await self.service.lobby.channel_defaults(interaction.channel_id or 0))["variant"])
+        return str((await self.service.channels.channel_defaults(interaction.channel_id or 0))["variant"])
 
     @app_commands.command(name="leaderboard")
     @app_commands.choices(variant=EDITIONS)

@@ -55,6 +55,10 @@ class UnoBot(commands.AutoShardedBot):
         options: passed to ``discord.Client`` (tests pass a short ``guild_ready_timeout``).
     """
 
+    service: TableService
+    """Every lobby and game of this process; the cogs and the components hand their interactions
+    over to it (``interaction.client.service``)."""
+
     def __init__(
         self, settings: Settings, storage: Storage, *, sync_global: bool = False, **options: Any
     ) -> None:

@@ -18,15 +18,16 @@ import orjson
 from bot.client.clicks import ADDRESS, BUTTON, SELECT, Click
 
 if TYPE_CHECKING:
+    from bot.client.bot import UnoBot
     from bot.service import TableService
 
 _UNREADABLE = rf"(?!unos?:{re.sub(r'[?]P<[a-z]+>', '?:', ADDRESS)}\Z)unos?(?::(?s:.*))?"
 """Our prefix, without the rest of a click (the same template, its groups unnamed)."""
 
 
-def _service(interaction: discord.Interaction[Any]) -> TableService:
-    service: TableService = interaction.client.service  # the bot's (bot/client.py)
-    return service
+def _service(interaction: discord.Interaction[UnoBot]) -> TableService:
+    """The table service of the bot the interaction came to (`UnoBot.service`)."""
+    return interaction.client.service
 
 
 class _Addressed:

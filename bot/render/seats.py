@@ -43,7 +43,7 @@ def leave_confirmation(table: Table, player: str, bot: bool, tr: Tr) -> tuple[st
     what leaving does (their hand back to the draw pile, docs/rules.md §5.1; with ``bot``, a bot
     plays their seat on, §5.3), and the buttons "Leave the game" (danger; verb ``leave``, or
     ``leave-bot``) and "Stay" (verb ``stay``), both carrying ``<game id>.<player id>``: a press
-    leaves only that player, only from that game (`TableService.commands.confirm_leave`)."""
+    leaves only that player, only from that game (`TableService.leaving.confirm_leave`)."""
     question = (
         tr._("Leave this game? A bot takes your seat over, with your hand and your score.")
         if bot

@@ -3,10 +3,14 @@
 =========================  ==================================================================
 module                     its one job
 =========================  ==================================================================
-``lobby.py``               the lobby: ``/uno new``, seats, options, the start
-``commands.py``            the game's other ``/uno`` commands: leave, kick, end, hands, table
+``opening.py``             a lobby opened: ``/uno new`` (or again: its options), Rematch
+``lobby.py``               the open lobby: seats, options, the start
+``channels.py``            the channels' defaults for new lobbies: ``/uno settings``
+``leaving.py``             leaving and removals: ``/uno leave``, ``/uno kick``, a seat to a bot
+``commands.py``            the game's other ``/uno`` commands: end, hands, table, forget-me
 ``interactions.py``        what every body does first: acknowledge, find the channel
 ``dispatch.py``            what a click on a component means; the error funnel for clicks
+``moves.py``               a click's move: made under the lock, answered within 3 seconds
 ``acting.py``              a change of a table under its lock: validate, apply, save, or roll
                            back (:class:`Acting`, :class:`Change`)
 ``publishing.py``          the public messages: lobby, table, pings, summaries
@@ -20,9 +24,14 @@ module                     its one job
 this module                the front: wiring, what follows a change, restore and shutdown
 =========================  ==================================================================
 
+Each part gets the collaborators it uses as its constructor's arguments, never the service:
+:class:`TableService` builds them in order, and is the one place that wires them. What follows a
+change (:meth:`TableService.after`) needs most parts, and most parts start it: they get it as a
+callback (`bot.service.acting.After`).
+
 A change runs under the table's lock and makes no Discord call; the answer to the interaction
 and every message it implies come after the lock is released (:meth:`TableService.after`).
-Rendering is in ``bot/render.py``; the cog and the components only parse input and call in here.
+Rendering is in ``bot/render/``; the cog and the components only parse input and call in here.
 """
 
 from __future__ import annotations
@@ -39,12 +48,16 @@ from bot.engine.errors import BadState, UnoError
 from bot.i18n import translator
 from bot.render.faces import TEXT_ONLY, Faces
 from bot.service.acting import Acting, Change
+from bot.service.channels import Channels
 from bot.service.commands import Commands
 from bot.service.dispatch import Dispatch
 from bot.service.hands import Hands
 from bot.service.history import History
 from bot.service.leases import Leases
+from bot.service.leaving import Leaving
 from bot.service.lobby import Lobby
+from bot.service.moves import Moves
+from bot.service.opening import Opening
 from bot.service.publishing import LOBBY, PING, TABLE, Publisher
 from bot.service.records import Records
 from bot.service.registry import TableRegistry
@@ -73,7 +86,10 @@ class TableService:
             ``discord.internals`` setting); False: its public API only.
 
     Attributes:
-        lobby: the lobby's commands and buttons (the cog and dispatch call them).
+        opening: ``/uno new`` and Rematch (the cog and dispatch call them).
+        lobby: the open lobby's commands and buttons (the cog and dispatch call them).
+        channels: ``/uno settings`` and the channels' defaults (the cog calls them).
+        leaving: ``/uno leave``, ``/uno kick`` and their buttons (the cog and dispatch call them).
         commands: the game's other ``/uno`` commands (the cog calls them).
         history: ``/uno history`` and its select.
         records: ``/uno leaderboard`` and ``/uno stats``.
@@ -90,23 +106,36 @@ class TableService:
         *,
         internals: bool = True,
     ) -> None:
-        self.client = client
-        self.pace = pace
-        self.internals = internals
         self.storage = storage
         self.defaults = defaults
-        self.faces = faces
-        """Where the messages find the cards' emojis (`bot.client.emojis.CardEmojis`; default: none)."""
         self.tables = TableRegistry()
         self.updates = Updates()
+        self.set_aside: dict[int, str] = {}
+        """Channels whose saved table could not be read at the last start, and why."""
+
+        # What follows a change needs the parts built below, and most of them start it: they get
+        # this one callback (`After`), which looks `after` up when called, once every part exists.
+        def after(change: Change, *, publish: bool = True, point: bool = True) -> None:
+            self.after(change, publish=publish, point=point)
+
         self.hands = Hands(self.updates, faces, internals=internals)
-        self.scheduler = Scheduler(self)
-        self.acting = Acting(self.tables, storage, rolled_back=self.scheduler.schedule)
-        self.publisher = Publisher(self)
-        self.lobby = Lobby(self)
-        self.commands = Commands(self)
-        self.history = History(self)
-        self.records = Records(self)
+        # A change rolled back starts its table's timed work again (the scheduler, built below).
+        self.acting = Acting(self.tables, storage, rolled_back=lambda table: self.scheduler.schedule(table))
+        self.publisher = Publisher(
+            client,
+            self.updates,
+            self.tables,
+            self.acting,
+            defaults,
+            faces,
+            pace,
+            internals=internals,
+            after=after,
+        )
+        self.scheduler = Scheduler(self.tables, self.acting, self.publisher, self.updates, defaults, after)
+        self.threads = Threads(
+            client, self.updates, self.tables, self.acting, internals=internals, after=after
+        )
         self.leases = Leases(
             storage,
             lambda: [t.channel_id for t in self.tables],
@@ -114,11 +143,36 @@ class TableService:
             lambda held: self.restore(only=held),
         )
         """This process's table leases: a table is restored or opened only once its lease is held."""
+        self.channels = Channels(storage, defaults, self.acting, self.publisher)
+        self.opening = Opening(
+            self.tables,
+            storage,
+            self.acting,
+            self.publisher,
+            self.scheduler,
+            self.leases,
+            self.channels,
+            self.set_aside,
+        )
+        self.lobby = Lobby(self.acting, self.publisher, defaults, after)
+        self.leaving = Leaving(self.tables, self.acting, self.publisher, self.hands, self.lobby, after)
+        self.commands = Commands(
+            self.tables, storage, self.acting, self.publisher, self.hands, self.updates, self.set_aside, after
+        )
+        self.history = History(storage)
+        self.records = Records(self.tables, storage)
+        self.moves = Moves(self.acting, self.publisher, self.hands, self.updates, after)
+        self.dispatch = Dispatch(
+            self.tables,
+            self.hands,
+            self.moves,
+            self.opening,
+            self.lobby,
+            self.leaving,
+            self.commands,
+            self.history,
+        )
         self._serves: Callable[[int], bool] = lambda guild_id: True
-        self.set_aside: dict[int, str] = {}
-        """Channels whose saved table could not be read at the last start, and why."""
-        self.dispatch = Dispatch(self)
-        self.threads = Threads(self)
         self._available: set[int] = set()  # guilds whose GUILD_CREATE came (`guild_available`)
         self._held: dict[int, list[int]] = {}  # per guild: restored tables not yet resumed
 

@@ -23,7 +23,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -156,6 +156,15 @@ class Change:
         """The game ended by the rules: the table is over, and the game's result recorded."""
         self.table.state = TableState.OVER
         self.results.append(_game_result(self.table))
+
+
+class After(Protocol):
+    """What follows a change once its table's lock is released (`bot.service.TableService.after`):
+    its table message (unless not ``publish``), hands, ping, AI moves and timers, and for a table
+    it closed its pointer (unless not ``point``). The parts that change tables get this one
+    callback, not the service that keeps them all."""
+
+    def __call__(self, change: Change, /, *, publish: bool = True, point: bool = True) -> None: ...
 
 
 class Acting:

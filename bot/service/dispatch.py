@@ -7,10 +7,9 @@ become a lobby command, an engine action, or a redraw of the player's hand.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -24,21 +23,18 @@ from bot.engine.errors import BadAction, CatchRefused, NotInGame
 from bot.engine.game import Game
 from bot.engine.options import Options
 from bot.i18n import N_
-from bot.service.acting import Change
-from bot.service.hands import closed
-from bot.tables import BadClick, LobbyError, StaleAction, Table
-
-if TYPE_CHECKING:
-    from bot.service import TableService
+from bot.service.commands import Commands
+from bot.service.hands import Hands, closed
+from bot.service.history import History
+from bot.service.leaving import Leaving
+from bot.service.lobby import Lobby
+from bot.service.moves import Moves
+from bot.service.opening import Opening
+from bot.service.registry import TableRegistry
+from bot.tables import BadClick, LobbyError, StaleAction
 
 TWO_STEP = frozenset({ActionKind.PLAY, ActionKind.PLAY_DRAWN, ActionKind.JUMP_IN})
 """Actions whose card may need a color, then a player, asked for in a second step."""
-# How long a move in a hand may take (the table's lock, the engine, the save) to be answered by
-# its interaction's own response; slower, it is acknowledged first and answered after (Discord
-# fails an interaction not acknowledged within 3 s; docs/performance/discord-layer.md). An interaction
-# that reaches its move this old already (a busy event loop) waits less, or not at all.
-ANSWER_DEADLINE = 0.25
-ANSWER_BY_AGE = 1.0
 HOST_ONLY = frozenset({Verb.START, Verb.EDITION, Verb.HOUSE_RULES, Verb.ADD_BOT, Verb.REMOVE_BOT})
 """The lobby's verbs only its host may use (the host sets the table up)."""
 log = logging.getLogger(__name__)
@@ -48,10 +44,38 @@ _Handler = Callable[[discord.Interaction[Any], Click, list[str]], Awaitable[None
 
 class Dispatch:
     """Clicks on components (see the module's docstring): a handler for each `Scope`, which
-    refuses a verb not its own."""
+    refuses a verb not its own.
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    Args:
+        tables: every table.
+        hands: the players' open hands (a click in one answered by its redraw).
+        moves: the moves clicks make.
+        opening: the standings' Rematch.
+        lobby: the lobby's buttons.
+        leaving: the buttons of a leave's confirmation and of a seat offered to a bot.
+        commands: the table's My hand button.
+        history: ``/uno history``'s select.
+    """
+
+    def __init__(
+        self,
+        tables: TableRegistry,
+        hands: Hands,
+        moves: Moves,
+        opening: Opening,
+        lobby: Lobby,
+        leaving: Leaving,
+        commands: Commands,
+        history: History,
+    ) -> None:
+        self.tables = tables
+        self.hands = hands
+        self.moves = moves
+        self.opening = opening
+        self.lobby = lobby
+        self.leaving = leaving
+        self.commands = commands
+        self.history = history
         self._scopes: dict[Scope, _Handler] = {
             Scope.LOBBY: self._on_lobby,
             Scope.TABLE: self._on_table,
@@ -112,17 +136,17 @@ class Dispatch:
     ) -> Callable[[str], Awaitable[None]] | None:
         """How a refused click in a hand is answered: the player's hand redrawn through the
         interaction with a notice (None: they have no hand at the table any more)."""
-        table = self.service.tables.get(channel_id)  # as it is now (a failed save replaces it)
+        table = self.tables.get(channel_id)  # as it is now (a failed save replaces it)
         player = str(interaction.user.id)
         if table is None or closed(table, player):
             return None
-        return lambda notice: self.service.hands.respond(interaction, table, player, notice=notice)
+        return lambda notice: self.hands.respond(interaction, table, player, notice=notice)
 
     async def _on_games(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
         """A past game chosen in ``/uno history``'s select: no table needed."""
         if click.verb is not Verb.GAME:
             raise BadClick(f"history verb {click.verb.value!r}")
-        await self.service.history.choose(interaction, values[0] if values else "")
+        await self.history.choose(interaction, values[0] if values else "")
 
     async def _on_rematch(
         self, interaction: discord.Interaction[Any], click: Click, values: list[str]
@@ -130,11 +154,11 @@ class Dispatch:
         """A finished game's Rematch: no table needed."""
         if click.verb is not Verb.REMATCH:
             raise BadClick(f"rematch verb {click.verb.value!r}")
-        await self.service.lobby.rematch(interaction, click.arg)
+        await self.opening.rematch(interaction, click.arg)
 
     async def _on_lobby(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
-        table, verb, version = self.service.tables.require(click.channel), click.verb, click.version
-        lobby = self.service.lobby
+        table, verb, version = self.tables.require(click.channel), click.verb, click.version
+        lobby = self.lobby
         if verb in HOST_ONLY and str(interaction.user.id) != table.host.id:
             raise LobbyError("Only the host can do that.")
         match verb:
@@ -176,26 +200,26 @@ class Dispatch:
         match click.verb:
             case Verb.LEAVE | Verb.LEAVE_FOR_BOT:
                 bot = click.verb is Verb.LEAVE_FOR_BOT
-                await self.service.commands.confirm_leave(interaction, game_id, player, bot=bot)
+                await self.leaving.confirm_leave(interaction, game_id, player, bot=bot)
             case Verb.STAY:
-                await self.service.commands.stay(interaction)
+                await self.leaving.stay(interaction)
             case _:
                 raise BadClick(f"leave verb {click.verb.value!r}")
 
     async def _on_table(self, interaction: discord.Interaction[Any], click: Click, values: list[str]) -> None:
-        table = self.service.tables.require(click.channel)
+        table = self.tables.require(click.channel)
         dos = isinstance(table.game, DosGame)
         match click.verb:
             case Verb.GIVE_SEAT:  # the offer of a timing-out player's seat to a bot (render/seats.py)
-                await self.service.commands.give_seat(interaction, click.arg)
+                await self.leaving.give_seat(interaction, click.arg)
             case Verb.SHOW_HAND:
-                await self.service.commands.show_hand(interaction)
+                await self.commands.show_hand(interaction)
             case Verb.UNO if not dos:
-                await self.act(interaction, table, None, Action(ActionKind.UNO), in_hand=False)
+                await self.moves.act(interaction, table, None, Action(ActionKind.UNO), in_hand=False)
             case Verb.DOS if dos:
-                await self.act(interaction, table, None, DosAction(DosActionKind.DOS), in_hand=False)
+                await self.moves.act(interaction, table, None, DosAction(DosActionKind.DOS), in_hand=False)
             case Verb.CATCH:
-                await self.act(interaction, table, None, _catch, in_hand=False)
+                await self.moves.act(interaction, table, None, _catch, in_hand=False)
             case _:  # another scope's verb, or UNO! at a DOS table, DOS! at an UNO table
                 raise BadClick(f"table verb {click.verb.value!r}")
 
@@ -204,11 +228,11 @@ class Dispatch:
         as picture (a private answer), an action (its text in the argument, or a select's
         value). A play still missing its color or player is answered with the hand asking for it."""
         verb, version, arg = click.verb, click.version, click.arg
-        table, player = self.service.tables.require(click.channel), str(interaction.user.id)
+        table, player = self.tables.require(click.channel), str(interaction.user.id)
         game = table.game
         if game is None or player not in game.hands:
             raise NotInGame()
-        hands = self.service.hands
+        hands = self.hands
         if verb is Verb.REFRESH:
             await hands.respond(interaction, table, player)
             return
@@ -239,179 +263,7 @@ class Dispatch:
                     await hands.respond(interaction, table, player, pick=action)
                     return
                 action = completions[0]  # only the card was left out: a drawn card's play
-        await self.act(interaction, table, version or None, action)
-
-    async def act(
-        self,
-        interaction: discord.Interaction[Any],
-        table: Table,
-        version: int | None,
-        action: AnyAction | Callable[[AnyGame, str], AnyAction],
-        *,
-        in_hand: bool = True,
-    ) -> None:
-        """Apply one engine action (or the one ``action(game, player)`` makes) for the interacting
-        player; answer in place: with their hand redrawn (a click in the hand), or, for a press on
-        the table message (not ``in_hand``: UNO!, Catch), with that message updated, its log
-        saying what happened (`Publisher.answer_in_place`). No new message either way; only a
-        refusal gets one, private.
-
-        A move in the hand saved within `ANSWER_DEADLINE` seconds is answered by the
-        interaction's own response, the hand redrawn (one call: Discord's "update message"),
-        made in this task as soon as the move is saved (each hop to another task would wait
-        behind everything else a busy event loop has queued). Otherwise, and for a press on the
-        table message or a move whose round's summary or standings must be said first, the
-        interaction is acknowledged by a deferred update (a timer's, past the deadline) and
-        answered by an edit once the move is saved (two calls). Either way the answer comes
-        after the save, never under the table's lock, and within Discord's 3 seconds however
-        slow the lock or the database are (docs/performance/discord-layer.md).
-
-        Raises:
-            StaleAction: ``version`` (the clicked hand's) is not the table's now.
-            NotInGame: no game, or the player isn't in it.
-            UnoError: the engine refused the action (nothing changed).
-            NotSaved: the move could not be saved, so it was not made.
-            discord.HTTPException: Discord refused the acknowledgement or the answer.
-        """
-        answer = _Answer(interaction)
-        wait = _answer_wait(interaction) if in_hand else 0.0
-        deadline = None
-        try:
-            if wait > 0:  # answered by the move itself, unless it takes longer than this
-                deadline = asyncio.get_running_loop().call_later(wait, self._acknowledge_late, answer)
-            else:
-                await answer.acknowledge()
-            await self._move_and_answer(answer, table.channel_id, version, action, in_hand=in_hand)
-        except BaseException:
-            await answer.settled()  # a refusal follows a deferral still on its way
-            raise
-        finally:
-            if deadline is not None:
-                deadline.cancel()
-
-    def _acknowledge_late(self, answer: _Answer) -> None:
-        """The move is taking longer than its deadline: acknowledge it now by a deferred update
-        (it is answered by an edit once saved); a failure is logged."""
-        self.service.updates.spawn(answer.defer())
-
-    async def _move_and_answer(
-        self,
-        answer: _Answer,
-        channel_id: int,
-        version: int | None,
-        action: AnyAction | Callable[[AnyGame, str], AnyAction],
-        *,
-        in_hand: bool,
-    ) -> None:
-        """The move (`_move`), then its answer (see `act`): its own response once saved, or
-        its posts and an edit once acknowledged; what follows the change is started either way,
-        even when the answer fails (the move was made).
-
-        Raises:
-            UnoError: as `_move` (nothing is answered).
-            discord.HTTPException: the acknowledgement or the answer failed (posts are said).
-        """
-        player = str(answer.interaction.user.id)
-        change = await self._move(channel_id, version, player, action)
-        table, interaction = change.table, answer.interaction
-        try:
-            if in_hand and not change.posts and answer.claim():
-                await self.service.hands.respond(interaction, table, player)
-                return
-            try:
-                acknowledged = await answer.acknowledge()
-            finally:
-                await self.service.publisher.say(table, change.posts)  # said whatever the answer's fate
-            if not acknowledged:
-                pass
-            elif in_hand:
-                await self.service.hands.respond(interaction, table, player)
-            else:
-                self.service.publisher.answer_in_place(table, interaction)
-        finally:
-            self.service.after(change)
-
-    async def _move(
-        self,
-        channel_id: int,
-        version: int | None,
-        player: str,
-        action: AnyAction | Callable[[AnyGame, str], AnyAction],
-    ) -> Change:
-        """Apply and save the player's action under the table's lock (see `act`); the change."""
-        async with self.service.acting.change(channel_id) as change:
-            table, game = change.table, change.table.game
-            if game is None:
-                raise NotInGame("The game hasn't started yet.")
-            if version is not None and version != table.version:
-                raise StaleAction()
-            if player not in game.hands:
-                raise NotInGame()
-            chosen = action if isinstance(action, Action | DosAction) else action(game, player)
-            events = game.apply(player, chosen)  # type: ignore[arg-type]  # the game's own kind
-            table.timeouts.pop(player, None)
-            change.played(events)
-        return change
-
-
-class _Answer:
-    """Who answers a move's interaction (see `Dispatch.act`): the move itself, by the
-    interaction's response (:meth:`claim`), or a deferred update first (:meth:`acknowledge`),
-    whichever comes first; never both."""
-
-    def __init__(self, interaction: discord.Interaction[Any]) -> None:
-        self.interaction = interaction
-        self._claimed = False
-        self._deferral: asyncio.Future[bool] | None = None  # True once deferred; False: it failed
-
-    def claim(self) -> bool:
-        """Take the answer for the interaction's own response; False if a deferral came first."""
-        if self._deferral is not None:
-            return False
-        self._claimed = True
-        return True
-
-    async def acknowledge(self) -> bool:
-        """Acknowledge by a deferred update, unless done or claimed already: True once it is
-        acknowledged (or claimed), False if another caller's deferral failed.
-
-        Raises:
-            discord.HTTPException: this call's deferral failed.
-        """
-        if self._claimed:
-            return True
-        if self._deferral is not None:
-            return await asyncio.shield(self._deferral)
-        self._deferral = deferral = asyncio.get_running_loop().create_future()
-        try:
-            await self.interaction.response.defer()
-        except BaseException:
-            deferral.set_result(False)
-            raise
-        deferral.set_result(True)
-        return True
-
-    async def defer(self) -> None:
-        """:meth:`acknowledge`, as a background job.
-
-        Raises:
-            discord.HTTPException: the deferral failed.
-        """
-        await self.acknowledge()
-
-    async def settled(self) -> None:
-        """Wait for a deferral on its way, if any, to succeed or fail (its answer, a refusal,
-        must follow it)."""
-        if self._deferral is not None:
-            await asyncio.shield(self._deferral)
-
-
-def _answer_wait(interaction: discord.Interaction[Any]) -> float:
-    """How many seconds a move may take to be answered by its interaction's own response:
-    `ANSWER_DEADLINE`, less what the interaction's age (by its id's timestamp, Discord's clock)
-    takes it past `ANSWER_BY_AGE`."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return min(ANSWER_DEADLINE, ANSWER_BY_AGE - age)
+        await self.moves.act(interaction, table, version or None, action)
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -23,10 +23,8 @@ from bot.engine.errors import UnoError
 from bot.i18n import N_
 from bot.render import history as render
 from bot.service.interactions import acknowledge, channel_of
+from bot.storage import Storage
 from bot.tables import BadClick
-
-if TYPE_CHECKING:
-    from bot.service import TableService
 
 __all__ = ["History"]
 
@@ -35,10 +33,11 @@ log = logging.getLogger(__name__)
 
 
 class History:
-    """``/uno history`` and its select (see the module's docstring)."""
+    """``/uno history`` and its select (see the module's docstring); ``storage``: where the
+    games' records are kept."""
 
-    def __init__(self, service: TableService) -> None:
-        self.storage = service.storage
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
 
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         """``/uno history``: the channel's last games (at most ten, those of its games' threads

@@ -1,5 +1,5 @@
-"""What every command and click body does with its interaction first: acknowledge it, and find
-its channel."""
+"""What every command and click body does with its interaction first: acknowledge it, find its
+channel, and refuse who may not act on the table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 import discord
 
 from bot.client.errors import PUBLIC
-from bot.tables import LobbyError
+from bot.i18n import N_
+from bot.tables import LobbyError, Table
 
 
 async def acknowledge(interaction: discord.Interaction[Any], *, public: bool = False) -> None:
@@ -56,3 +57,14 @@ def thread_parent(interaction: discord.Interaction[Any]) -> int | None:
 def from_message(interaction: discord.Interaction[Any]) -> bool:
     """Whether the interaction is a click on the lobby message (answered by redrawing it)."""
     return interaction.type is discord.InteractionType.component
+
+
+def check_moderator(interaction: discord.Interaction[Any], table: Table) -> None:
+    """Refuse one who is neither the table's host (now) nor a member with Manage Messages.
+
+    Raises:
+        LobbyError: neither.
+    """
+    perms = getattr(interaction, "permissions", None)
+    if str(interaction.user.id) != table.host_now.id and not (perms and perms.manage_messages):
+        raise LobbyError(N_("Only the host or a member with Manage Messages can do that."))

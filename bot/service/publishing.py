@@ -22,11 +22,15 @@ from bot.client import pacing
 from bot.client.components import digest, release
 from bot.client.internals import edit_channel_message, edit_original_messages, post_message
 from bot.i18n import N_, translator
-from bot.service.acting import NotSaved, Post
+from bot.render.faces import Faces
+from bot.service.acting import Acting, After, NotSaved, Post
+from bot.service.registry import TableRegistry
+from bot.service.updates import Updates
+from bot.settings import GameDefaults
 from bot.tables import NoTable, TableState
 
 if TYPE_CHECKING:
-    from bot.service import TableService
+    from bot.client.pacing import GlobalPace
     from bot.tables import Table
 
 log = logging.getLogger(__name__)
@@ -39,12 +43,42 @@ TABLE_SPACING = 1.0
 
 
 class Publisher:
-    """The public messages of every table (see the module's docstring)."""
+    """The public messages of every table (see the module's docstring).
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.client = service.client
-        self.updates = service.updates
+    Args:
+        client: the discord client (the channels, for sending).
+        updates: where each message's updates run, one in flight per message.
+        tables: every table, with its lock (a new message's id is saved under it).
+        acting: the changes of tables (a new message's id saved; a game that can't go on ended).
+        defaults: the settings' game defaults (``ping_after_seconds``, ``ai_delay_seconds``).
+        faces: the cards' emojis, shown in the table message.
+        pace: the client's pace of the calls Discord's global limit counts (None: none).
+        internals: use discord.py's internals where they save work (`bot.client.internals`).
+        after: what follows a change (a game ended here).
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        updates: Updates,
+        tables: TableRegistry,
+        acting: Acting,
+        defaults: GameDefaults,
+        faces: Faces,
+        pace: GlobalPace | None,
+        *,
+        internals: bool,
+        after: After,
+    ) -> None:
+        self.client = client
+        self.updates = updates
+        self.tables = tables
+        self.acting = acting
+        self.defaults = defaults
+        self.faces = faces
+        self.pace = pace
+        self.internals = internals
+        self.after = after
         self._posting: dict[int, asyncio.Future[None]] = {}
         self._answers: dict[int, list[discord.Webhook]] = {}
         self._ping_timers: dict[int, asyncio.TimerHandle] = {}
@@ -83,7 +117,7 @@ class Publisher:
         if seat is None or table.channel_id in self._answers:
             return 0.0
         if seat.is_ai:
-            return TABLE_SPACING if self.service.defaults.ai_delay_seconds < TABLE_SPACING else 0.0
+            return TABLE_SPACING if self.defaults.ai_delay_seconds < TABLE_SPACING else 0.0
         return TABLE_SPACING if self._shown_turn.get(table.channel_id) == player else 0.0
 
     def show_lobby_over(self, table: Table, message_id: int | None, title: str, footer: str = "") -> None:
@@ -112,9 +146,9 @@ class Publisher:
             view = render.lobby(table, translator(table.language))
             with pacing.first():
                 message = await self.channel(table).send(view=view, allowed_mentions=NONE)
-            async with self.service.tables.lock(table.channel_id):
+            async with self.tables.lock(table.channel_id):
                 table.message_id = message.id
-                await self.service.acting.save(table)
+                await self.acting.save(table)
 
     async def _show_table(self, table: Table, *, repost: bool = False) -> None:
         """Edit the table message, or post it if it has none (or, with ``repost``, if it is gone);
@@ -124,7 +158,7 @@ class Publisher:
         still there. A table message deleted during play ends the game."""
         answers = self._answers.pop(table.channel_id, [])  # answered with the table as rendered
         # Drawn once the call may go (a press's own token is not paced): what waited is not stale.
-        pace = None if answers and table.message_id is not None else self.service.pace
+        pace = None if answers and table.message_id is not None else self.pace
         async with pacing.ahead(pace):
             await self._send_table(table, answers, repost=repost)
 
@@ -135,7 +169,7 @@ class Publisher:
         if table.game is None:
             return
         tr = translator(table.language)
-        view = render.table(table, tr, self.service.faces)
+        view = render.table(table, tr, self.faces)
         self._shown_turn[table.channel_id] = table.game.pending.player
         shown = digest(view)
         if not (answers or repost) and self._shown.get(table.channel_id) == (table.message_id, shown):
@@ -145,15 +179,15 @@ class Publisher:
         try:
             if answers and shown_in is not None:
                 try:
-                    await edit_original_messages(answers, view, internals=self.service.internals)
+                    await edit_original_messages(answers, view, internals=self.internals)
                 except discord.HTTPException:  # the press's token: the table message is edited alone
-                    await self.edit(table, shown_in, render.table(table, tr, self.service.faces))
+                    await self.edit(table, shown_in, render.table(table, tr, self.faces))
             elif shown_in is None:
                 message = await self.channel(table).send(view=view, allowed_mentions=NONE)
                 shown_in = message.id
-                async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
+                async with self.tables.lock(table.channel_id):  # not in the middle of a move
                     table.message_id = message.id
-                    await self.service.acting.save(table)
+                    await self.acting.save(table)
             else:
                 await self.edit(table, shown_in, view)
             self._shown[table.channel_id] = (shown_in, shown)
@@ -176,7 +210,7 @@ class Publisher:
         """End the game, which can't go on in its channel, and say ``why`` there (English, said
         in the table's language)."""
         try:
-            async with self.service.acting.change(table.channel_id) as change:
+            async with self.acting.change(table.channel_id) as change:
                 if change.table is not table or table.state is TableState.OVER:
                     change.nothing()
                     return
@@ -185,7 +219,7 @@ class Publisher:
         except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, to end at its next update
             return
         await self.say(table, change.posts)
-        self.service.after(change, publish=False)
+        self.after(change, publish=False)
 
     async def edit(self, table: Table, message_id: int, view: discord.ui.LayoutView) -> None:
         """Edit one of the bot's messages in the table's channel to the Components V2 ``view``
@@ -199,7 +233,7 @@ class Publisher:
         """
         with pacing.first():
             await edit_channel_message(
-                self.client, table.channel_id, message_id, view=view, internals=self.service.internals
+                self.client, table.channel_id, message_id, view=view, internals=self.internals
             )
 
     async def say(self, table: Table, posts: Sequence[Post]) -> None:
@@ -251,7 +285,7 @@ class Publisher:
         timer = self._ping_timers.pop(channel_id, None)
         if timer is not None:
             timer.cancel()
-        delay = self.service.defaults.ping_after_seconds
+        delay = self.defaults.ping_after_seconds
         mention = _to_ping(table) is not None
         if mention and delay > 0:
             self._ping_timers[channel_id] = asyncio.get_running_loop().call_later(
@@ -289,18 +323,18 @@ class Publisher:
                 text,
                 view=view,
                 allowed_mentions=allowed,
-                internals=self.service.internals,
+                internals=self.internals,
             )
-        async with self.service.tables.lock(table.channel_id):  # not in the middle of a move
+        async with self.tables.lock(table.channel_id):  # not in the middle of a move
             if table.state is not TableState.OVER:  # the table as saved, if a failed save replaced it since
-                table = self.service.tables.get(table.channel_id) or table
+                table = self.tables.get(table.channel_id) or table
             last, table.ping_message_id = table.ping_message_id, posted
             game = table.game
             table.pinged = player if player and game is not None and game.pending.player == player else ""
             if table.state is TableState.OVER:  # closed meanwhile: this ping goes too
                 last, table.ping_message_id = posted, None
             if posted is not None:
-                await self.service.acting.save(table)
+                await self.acting.save(table)
         if last is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.channel(table).get_partial_message(last).delete()

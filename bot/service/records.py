@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -20,19 +20,24 @@ from bot.i18n import N_, Tr, channel_language, translator
 from bot.render import stats as stats_render
 from bot.render.layout import block, panel, small
 from bot.service.interactions import acknowledge
-
-if TYPE_CHECKING:
-    from bot.service import TableService
+from bot.service.registry import TableRegistry
+from bot.storage import Storage
 
 NONE = discord.AllowedMentions.none()
 INDENT = "\u2003"  # an em space: Discord keeps it at the start of a line, where it drops spaces
 
 
 class Records:
-    """``/uno leaderboard`` and ``/uno stats`` (see the module's docstring)."""
+    """``/uno leaderboard`` and ``/uno stats`` (see the module's docstring).
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    Args:
+        tables: every table (a channel's table says the answer's language).
+        storage: where the results are kept.
+    """
+
+    def __init__(self, tables: TableRegistry, storage: Storage) -> None:
+        self.tables = tables
+        self.storage = storage
 
     async def leaderboard(self, interaction: discord.Interaction[Any], variant: str | None) -> None:
         """``/uno leaderboard``: the server's ten best players (by games won), publicly; with
@@ -45,7 +50,7 @@ class Records:
             raise BadOption.of(N_("Unknown edition {edition}."), edition=render.plain(variant))
         await acknowledge(interaction, public=True)
         tr = await self._public(interaction)
-        rows = await self.service.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
+        rows = await self.storage.leaderboard(interaction.guild_id or 0, variant=variant, limit=10)
         title = render.leaderboard_title(variant, tr)
         # Two short lines per player, no columns: a phone shows each line whole. One ranked for
         # rounds won only in games with no winner has played no game: no rate of 0 of 0.
@@ -71,7 +76,7 @@ class Records:
         games and a chart of them, publicly."""
         await acknowledge(interaction, public=True)
         tr = await self._public(interaction)
-        s = await self.service.storage.stats(interaction.guild_id or 0, str(who.id))
+        s = await self.storage.stats(interaction.guild_id or 0, str(who.id))
         total = render.record_text(
             tr, games_played=s.games_played, games_won=s.games_won, rounds_won=s.rounds_won, points=s.points
         )
@@ -82,7 +87,7 @@ class Records:
                 block(render.edition_name(variant, tr), render.record_text(tr, **counts))
                 for variant, counts in sorted(s.by_variant.items())
             ]
-        games = await self.service.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
+        games = await self.storage.recent_games(interaction.guild_id or 0, str(who.id), limit=30)
         if games:
             texts.append(block(tr._("Recent games"), "\n".join(stats_render.recent_lines(games, tr))))
         # The record answers at once; the chart (a second or more the first time: matplotlib's
@@ -114,10 +119,10 @@ class Records:
     async def _public(self, interaction: discord.Interaction[Any]) -> Tr:
         """The language of a public answer in the channel: its table's, else its setting's, else
         the server's."""
-        table = self.service.tables.get(interaction.channel_id or 0)
+        table = self.tables.get(interaction.channel_id or 0)
         if table is not None:
             return translator(table.language)
-        saved = await self.service.storage.get_channel_settings(interaction.channel_id or 0) or {}
+        saved = await self.storage.get_channel_settings(interaction.channel_id or 0) or {}
         return translator(channel_language(saved, interaction))
 
 

@@ -22,18 +22,19 @@ import os
 import random
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import render
 from bot.engine import ai, editions
 from bot.engine.events import Event
 from bot.ops.workers import start_worker
 from bot.render import seats as render_seats
-from bot.service.acting import NotSaved, Post
+from bot.service.acting import Acting, After, NotSaved, Post
+from bot.service.publishing import Publisher
+from bot.service.registry import TableRegistry
+from bot.service.updates import Updates
+from bot.settings import GameDefaults
 from bot.tables import NoTable, Removal, Table, TableState
-
-if TYPE_CHECKING:
-    from bot.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +48,34 @@ work starves (it runs only on idle CPU time, `bot.ops.workers.give_way`) never h
 
 
 class Scheduler:
-    """The timed work of every table (see the module's docstring)."""
+    """The timed work of every table (see the module's docstring).
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.defaults = service.defaults
+    Args:
+        tables: every table.
+        acting: the changes of tables (the moves, timeouts and expiries made here).
+        publisher: the public messages (what a move leaves to say; an expired lobby's message).
+        updates: the background jobs (an AI move waits its turn behind the message updates).
+        defaults: the settings' game defaults (delays, timeouts, idle times, the AI's workers).
+        after: what follows a change.
+    """
+
+    def __init__(
+        self,
+        tables: TableRegistry,
+        acting: Acting,
+        publisher: Publisher,
+        updates: Updates,
+        defaults: GameDefaults,
+        after: After,
+    ) -> None:
+        self.tables = tables
+        self.acting = acting
+        self.publisher = publisher
+        self.updates = updates
+        self.defaults = defaults
+        self.after = after
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
-        self._rng = random.Random(service.defaults.seed)
+        self._rng = random.Random(defaults.seed)
         self._pool: concurrent.futures.Executor | None = None
         self._searches = 0  # submitted to the pool and not yet answered
 
@@ -115,7 +137,7 @@ class Scheduler:
         started = time.monotonic()
         decision = await self._search(channel_id, version)
         await asyncio.sleep(max(0.0, self.defaults.ai_delay_seconds - (time.monotonic() - started)))
-        await self.service.updates.take_turn()
+        await self.updates.take_turn()
         await self._machine_move(channel_id, version, None, decision)
 
     async def _search(self, channel_id: int, version: int) -> str | None:
@@ -123,7 +145,7 @@ class Scheduler:
         off the event loop (UNO and DOS alike); None when the pending decision is not a hard bot's,
         the workers already have :data:`SEARCHES_PER_WORKER` searches each, the search failed, or
         its answer is late (:data:`SEARCH_GRACE`): the move is then the normal AI's."""
-        table = self.service.tables.get(channel_id)
+        table = self.tables.get(channel_id)
         game = table.game if table is not None else None
         if table is None or game is None or table.version != version or game.round_over:
             return None
@@ -185,7 +207,7 @@ class Scheduler:
         ``version``), or a human's timeout (docs/rules.md §5.2), if the table hasn't moved on
         since ``version``."""
         try:
-            async with self.service.acting.change(channel_id) as change:
+            async with self.acting.change(channel_id) as change:
                 table, game = change.table, change.table.game
                 if game is None or table.version != version or table.state is not TableState.PLAYING:
                     change.nothing()
@@ -227,8 +249,8 @@ class Scheduler:
                     change.nothing()
                     return
                 change.played(events)
-            await self.service.publisher.say(change.table, change.posts)
-            self.service.after(change)
+            await self.publisher.say(change.table, change.posts)
+            self.after(change)
         except (NoTable, NotSaved):  # gone meanwhile; or back to the saved state, tried again
             return
         except asyncio.CancelledError:
@@ -241,7 +263,7 @@ class Scheduler:
         would otherwise wait for ever), recording it as played with no winner."""
         idle = self.defaults.game_idle_hours * 3600
         while True:
-            table = self.service.tables.get(channel_id)
+            table = self.tables.get(channel_id)
             if table is None or table.state is not TableState.PLAYING:
                 return
             wait = table.touched + idle - time.time()
@@ -250,7 +272,7 @@ class Scheduler:
                 continue
             hours = self.defaults.game_idle_hours
             try:
-                async with self.service.acting.change(channel_id) as change:
+                async with self.acting.change(channel_id) as change:
                     if change.table is not table or table.touched + idle > time.time():
                         change.nothing()  # moved meanwhile, or replaced: look again
                         continue
@@ -263,14 +285,14 @@ class Scheduler:
             except NotSaved:
                 await asyncio.sleep(60)  # the database is failing: try again in a minute
                 continue
-            await self.service.publisher.say(change.table, change.posts)
-            self.service.after(change)
+            await self.publisher.say(change.table, change.posts)
+            self.after(change)
             return
 
     async def _expire_lobby(self, channel_id: int) -> None:
         """Close the lobby once it has been idle for the configured time."""
         while True:
-            table = self.service.tables.get(channel_id)
+            table = self.tables.get(channel_id)
             if table is None or table.state is not TableState.LOBBY:
                 return
             wait = table.touched + self.defaults.lobby_idle_seconds - time.time()
@@ -278,21 +300,21 @@ class Scheduler:
                 await asyncio.sleep(wait)
                 continue
             try:
-                async with self.service.acting.change(channel_id) as change:
+                async with self.acting.change(channel_id) as change:
                     if change.table is not table or table.state is not TableState.LOBBY:
                         change.nothing()
                         return
                     table.state = TableState.OVER
             except NotSaved:  # the lobby is back as saved, with its expiry scheduled again
                 return
-            self.service.after(change)
+            self.after(change)
             minutes = max(1, round(self.defaults.lobby_idle_seconds / 60))
             title = change.tr.ngettext(
                 "{edition} lobby (expired after {n} idle minute)",
                 "{edition} lobby (expired after {n} idle minutes)",
                 minutes,
             )
-            self.service.publisher.show_lobby_over(
+            self.publisher.show_lobby_over(
                 table,
                 table.message_id,
                 title.format(n=minutes, edition=render.edition_name(table.variant, change.tr)),

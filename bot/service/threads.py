@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.client.internals import edit_channel_message
 from bot.i18n import N_, translator
 from bot.render.thread import pointer_over
-from bot.service.acting import NotSaved
+from bot.service.acting import Acting, After, NotSaved
+from bot.service.registry import TableRegistry
+from bot.service.updates import Updates
 from bot.tables import NoTable, Table, TableState
-
-if TYPE_CHECKING:
-    from bot.service import TableService
 
 log = logging.getLogger(__name__)
 ARCHIVED = N_("its thread was archived")
@@ -31,10 +29,33 @@ AWAY = N_("its thread was archived or deleted while the bot was offline")
 
 
 class Threads:
-    """The pointers of tables in threads, and the end of a thread's game (see the module)."""
+    """The pointers of tables in threads, and the end of a thread's game (see the module).
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    Args:
+        client: the discord client (the pointers' channels).
+        updates: the background jobs (a pointer's edit).
+        tables: every table.
+        acting: the changes of tables (a thread's game ended).
+        internals: use discord.py's internals where they save work (`bot.client.internals`).
+        after: what follows a change.
+    """
+
+    def __init__(
+        self,
+        client: discord.Client,
+        updates: Updates,
+        tables: TableRegistry,
+        acting: Acting,
+        *,
+        internals: bool,
+        after: After,
+    ) -> None:
+        self.client = client
+        self.updates = updates
+        self.tables = tables
+        self.acting = acting
+        self.internals = internals
+        self.after = after
 
     def closed(self, table: Table, why: str = "") -> None:
         """The table closed: edit its pointer (if it has one) with the result, in the
@@ -47,10 +68,10 @@ class Threads:
         async def edit() -> None:
             with contextlib.suppress(discord.HTTPException):  # the pointer was deleted: nothing to tell
                 await edit_channel_message(
-                    self.service.client, parent_id, pointer_id, content=text, internals=self.service.internals
+                    self.client, parent_id, pointer_id, content=text, internals=self.internals
                 )
 
-        self.service.updates.spawn(edit())
+        self.updates.spawn(edit())
 
     async def gone(self, channel_id: int, why: str) -> None:
         """The thread (or channel) ``channel_id`` was archived or deleted: its open table ends
@@ -58,7 +79,7 @@ class Threads:
         deleted channel too. Nothing happens where no table is open."""
         ids = [channel_id]
         if why == CHANNEL_DELETED:
-            ids += [t.channel_id for t in self.service.tables if t.parent_id == channel_id]
+            ids += [t.channel_id for t in self.tables if t.parent_id == channel_id]
         for table_id in ids:
             await self._end(table_id, DELETED if table_id != channel_id else why)
 
@@ -68,18 +89,18 @@ class Threads:
         archived or deleted while the bot was offline (no THREAD_UPDATE or THREAD_DELETE reached
         it), and one whose channel is not among them was deleted; each ends as in :meth:`gone`.
         Costs no Discord call."""
-        for table in [t for t in self.service.tables if t.guild_id == guild.id]:
+        for table in [t for t in self.tables if t.guild_id == guild.id]:
             if table.parent_id is not None and guild.get_thread(table.channel_id) is None:
                 await self._end(table.channel_id, AWAY)
             elif table.parent_id is None and guild.get_channel(table.channel_id) is None:
                 await self._end(table.channel_id, CHANNEL_DELETED)
 
     async def _end(self, channel_id: int, why: str) -> None:
-        table = self.service.tables.get(channel_id)
+        table = self.tables.get(channel_id)
         if table is None or table.state is TableState.OVER:
             return
         try:
-            async with self.service.acting.change(channel_id) as change:
+            async with self.acting.change(channel_id) as change:
                 table = change.table
                 if table.state is TableState.OVER:
                     change.nothing()
@@ -90,4 +111,4 @@ class Threads:
         except (NoTable, NotSaved):  # ended meanwhile; or kept as saved, ended at its next update
             return
         self.closed(table, why)
-        self.service.after(change, publish=False, point=False)
+        self.after(change, publish=False, point=False)

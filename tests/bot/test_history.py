@@ -20,7 +20,7 @@ from bot.render.history import FILE_LIMIT, history_list, history_options, replay
 from bot.render.names import named, scores_text
 from bot.replay import check, main
 from bot.service.acting import _game_result
-from bot.service.commands import Commands
+from bot.service.leaving import Leaving
 from bot.storage import GameRecord, GameResult
 from bot.storage.sqlite import SqliteStorage
 from bot.tables import Seat, Table
@@ -311,13 +311,13 @@ def test_a_long_name_is_cut_inside_a_bot_s_name() -> None:
         assert label in text and "…." not in text
         (option,) = history_options([record], tr)
         assert label in str(option.description) and label in _text(history_list([record], tr))
-    # The table's log line when the seat goes to the bot (bot/service/commands.py), in French.
+    # The table's log line when the seat goes to the bot (bot/service/leaving.py), in French.
     table = Table.new(guild_id=1, channel_id=2, host=Seat("10", "Ana"))
     table.join(Seat("11", long))
     table.start(seed=1)
     said: list[str] = []
     change = SimpleNamespace(table=table, tr=FR, log=lambda _, note: said.append(note), played=lambda _: None)
-    Commands._hand_to_bot(change, "11", "{name} handed their seat to {bot}.")  # type: ignore[arg-type]
+    Leaving._hand_to_bot(change, "11", "{name} handed their seat to {bot}.")  # type: ignore[arg-type]
     assert said == [f"🤖 {long} a laissé sa place à Bot 1 (pour Maximilian-Alex…)."]
 
 

@@ -24,7 +24,7 @@ from bot.localdiscord.limits import TOKEN_SECONDS
 from bot.localdiscord.records import InteractionRecord, Message, RequestRecord
 from bot.localdiscord.testing import LocalDiscord
 from bot.service import TABLE
-from bot.service.dispatch import ANSWER_BY_AGE, ANSWER_DEADLINE
+from bot.service.moves import ANSWER_BY_AGE, ANSWER_DEADLINE
 from bot.service.publishing import TABLE_SPACING
 from bot.settings import GameDefaults
 from bot.tables import Table

@@ -196,5 +196,5 @@ def service(storage: Any, *tables: Table, **defaults: Any) -> tuple[TableService
         if isinstance(storage, MemoryStorage):
             storage.tables[table.channel_id] = table.to_snapshot()
     changes: list[Change] = []
-    built.after = lambda change, publish=True: changes.append(change)  # type: ignore[method-assign]
+    built.after = lambda change, publish=True, point=True: changes.append(change)  # type: ignore[method-assign]
     return built, client, changes

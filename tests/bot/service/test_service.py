@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
+import inspect
+import pkgutil
 
+import bot.service
 from bot.tables import TableState
 
 from .helpers import BEN, CHANNEL, GUILD, MemoryStorage, game, lobby, run, service
@@ -72,3 +76,19 @@ def test_after_a_closing_change_its_tasks_stop_and_its_ping_goes() -> None:
 
     assert run(body)
     assert sorted(client.calls) == [("delete", CHANNEL, 77), ("edit", CHANNEL, 500)]
+
+
+def test_no_part_of_the_service_gets_the_service() -> None:
+    """Each part of the service gets the collaborators it uses, not the service: no class of its
+    modules takes a `TableService` (TableService alone wires them)."""
+    takers = []
+    for info in pkgutil.iter_modules(bot.service.__path__):
+        module = importlib.import_module(f"bot.service.{info.name}")
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__:
+                continue
+            params = inspect.signature(cls.__init__).parameters.values()
+            if any("TableService" in str(p.annotation) for p in params):
+                takers.append(f"{info.name}.{name}")
+    assert len(list(pkgutil.iter_modules(bot.service.__path__))) >= 15  # every part was looked at
+    assert takers == []
