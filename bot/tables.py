@@ -28,7 +28,6 @@ from bot.engine.editions import (
     check_edition,
     edition_of,
     game_from_dict,
-    leave_action,
     new_game,
 )
 from bot.engine.errors import BadOption, NotInGame, UnoError
@@ -421,7 +420,7 @@ class Table:
         ``removal``, taken out for that reason (kept in :attr:`removed`). Raises NotInGame."""
         if self.game is None:
             raise NotInGame()
-        events: list[Event] = list(self.game.apply(player_id, leave_action(self.game)))  # type: ignore[arg-type]
+        events = self.game.apply_text(player_id, "leave")
         if removal is not None:
             self.removed[player_id] = removal
         return events

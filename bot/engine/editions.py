@@ -4,8 +4,8 @@ docs/rules.md §14), behind one name list and one way to make, restore and act i
 Each edition is an :class:`Edition` of :data:`REGISTRY`: callers ask it (:func:`edition`,
 :func:`edition_of`) what they would otherwise tell by the game's class or the edition's id. The
 lobby, ``/uno settings`` and ``/uno rules`` offer :data:`EDITIONS` (ids and names); everything that
-needs a game of a table's edition asks :func:`new_game`, :func:`game_from_dict` or
-:func:`leave_action`.
+needs a game of a table's edition asks :func:`new_game` or :func:`game_from_dict`; an action
+named by its text form ("leave", "timeout", a component's) is the game's own ``apply_text``.
 
 >>> list(EDITIONS)[-1], EDITIONS["dos"]
 ('dos', 'DOS')
@@ -86,14 +86,6 @@ class Edition:
     house_rules: bool
     default_target: int
     faces: tuple[tuple[AnyFace, Side], ...]
-
-    def leave_action(self) -> AnyAction:
-        """The action of leaving a game of the edition."""
-        return self.action.parse("leave")
-
-    def timeout_action(self) -> AnyAction:
-        """The action of running out of time in a game of the edition."""
-        return self.action.parse("timeout")
 
 
 def _dos_catches(game: DosGame, player: str, level: str) -> list[DosAction]:
@@ -254,16 +246,6 @@ def parse_action(game: AnyGame, text: str) -> AnyAction:
         BadAction: the text reads as no action.
     """
     return edition_of(game).action.parse(text)
-
-
-def leave_action(game: AnyGame) -> AnyAction:
-    """The action of leaving ``game``."""
-    return edition_of(game).leave_action()
-
-
-def timeout_action(game: AnyGame) -> AnyAction:
-    """The action of running out of time in ``game``."""
-    return edition_of(game).timeout_action()
 
 
 def catches(game: AnyGame, player: str, level: ai.AiLevel | str = ai.AiLevel.NORMAL) -> list[AnyAction]:

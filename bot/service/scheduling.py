@@ -223,7 +223,7 @@ class Scheduler:
                     # The log tells it in order: the timeout, what it did, then a removal.
                     name = render.named(table, timed_out, change.tr)
                     change.log(events, change.tr._("⏰ {name} ran out of time").format(name=name))
-                    events = list(game.apply(timed_out, editions.timeout_action(game)))  # type: ignore[arg-type]
+                    events = game.apply_text(timed_out, "timeout")
                     count = table.timeouts[timed_out] = table.timeouts.get(timed_out, 0) + 1
                     if count >= self.defaults.max_timeouts:
                         removed = change.tr.ngettext(
